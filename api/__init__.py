@@ -1,0 +1,41 @@
+"""The HTTP API: Flask app factory, blueprints, schemas, problem details and OpenAPI."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from flask import Flask
+from flask_smorest import Api
+
+from api import problems
+from api.runtime import install
+
+
+def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
+    """The API app; the ledger is built lazily once per process by ``build_ledger``."""
+    app = Flask("chase_ledger")
+    app.config.update(
+        API_TITLE="Chase Ledger",
+        API_VERSION="0.1.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        JSON_SORT_KEYS=False,
+    )
+    if build_ledger is None:
+        from infrastructure.bootstrap import build_ledger as default_build
+
+        build_ledger = default_build
+    install(app, build_ledger)
+    api = Api(app)
+    from api.chases import blp
+
+    api.register_blueprint(blp)
+    problems.register(app)
+
+    @app.get("/health")
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app

@@ -1,0 +1,158 @@
+"""Chase endpoints: load, call the application, dump."""
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas as s
+from api.runtime import ledger
+from application.chases import DiceChoice
+
+blp = Blueprint("chases", __name__, url_prefix="/chases", description="Call of Cthulhu 7e chases")
+
+
+def expected_version() -> int | None:
+    """The chase version the client acted on, from If-Match (optimistic concurrency)."""
+    tag = request.headers.get("If-Match", "").strip().strip('W/').strip('"')
+    return int(tag) if tag.isdigit() else None
+
+
+def dice(data: dict[str, Any]) -> DiceChoice:
+    return DiceChoice(faces=data.get("table_dice"), source=data.get("dice"), entered_by=data["entered_by"], entropy=data["entropy"])
+
+
+def result(chase: dict[str, Any], status: int = 200, **extra: Any) -> tuple[dict[str, Any], int, dict[str, str]]:
+    return {"chase": chase, **extra}, status, {"ETag": f'"{chase["version"]}"', "X-Chase-Version": str(chase["version"])}
+
+
+@blp.route("")
+class Chases(MethodView):
+    @blp.arguments(s.ChaseCreate)
+    @blp.response(201, s.CommandResult)
+    def post(self, data):
+        """Create a chase; its server-dice seed is committed in its first event."""
+        chase = ledger().create_chase(data["name"], data["dice"])
+        return result(chase, 201)
+
+
+@blp.route("/<uuid:chase_id>")
+@blp.route("/<uuid:chase_id>/track")
+class Track(MethodView):
+    @blp.response(200, s.CommandResult)
+    def get(self, chase_id: UUID):
+        """The track view: locations, who stands where, round, turn order and movement actions."""
+        return result(ledger().track(chase_id))
+
+
+@blp.route("/<uuid:chase_id>/participants")
+class Participants(MethodView):
+    @blp.arguments(s.ParticipantCreate)
+    @blp.response(201, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """Add a character, creature or vehicle (or a character aboard a vehicle)."""
+        pid, chase = ledger().add_participant(chase_id, data, expected_version())
+        return result(chase, 201, participant_id=pid)
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/speed-roll")
+class SpeedRoll(MethodView):
+    @blp.arguments(s.DiceInput)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """Speed roll: CON on foot, the driver's Drive Auto (or Pilot, Ride) for a vehicle."""
+        roll, chase = ledger().roll_speed(chase_id, participant_id, dice(data), expected_version())
+        return result(chase, roll=roll)
+
+
+@blp.route("/<uuid:chase_id>/cut-to-the-chase")
+class CutToTheChase(MethodView):
+    @blp.arguments(s.CutToTheChase)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """Compare speeds, place pursuers and quarries, and begin round 1."""
+        return result(ledger().cut_to_the_chase(chase_id, data["opening_range"], data["staying"], expected_version()))
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/move")
+class Move(MethodView):
+    @blp.arguments(s.Move)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """Spend movement actions to move forward, one location each."""
+        return result(ledger().move(chase_id, participant_id, data["locations"], expected_version()))
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/delay")
+class Delay(MethodView):
+    @blp.arguments(s.Delay)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """Delay acting until another participant has acted."""
+        return result(ledger().delay(chase_id, participant_id, data["until_after"], expected_version()))
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/end-turn")
+class EndTurn(MethodView):
+    @blp.arguments(s.Empty)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """End the turn; the next participant in DEX order acts."""
+        return result(ledger().end_turn(chase_id, participant_id, expected_version()))
+
+
+@blp.route("/<uuid:chase_id>/end")
+class End(MethodView):
+    @blp.arguments(s.EndChase)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """The Keeper ends the chase: caught, escaped or abandoned."""
+        return result(ledger().end_chase(chase_id, data["outcome"], data["note"], expected_version()))
+
+
+@blp.route("/<uuid:chase_id>/skill-rolls")
+class SkillRolls(MethodView):
+    @blp.arguments(s.SkillRoll)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """A skill or characteristic roll by value or by the participant's own skill."""
+        roll, chase = ledger().roll_skill(
+            chase_id, data["skill"], participant_id=data["participant_id"], target=data["target"],
+            difficulty=data["difficulty"], bonus=data["bonus_dice"], penalty=data["penalty_dice"],
+            purpose=data["purpose"], dice=dice(data), expected_version=expected_version(),
+        )
+        return result(chase, roll=roll)
+
+
+@blp.route("/<uuid:chase_id>/dice-rolls")
+class DiceRolls(MethodView):
+    @blp.arguments(s.DiceRoll)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """Roll a dice expression (1D3, 1D10+1D4+2, 1D3+DB)."""
+        roll, chase = ledger().roll_dice(
+            chase_id, data["expression"], participant_id=data["participant_id"], purpose=data["purpose"],
+            dice=dice(data), expected_version=expected_version(),
+        )
+        return result(chase, roll=roll)
+
+
+@blp.route("/<uuid:chase_id>/rolls")
+class Rolls(MethodView):
+    @blp.arguments(s.RollFilters, location="query")
+    @blp.response(200, s.RollHistory)
+    def get(self, filters, chase_id: UUID):
+        """Every roll of the chase in sequence order, with its dice and context."""
+        return {"rolls": ledger().rolls(chase_id, **filters)}
+
+
+@blp.route("/<uuid:chase_id>/events")
+class Events(MethodView):
+    @blp.arguments(s.EventPage, location="query")
+    @blp.response(200, s.EventLog)
+    def get(self, page, chase_id: UUID):
+        """The chase's event log, oldest first, after a version."""
+        return {"events": ledger().chase_events(chase_id, page["after"], page["limit"])}

@@ -1,0 +1,78 @@
+"""Errors as RFC 9457 problem details (application/problem+json)."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, Response, json, request
+from werkzeug.exceptions import HTTPException
+
+from application.chases import ChaseNotFound, VersionConflict
+from domain.dice import InvalidTableDice
+from domain.rules.coc7e.chase import InvalidCommand, ParticipantNotFound, RuleBroken
+from domain.rules.coc7e.participants import InvalidParticipant
+
+log = logging.getLogger(__name__)
+PROBLEM = "application/problem+json"
+
+
+def problem(status: int, kind: str, title: str, detail: str, **extra: Any) -> Response:
+    body = {"type": f"/problems/{kind}", "title": title, "status": status, "detail": detail, "instance": request.path, **extra}
+    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+
+
+def _field_errors(messages: Any, prefix: str = "") -> list[dict[str, str]]:
+    """Flatten marshmallow's nested messages into one entry per bad field."""
+    out: list[dict[str, str]] = []
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            name = prefix if key in ("json", "query", "_schema") and not prefix else (f"{prefix}.{key}" if prefix else str(key))
+            if key == "_schema":
+                name = prefix or "body"
+            out += _field_errors(value, name)
+    elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        out += [{"field": prefix or "body", "message": m} for m in messages]
+    elif isinstance(messages, list):
+        for m in messages:
+            out += _field_errors(m, prefix)
+    else:
+        out.append({"field": prefix or "body", "message": str(messages)})
+    return out
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException) -> Response:
+        messages = (getattr(e, "data", None) or {}).get("messages")
+        if e.code == 422 and messages:
+            errors = _field_errors(messages)
+            names = ", ".join(sorted({err["field"] for err in errors}))
+            return problem(422, "invalid-request", "Invalid request", f"invalid fields: {names}", errors=errors)
+        return problem(e.code or 500, e.name.lower().replace(" ", "-"), e.name, e.description or e.name)
+
+    @app.errorhandler(InvalidParticipant)
+    @app.errorhandler(InvalidCommand)
+    def invalid(e: InvalidCommand | InvalidParticipant) -> Response:
+        return problem(422, "invalid-request", "Invalid request", str(e), errors=[{"field": e.field, "message": e.message}])
+
+    @app.errorhandler(InvalidTableDice)
+    def bad_dice(e: InvalidTableDice) -> Response:
+        return problem(422, "invalid-table-dice", "Invalid table dice", str(e), errors=[{"field": "table_dice", "message": str(e)}])
+
+    @app.errorhandler(RuleBroken)
+    def rule_broken(e: RuleBroken) -> Response:
+        return problem(409, "rule-broken", "Rule broken", str(e), rule=e.rule)
+
+    @app.errorhandler(VersionConflict)
+    def conflict(e: VersionConflict) -> Response:
+        return problem(409, "version-conflict", "Version conflict", str(e), current_version=e.current_version)
+
+    @app.errorhandler(ChaseNotFound)
+    @app.errorhandler(ParticipantNotFound)
+    def not_found(e: LookupError) -> Response:
+        return problem(404, "not-found", "Not found", str(e))
+
+    @app.errorhandler(Exception)
+    def unexpected(e: Exception) -> Response:
+        log.exception("unexpected error")
+        return problem(500, "internal-error", "Internal error", "the server failed to handle this request; nothing was recorded by it unless its events show")

@@ -1,0 +1,134 @@
+"""Request and response schemas: what front-ends send and get back."""
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from domain.rules.coc7e.chase import DICE_MODES, OUTCOMES
+from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
+from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY
+
+
+def _whole(limit: str, **kw):
+    low, high = LIMITS[limit]
+    return fields.Integer(strict=True, validate=validate.Range(low, high), **kw)
+
+
+class ChaseCreate(Schema):
+    name = fields.String(required=True, validate=validate.Length(1, 200), metadata={"example": "Harvey and the farmer"})
+    dice = fields.String(load_default="server", validate=validate.OneOf(DICE_MODES), metadata={"description": "default dice for rolls: server dice, or faces entered from the table"})
+
+
+class ParticipantCreate(Schema):
+    name = fields.String(required=True, validate=validate.Length(1, 200))
+    kind = fields.String(load_default="character", validate=validate.OneOf(KINDS))
+    role = fields.String(validate=validate.OneOf(ROLES), metadata={"description": "required unless riding in a vehicle"})
+    mov = _whole("mov", required=True)
+    dex = _whole("dex", metadata={"description": "required for characters and creatures"})
+    con = _whole("con", metadata={"description": "required on foot: the speed roll is a CON roll"})
+    hp = _whole("hp")
+    build = _whole("build")
+    armor = _whole("armor")
+    damage_bonus = fields.String(validate=validate.Regexp(r"^(0|[+-]?\d+|[+-]?\d*[dD]\d+)$"), metadata={"example": "+1D4"})
+    skills = fields.Dict(keys=fields.String(validate=validate.Length(1, 80)), values=_whole("skill"), metadata={"example": {"Drive Auto": 40, "Dodge": 30}})
+    driving_skill = fields.String(validate=validate.OneOf(DRIVING_SKILLS))
+    vehicle_id = fields.String(metadata={"description": "ride in this vehicle (a participant of kind vehicle)"})
+    seat = fields.String(validate=validate.OneOf(SEATS))
+
+
+class DiceInput(Schema):
+    table_dice = fields.List(fields.Integer(strict=True), validate=validate.Length(1, 100), metadata={"description": "faces rolled at the table, in order: d100 tens dice (00-90) then the units die (0-9); dN faces 1..N"})
+    dice = fields.String(validate=validate.OneOf(DICE_MODES), metadata={"description": "server or table; defaults to the chase's dice"})
+    entered_by = fields.String(load_default="keeper", validate=validate.Length(1, 80))
+    entropy = fields.String(load_default="", validate=validate.Length(0, 200), metadata={"description": "player-supplied entropy mixed into server dice"})
+
+
+class CutToTheChase(Schema):
+    opening_range = fields.Integer(strict=True, load_default=2, validate=validate.Range(1, 2), metadata={"description": "locations between the foremost pursuer and the slowest quarry"})
+    staying = fields.List(fields.String(), load_default=list, metadata={"description": "quarries fast enough to escape who choose to stay"})
+
+
+class Move(Schema):
+    locations = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 100))
+
+
+class Delay(Schema):
+    until_after = fields.String(load_default=None, allow_none=True, metadata={"description": "act after this participant; default: last"})
+
+
+class Empty(Schema):
+    pass
+
+
+class EndChase(Schema):
+    outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES))
+    note = fields.String(load_default="", validate=validate.Length(0, 2000))
+
+
+class SkillRoll(DiceInput):
+    skill = fields.String(required=True, validate=validate.Length(1, 80), metadata={"example": "Luck"})
+    participant_id = fields.String(load_default=None, allow_none=True)
+    target = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 999))
+    difficulty = fields.String(load_default="regular", validate=validate.OneOf(DIFFICULTIES))
+    bonus_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_BONUS_OR_PENALTY))
+    penalty_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_BONUS_OR_PENALTY))
+    purpose = fields.String(load_default="skill roll", validate=validate.Length(1, 200))
+
+    @validates_schema
+    def _needs_someone(self, data, **kwargs):
+        if data.get("target") is None and not data.get("participant_id"):
+            raise ValidationError("give a target value, or a participant whose value is used", "target")
+
+
+class DiceRoll(DiceInput):
+    expression = fields.String(required=True, validate=validate.Length(1, 100), metadata={"example": "1D10+1D4+2"})
+    participant_id = fields.String(load_default=None, allow_none=True)
+    purpose = fields.String(load_default="dice roll", validate=validate.Length(1, 200))
+
+
+class RollFilters(Schema):
+    participant_id = fields.String()
+    purpose = fields.String()
+    round = fields.Integer()
+    source = fields.String(validate=validate.OneOf(DICE_MODES))
+    undone = fields.Boolean()
+
+
+class EventPage(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(0))
+    limit = fields.Integer(load_default=1000, validate=validate.Range(1, 10000))
+
+
+class ChaseView(Schema):
+    """The track view: locations in order and who stands where, round and turn order."""
+
+    chase_id = fields.String()
+    name = fields.String()
+    system = fields.String()
+    dice = fields.String()
+    seed_commitment = fields.String()
+    phase = fields.String(metadata={"description": "setup, running or ended"})
+    outcome = fields.String(allow_none=True)
+    version = fields.Integer()
+    round = fields.Integer()
+    turn_order = fields.List(fields.String())
+    whose_turn = fields.String(allow_none=True)
+    slowest_mov = fields.Integer()
+    locations = fields.List(fields.Dict())
+    participants = fields.Dict(keys=fields.String(), values=fields.Dict())
+    caught_up = fields.List(fields.Dict())
+    created_at = fields.String()
+    end_note = fields.String()
+
+
+class CommandResult(Schema):
+    chase = fields.Nested(ChaseView)
+    roll = fields.Dict()
+    participant_id = fields.String()
+
+
+class RollHistory(Schema):
+    rolls = fields.List(fields.Dict())
+
+
+class EventLog(Schema):
+    events = fields.List(fields.Dict())

@@ -1,0 +1,1 @@
+"""Service layer: applications that take commands, projections and their views, job definitions."""

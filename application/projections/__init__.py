@@ -1,0 +1,1 @@
+"""Projections: pure functions from a chase's events to its views."""

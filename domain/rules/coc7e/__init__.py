@@ -1,0 +1,1 @@
+"""Call of Cthulhu 7th edition: percentile skill rolls, chases (coc7e-chases.txt) and combat."""

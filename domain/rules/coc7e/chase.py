@@ -1,0 +1,503 @@
+"""The Call of Cthulhu 7e chase aggregate, its events and its exceptions (coc7e-chases.txt)."""
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from domain.dice import DiceSource, InvalidDiceExpression, parse
+from domain.rules.coc7e import percentile
+from domain.rules.coc7e.establishing import (
+    DEFAULT_OPENING_RANGE,
+    OPENING_RANGES,
+    SPEED_ROLL_MOV_CHANGE,
+    establish,
+)
+from domain.rules.coc7e.movement import allotment, dex_order
+from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
+from domain.track import Track
+
+OUTCOMES = ("caught", "escaped", "abandoned")
+DICE_MODES = ("server", "table")
+
+
+class ChaseError(Exception):
+    """Base of the chase's refusals."""
+
+
+class RuleBroken(ChaseError):
+    """A command the rules forbid now; ``rule`` names the rules text and heading."""
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class ParticipantNotFound(ChaseError, LookupError):
+    """No such participant in this chase."""
+
+
+class InvalidCommand(ChaseError, ValueError):
+    """A command with a bad value; ``field`` names it."""
+
+    def __init__(self, field_name: str, message: str) -> None:
+        super().__init__(f"{field_name}: {message}")
+        self.field = field_name
+        self.message = message
+
+
+CHASES = "coc7e-chases.txt"
+
+
+class Chase(Aggregate):
+    """A Call of Cthulhu chase: its participants, its track and its rounds."""
+
+    TOPIC = "coc7e:Chase"
+
+    class Event(Aggregate.Event):
+        def apply(self, chase: "Chase") -> None:
+            pass
+
+    class Created(Aggregate.Created):
+        """The chase was created; carries the commitment to its server-dice seed."""
+
+        TOPIC = "coc7e:Chase.Created"
+        name: str
+        dice: str
+        seed_commitment: str
+
+    class ParticipantAdded(Event):
+        TOPIC = "coc7e:Chase.ParticipantAdded"
+        participant: dict
+
+        def apply(self, chase: "Chase") -> None:
+            chase.participants[self.participant["id"]] = Participant(**self.participant)
+
+    class SpeedRolled(Event):
+        TOPIC = "coc7e:Chase.SpeedRolled"
+        participant_id: str
+        roll: dict
+        mov_before: int
+        mov_after: int
+
+        def apply(self, chase: "Chase") -> None:
+            chase.rolls_made = self.roll["sequence"]
+            chase.participants[self.participant_id].speed_mov = self.mov_after
+
+    class ChaseEstablished(Event):
+        """Cut to the chase: starting locations, escapes and pursuers left behind."""
+
+        TOPIC = "coc7e:Chase.ChaseEstablished"
+        opening_range: int
+        placements: dict
+        escaped: list
+        left_behind: list
+
+        def apply(self, chase: "Chase") -> None:
+            chase.phase = "running"
+            for pid, location in self.placements.items():
+                chase.track.place(pid, location)
+                chase.participants[pid].status = "in_chase"
+            for pid in self.escaped:
+                chase.participants[pid].status = "escaped"
+            for pid in self.left_behind:
+                chase.participants[pid].status = "left_behind"
+            for p in chase.participants.values():
+                if p.aboard and chase.participants[p.vehicle].status == "in_chase":
+                    p.status = "in_chase"
+
+    class RoundBegan(Event):
+        TOPIC = "coc7e:Chase.RoundBegan"
+        round: int
+        turn_order: list
+        movement_actions: dict
+        owed: dict
+        slowest_mov: int
+
+        def apply(self, chase: "Chase") -> None:
+            chase.round = self.round
+            chase.turn_order = list(self.turn_order)
+            chase.turn_index = 0
+            for pid, actions in self.movement_actions.items():
+                chase.participants[pid].movement_actions = actions
+                chase.participants[pid].owed = self.owed.get(pid, 0)
+
+    class TurnDelayed(Event):
+        TOPIC = "coc7e:Chase.TurnDelayed"
+        participant_id: str
+        until_after: str | None
+        turn_order: list
+
+        def apply(self, chase: "Chase") -> None:
+            chase.turn_order = list(self.turn_order)
+
+    class Moved(Event):
+        """Movement actions spent to move forward, one location per movement action."""
+
+        TOPIC = "coc7e:Chase.Moved"
+        participant_id: str
+        from_location: int
+        to_location: int
+        movement_actions_spent: int
+        movement_actions_left: int
+
+        def apply(self, chase: "Chase") -> None:
+            chase.track.place(self.participant_id, self.to_location)
+            chase.participants[self.participant_id].movement_actions = self.movement_actions_left
+
+    class CaughtUp(Event):
+        """A pursuer and a quarry now share a location; conflict may follow."""
+
+        TOPIC = "coc7e:Chase.CaughtUp"
+        pursuer_id: str
+        quarry_id: str
+        location: int
+
+    class TurnEnded(Event):
+        TOPIC = "coc7e:Chase.TurnEnded"
+        participant_id: str
+        movement_actions_unused: int
+        reason: str
+
+        def apply(self, chase: "Chase") -> None:
+            chase.participants[self.participant_id].movement_actions = 0
+            chase.turn_index += 1
+
+    class RoundEnded(Event):
+        TOPIC = "coc7e:Chase.RoundEnded"
+        round: int
+
+    class SkillRolled(Event):
+        """A skill or characteristic roll the Keeper called for."""
+
+        TOPIC = "coc7e:Chase.SkillRolled"
+        participant_id: str | None
+        roll: dict
+
+        def apply(self, chase: "Chase") -> None:
+            chase.rolls_made = self.roll["sequence"]
+
+    class DiceRolled(Event):
+        """A dice expression rolled, such as damage or lost movement actions."""
+
+        TOPIC = "coc7e:Chase.DiceRolled"
+        participant_id: str | None
+        roll: dict
+
+        def apply(self, chase: "Chase") -> None:
+            chase.rolls_made = self.roll["sequence"]
+
+    class ChaseEnded(Event):
+        TOPIC = "coc7e:Chase.ChaseEnded"
+        outcome: str
+        note: str
+
+        def apply(self, chase: "Chase") -> None:
+            chase.phase = "ended"
+            chase.outcome = self.outcome
+
+    # -- creation --------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, chase_id: Any, name: str, dice: str, seed_commitment: str) -> "Chase":
+        """Create a chase in set-up, committed to its server-dice seed."""
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidCommand("name", "is required")
+        if dice not in DICE_MODES:
+            raise InvalidCommand("dice", f"must be one of {', '.join(DICE_MODES)}")
+        return cls._create(
+            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment
+        )
+
+    def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
+        self.name = name
+        self.dice = dice
+        self.seed_commitment = seed_commitment
+        self.phase = "setup"  # setup | running | ended
+        self.outcome: str | None = None
+        self.participants: dict[str, Participant] = {}
+        self.track = Track()
+        self.round = 0
+        self.turn_order: list[str] = []
+        self.turn_index = 0
+        self.rolls_made = 0
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def participant(self, participant_id: str) -> Participant:
+        try:
+            return self.participants[participant_id]
+        except KeyError:
+            raise ParticipantNotFound(f"no participant {participant_id} in this chase") from None
+
+    @property
+    def whose_turn(self) -> str | None:
+        if self.phase != "running" or self.turn_index >= len(self.turn_order):
+            return None
+        return self.turn_order[self.turn_index]
+
+    def on_track(self) -> list[Participant]:
+        """Pursuers and quarries that run the chase themselves (not riding in a vehicle)."""
+        return [p for p in self.participants.values() if not p.aboard]
+
+    def driver_of(self, vehicle_id: str) -> Participant | None:
+        return next(
+            (p for p in self.participants.values() if p.vehicle == vehicle_id and p.seat == "driver"),
+            None,
+        )
+
+    def dex_of(self, p: Participant) -> int:
+        if p.kind == "vehicle":
+            driver = self.driver_of(p.id)
+            return driver.dex if driver and driver.dex is not None else 0
+        return p.dex or 0
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    def add_participant(self, participant_id: str, spec: dict[str, Any]) -> None:
+        """Add a character, creature or vehicle, or a character aboard a vehicle."""
+        self._require_phase("setup", "participants join before the cut to the chase", "Establishing the Chase")
+        vehicles = {pid: p for pid, p in self.participants.items() if p.kind == "vehicle"}
+        checked = validate(spec, vehicles)
+        if checked["seat"] == "driver" and self.driver_of(checked["vehicle"]):
+            raise InvalidParticipant("seat", "that vehicle already has a driver")
+        checked.update(id=participant_id, joined=len(self.participants))
+        self.trigger_event(self.ParticipantAdded, participant=asdict(Participant(**checked)))
+
+    def roll_speed(self, participant_id: str, dice: DiceSource) -> dict[str, Any]:
+        """"Speed Roll": CON on foot, the driver's driving skill for a vehicle."""
+        rule = f"{CHASES} \"Speed Roll\""
+        self._require_phase("setup", "speed rolls are made before the cut to the chase", "Speed Roll")
+        p = self.participant(participant_id)
+        if p.aboard:
+            raise RuleBroken(f"{p.name} rides in a vehicle: passengers and drivers make no speed roll of their own; roll for the vehicle", rule)
+        if p.speed_mov is not None:
+            raise RuleBroken(f"{p.name} has already made the speed roll for this chase", rule)
+        if p.kind == "vehicle":
+            driver = self.driver_of(p.id)
+            if driver is None:
+                raise RuleBroken(f"{p.name} has no driver to make the speed roll", rule)
+            skill = p.driving_skill or "Drive Auto"
+            if skill not in driver.skills:
+                raise InvalidCommand("skills", f"the driver {driver.name} has no {skill} skill value")
+            target, roller = driver.skills[skill], driver
+        else:
+            skill, target, roller = "CON", p.con or 0, p
+        record = self._roll_percentile(dice, roller.id, "speed roll", skill, target)
+        change = SPEED_ROLL_MOV_CHANGE[record["level"]]
+        self.trigger_event(
+            self.SpeedRolled,
+            participant_id=participant_id,
+            roll=record,
+            mov_before=p.mov,
+            mov_after=max(p.mov + change, 0),
+        )
+        return record
+
+    def cut_to_the_chase(self, opening_range: int = DEFAULT_OPENING_RANGE, staying: list[str] | tuple = ()) -> None:
+        """Compare speeds, place everyone and begin round 1 ("Cut to the chase")."""
+        self._require_phase("setup", "the chase has already been cut to", "Cut to the chase")
+        if opening_range not in OPENING_RANGES:
+            raise InvalidCommand("opening_range", f"the Keeper sets the pursuer one or two locations behind ({CHASES} \"Cut to the chase\")")
+        runners = self.on_track()
+        missing = [p.name for p in runners if p.speed_mov is None]
+        if missing:
+            raise RuleBroken(f"speed rolls still to make: {', '.join(missing)}", f"{CHASES} \"Speed Roll\"")
+        pursuers = {p.id: p.chase_mov for p in runners if p.role == "pursuer"}
+        quarries = {p.id: p.chase_mov for p in runners if p.role == "quarry"}
+        if not quarries:
+            raise RuleBroken("a chase needs at least one quarry", f"{CHASES} \"Chases with Multiple Characters\"")
+        for pid in staying:
+            if self.participant(pid).role != "quarry":
+                raise InvalidCommand("staying", f"{pid} is not a quarry; only fleeing characters may choose to stay")
+        result = establish(pursuers, quarries, opening_range, set(staying))
+        self.trigger_event(
+            self.ChaseEstablished,
+            opening_range=opening_range,
+            placements=result.placements,
+            escaped=result.escaped,
+            left_behind=result.left_behind,
+        )
+        if not result.placements:
+            self.trigger_event(self.ChaseEnded, outcome="escaped", note="every quarry was faster than the pursuit (Compare speeds)")
+            return
+        self._begin_round(1)
+
+    # -- rounds ----------------------------------------------------------------------------
+
+    def move(self, participant_id: str, locations: int = 1) -> None:
+        """Spend movement actions to move forward, one location for each ("Moving From One Location to the Next")."""
+        p = self._require_turn(participant_id)
+        rule = f"{CHASES} \"Movement Actions\""
+        if isinstance(locations, bool) or not isinstance(locations, int) or locations < 1:
+            raise InvalidCommand("locations", "must be a whole number, 1 or more")
+        if p.aboard:
+            raise RuleBroken(f"{p.name} rides in a vehicle and has no movement actions (\"Passengers\")", f"{CHASES} \"Passengers\"")
+        if p.movement_actions < locations:
+            raise RuleBroken(f"{p.name} has {p.movement_actions} movement actions left; moving {locations} locations takes {locations}", rule)
+        start = self.track.location_of(participant_id)
+        assert start is not None
+        self.trigger_event(
+            self.Moved,
+            participant_id=participant_id,
+            from_location=start,
+            to_location=start + locations,
+            movement_actions_spent=locations,
+            movement_actions_left=p.movement_actions - locations,
+        )
+        for location in range(start + 1, start + locations + 1):
+            self._record_caught_up(p, location)
+        if p.movement_actions == 0:
+            self._end_turn(p, "no movement actions left")
+
+    def delay(self, participant_id: str, until_after: str | None = None) -> None:
+        """Delay acting until another participant has acted ("Actions in a Chase Round")."""
+        p = self._require_turn(participant_id)
+        rule = f"{CHASES} \"Actions in a Chase Round\""
+        later = self.turn_order[self.turn_index + 1 :]
+        if not later:
+            raise RuleBroken(f"{p.name} is the last to act this round; there is no one to wait for", rule)
+        if until_after is None:
+            until_after = later[-1]
+        if until_after not in self.participants:
+            raise ParticipantNotFound(f"no participant {until_after} in this chase")
+        if until_after not in later:
+            raise RuleBroken(f"{self.participants[until_after].name} has already acted this round", rule)
+        order = [pid for pid in self.turn_order if pid != participant_id]
+        slot = order.index(until_after) + 1
+        # Those already waiting on the same participant: the highest DEX takes priority.
+        while slot < len(order) and slot > self.turn_index and self._waits_on(order[slot], until_after) and self.dex_of(self.participants[order[slot]]) >= self.dex_of(p):
+            slot += 1
+        order.insert(slot, participant_id)
+        self.trigger_event(self.TurnDelayed, participant_id=participant_id, until_after=until_after, turn_order=order)
+
+    def end_turn(self, participant_id: str) -> None:
+        """End the turn; unused movement actions are lost, the next in DEX order acts."""
+        p = self._require_turn(participant_id)
+        self._end_turn(p, "ended by the player")
+
+    def end(self, outcome: str, note: str = "") -> None:
+        """The Keeper ends the chase: the quarry caught, escaped, or the chase abandoned."""
+        if outcome not in OUTCOMES:
+            raise InvalidCommand("outcome", f"must be one of {', '.join(OUTCOMES)}")
+        if self.phase == "ended":
+            raise RuleBroken("the chase has already ended", f"{CHASES} \"Escaping the Pursuer\"")
+        self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
+
+    # -- rolls the Keeper calls for --------------------------------------------------------
+
+    def roll_skill(
+        self,
+        dice: DiceSource,
+        participant_id: str | None,
+        skill: str,
+        target: int | None = None,
+        *,
+        difficulty: str = "regular",
+        bonus: int = 0,
+        penalty: int = 0,
+        purpose: str = "skill roll",
+    ) -> dict[str, Any]:
+        """A skill or characteristic roll by value, or by the participant's own skill."""
+        self._require_not_ended()
+        if target is None:
+            if participant_id is None:
+                raise InvalidCommand("target", "is required when no participant rolls")
+            target = self._value_of(self.participant(participant_id), skill)
+        elif participant_id is not None:
+            self.participant(participant_id)
+        record = self._roll_percentile(dice, participant_id, purpose, skill, target, difficulty=difficulty, bonus=bonus, penalty=penalty)
+        self.trigger_event(self.SkillRolled, participant_id=participant_id, roll=record)
+        return record
+
+    def roll_dice(self, dice: DiceSource, expression: str, participant_id: str | None = None, purpose: str = "dice roll") -> dict[str, Any]:
+        """Roll a dice expression such as 1D3 or 1D4+DB (DB from the roller's damage bonus)."""
+        self._require_not_ended()
+        bonus = self.participant(participant_id).damage_bonus if participant_id else None
+        try:
+            parsed = parse(expression, bonus)
+        except InvalidDiceExpression as e:
+            raise InvalidCommand("expression", str(e)) from None
+        record = parsed.roll(dice, self.rolls_made + 1)
+        record.update(roller=participant_id, purpose=purpose, round=self.round)
+        self.trigger_event(self.DiceRolled, participant_id=participant_id, roll=record)
+        return record
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _roll_percentile(self, dice: DiceSource, roller: str | None, purpose: str, skill: str, target: int, **kw: Any) -> dict[str, Any]:
+        try:
+            record = percentile.roll(dice, self.rolls_made + 1, target, **kw)
+        except percentile.InvalidPercentileRoll as e:
+            raise InvalidCommand("roll", str(e)) from None
+        return {"sequence": self.rolls_made + 1, "roller": roller, "purpose": purpose, "skill": skill, "round": self.round, **record}
+
+    def _value_of(self, p: Participant, skill: str) -> int:
+        characteristics = {"CON": p.con, "DEX": p.dex}
+        if skill in characteristics and characteristics[skill] is not None:
+            return characteristics[skill]  # type: ignore[return-value]
+        if skill in p.skills:
+            return p.skills[skill]
+        raise InvalidCommand("skill", f"{p.name} has no value for {skill}; give the target value")
+
+    def _begin_round(self, number: int) -> None:
+        runners = [p for p in self.on_track() if p.status == "in_chase"]
+        slowest = min(p.chase_mov for p in runners)
+        actions, owed = {}, {}
+        for p in runners:
+            actions[p.id], owed[p.id] = allotment(p.chase_mov, slowest, p.owed)
+        aboard = [p for p in self.participants.values() if p.aboard and p.status == "in_chase" and p.seat == "passenger"]
+        for p in aboard:
+            actions[p.id], owed[p.id] = 0, 0
+        order = dex_order(
+            (p.id, self.dex_of(p), self._combat_skill(p), p.joined) for p in runners + aboard
+        )
+        self.trigger_event(self.RoundBegan, round=number, turn_order=order, movement_actions=actions, owed=owed, slowest_mov=slowest)
+
+    def _combat_skill(self, p: Participant) -> int:
+        if p.kind == "vehicle":
+            driver = self.driver_of(p.id)
+            return driver.skills.get(p.driving_skill or "Drive Auto", 0) if driver else 0
+        return p.combat_skill()
+
+    def _end_turn(self, p: Participant, reason: str) -> None:
+        self.trigger_event(self.TurnEnded, participant_id=p.id, movement_actions_unused=p.movement_actions, reason=reason)
+        if self.turn_index >= len(self.turn_order):
+            self.trigger_event(self.RoundEnded, round=self.round)
+            self._begin_round(self.round + 1)
+
+    def _record_caught_up(self, mover: Participant, location: int) -> None:
+        for other_id in self.track.occupants(location):
+            other = self.participants[other_id]
+            if other.status != "in_chase" or other.role == mover.role:
+                continue
+            pursuer, quarry = (mover, other) if mover.role == "pursuer" else (other, mover)
+            self.trigger_event(self.CaughtUp, pursuer_id=pursuer.id, quarry_id=quarry.id, location=location)
+
+    def _waits_on(self, pid: str, until_after: str) -> bool:
+        order = self.turn_order
+        return pid in order and order.index(pid) > order.index(until_after)
+
+    def _require_phase(self, phase: str, message: str, heading: str) -> None:
+        if self.phase == "ended":
+            raise RuleBroken("the chase has ended", f"{CHASES} \"{heading}\"")
+        if self.phase != phase:
+            raise RuleBroken(message, f"{CHASES} \"{heading}\"")
+
+    def _require_not_ended(self) -> None:
+        if self.phase == "ended":
+            raise RuleBroken("the chase has ended", f"{CHASES} \"Escaping the Pursuer\"")
+
+    def _require_turn(self, participant_id: str) -> Participant:
+        p = self.participant(participant_id)
+        rule = f"{CHASES} \"Dexterity and the Order of Movement\""
+        self._require_not_ended()
+        if self.phase != "running":
+            raise RuleBroken("the chase has not been cut to yet", f"{CHASES} \"Cut to the chase\"")
+        if p.status != "in_chase":
+            raise RuleBroken(f"{p.name} is not in the chase ({p.status})", rule)
+        if self.whose_turn != participant_id:
+            current = self.participants[self.whose_turn].name if self.whose_turn else "no one"
+            raise RuleBroken(f"it is {current}'s turn, not {p.name}'s (highest DEX acts first)", rule)
+        return p

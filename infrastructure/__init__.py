@@ -1,0 +1,1 @@
+"""Adapters: persistence, views, dice with their secret, job queues, and the composition root."""
