@@ -21,12 +21,12 @@ def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        JSON_SORT_KEYS=False,
     )
     if build_ledger is None:
         from infrastructure.bootstrap import build_ledger as default_build
 
         build_ledger = default_build
+    app.json.sort_keys = False  # keep the views' own order: chase first, then details
     install(app, build_ledger)
     api = Api(app)
     from api.chases import blp

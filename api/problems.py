@@ -48,6 +48,8 @@ def register(app: Flask) -> None:
             errors = _field_errors(messages)
             names = ", ".join(sorted({err["field"] for err in errors}))
             return problem(422, "invalid-request", "Invalid request", f"invalid fields: {names}", errors=errors)
+        if e.code == 400 and request.mimetype == "application/json" and request.get_json(silent=True) is None:
+            return problem(400, "malformed-json", "Malformed JSON", "the request body is not valid JSON", errors=[{"field": "body", "message": "not valid JSON"}])
         return problem(e.code or 500, e.name.lower().replace(" ", "-"), e.name, e.description or e.name)
 
     @app.errorhandler(InvalidParticipant)

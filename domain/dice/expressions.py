@@ -9,7 +9,7 @@ from domain.dice.dice import D, DiceSource, Die
 
 MAX_DICE = 100
 MAX_SIDES = 1000
-_TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+)|(DB|db))\s*")
+_TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+)|([dD][bB]))\s*")
 
 
 class InvalidDiceExpression(ValueError):
@@ -71,8 +71,10 @@ def parse(text: str, damage_bonus: str | None = None) -> DiceExpression:
             bonus = "+0"
         if bonus[0] not in "+-":
             bonus = "+" + bonus
-        text = re.sub(r"\s*\+\s*(db|DB)", bonus, text)
-        text = re.sub(r"^(db|DB)", bonus, text.strip())
+        # Case-insensitive like the detection above ("+Db" is DB too); a function as the
+        # replacement so the bonus text is inserted literally, never read as a template.
+        text = re.sub(r"\s*\+\s*db", lambda _: bonus, text, flags=re.IGNORECASE)
+        text = re.sub(r"^db", lambda _: bonus, text.strip(), flags=re.IGNORECASE)
     terms: list[DiceTerm] = []
     modifier = 0
     position = 0

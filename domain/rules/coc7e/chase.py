@@ -6,51 +6,27 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from domain.dice import DiceSource, InvalidDiceExpression, parse
-from domain.rules.coc7e import percentile
+from domain.dice import DiceSource
 from domain.rules.coc7e.establishing import (
     DEFAULT_OPENING_RANGE,
     OPENING_RANGES,
     SPEED_ROLL_MOV_CHANGE,
     establish,
 )
-from domain.rules.coc7e.movement import allotment, dex_order
+from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ParticipantNotFound, RuleBroken
+from domain.rules.coc7e.keeper_rolls import KeeperRolls
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
+from domain.rules.coc7e.rounds import ChaseRounds
 from domain.track import Track
 
 OUTCOMES = ("caught", "escaped", "abandoned")
 DICE_MODES = ("server", "table")
 
 
-class ChaseError(Exception):
-    """Base of the chase's refusals."""
+__all__ = ["Chase", "ChaseError", "InvalidCommand", "ParticipantNotFound", "RuleBroken"]
 
 
-class RuleBroken(ChaseError):
-    """A command the rules forbid now; ``rule`` names the rules text and heading."""
-
-    def __init__(self, message: str, rule: str) -> None:
-        super().__init__(message)
-        self.rule = rule
-
-
-class ParticipantNotFound(ChaseError, LookupError):
-    """No such participant in this chase."""
-
-
-class InvalidCommand(ChaseError, ValueError):
-    """A command with a bad value; ``field`` names it."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
-        self.message = message
-
-
-CHASES = "coc7e-chases.txt"
-
-
-class Chase(Aggregate):
+class Chase(ChaseRounds, KeeperRolls, Aggregate):
     """A Call of Cthulhu chase: its participants, its track and its rounds."""
 
     TOPIC = "coc7e:Chase"
@@ -324,59 +300,6 @@ class Chase(Aggregate):
             return
         self._begin_round(1)
 
-    # -- rounds ----------------------------------------------------------------------------
-
-    def move(self, participant_id: str, locations: int = 1) -> None:
-        """Spend movement actions to move forward, one location for each ("Moving From One Location to the Next")."""
-        p = self._require_turn(participant_id)
-        rule = f"{CHASES} \"Movement Actions\""
-        if isinstance(locations, bool) or not isinstance(locations, int) or locations < 1:
-            raise InvalidCommand("locations", "must be a whole number, 1 or more")
-        if p.aboard:
-            raise RuleBroken(f"{p.name} rides in a vehicle and has no movement actions (\"Passengers\")", f"{CHASES} \"Passengers\"")
-        if p.movement_actions < locations:
-            raise RuleBroken(f"{p.name} has {p.movement_actions} movement actions left; moving {locations} locations takes {locations}", rule)
-        start = self.track.location_of(participant_id)
-        assert start is not None
-        self.trigger_event(
-            self.Moved,
-            participant_id=participant_id,
-            from_location=start,
-            to_location=start + locations,
-            movement_actions_spent=locations,
-            movement_actions_left=p.movement_actions - locations,
-        )
-        for location in range(start + 1, start + locations + 1):
-            self._record_caught_up(p, location)
-        if p.movement_actions == 0:
-            self._end_turn(p, "no movement actions left")
-
-    def delay(self, participant_id: str, until_after: str | None = None) -> None:
-        """Delay acting until another participant has acted ("Actions in a Chase Round")."""
-        p = self._require_turn(participant_id)
-        rule = f"{CHASES} \"Actions in a Chase Round\""
-        later = self.turn_order[self.turn_index + 1 :]
-        if not later:
-            raise RuleBroken(f"{p.name} is the last to act this round; there is no one to wait for", rule)
-        if until_after is None:
-            until_after = later[-1]
-        if until_after not in self.participants:
-            raise ParticipantNotFound(f"no participant {until_after} in this chase")
-        if until_after not in later:
-            raise RuleBroken(f"{self.participants[until_after].name} has already acted this round", rule)
-        order = [pid for pid in self.turn_order if pid != participant_id]
-        slot = order.index(until_after) + 1
-        # Those already waiting on the same participant: the highest DEX takes priority.
-        while slot < len(order) and slot > self.turn_index and self._waits_on(order[slot], until_after) and self.dex_of(self.participants[order[slot]]) >= self.dex_of(p):
-            slot += 1
-        order.insert(slot, participant_id)
-        self.trigger_event(self.TurnDelayed, participant_id=participant_id, until_after=until_after, turn_order=order)
-
-    def end_turn(self, participant_id: str) -> None:
-        """End the turn; unused movement actions are lost, the next in DEX order acts."""
-        p = self._require_turn(participant_id)
-        self._end_turn(p, "ended by the player")
-
     def end(self, outcome: str, note: str = "") -> None:
         """The Keeper ends the chase: the quarry caught, escaped, or the chase abandoned."""
         if outcome not in OUTCOMES:
@@ -385,99 +308,7 @@ class Chase(Aggregate):
             raise RuleBroken("the chase has already ended", f"{CHASES} \"Escaping the Pursuer\"")
         self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
 
-    # -- rolls the Keeper calls for --------------------------------------------------------
-
-    def roll_skill(
-        self,
-        dice: DiceSource,
-        participant_id: str | None,
-        skill: str,
-        target: int | None = None,
-        *,
-        difficulty: str = "regular",
-        bonus: int = 0,
-        penalty: int = 0,
-        purpose: str = "skill roll",
-    ) -> dict[str, Any]:
-        """A skill or characteristic roll by value, or by the participant's own skill."""
-        self._require_not_ended()
-        if target is None:
-            if participant_id is None:
-                raise InvalidCommand("target", "is required when no participant rolls")
-            target = self._value_of(self.participant(participant_id), skill)
-        elif participant_id is not None:
-            self.participant(participant_id)
-        record = self._roll_percentile(dice, participant_id, purpose, skill, target, difficulty=difficulty, bonus=bonus, penalty=penalty)
-        self.trigger_event(self.SkillRolled, participant_id=participant_id, roll=record)
-        return record
-
-    def roll_dice(self, dice: DiceSource, expression: str, participant_id: str | None = None, purpose: str = "dice roll") -> dict[str, Any]:
-        """Roll a dice expression such as 1D3 or 1D4+DB (DB from the roller's damage bonus)."""
-        self._require_not_ended()
-        bonus = self.participant(participant_id).damage_bonus if participant_id else None
-        try:
-            parsed = parse(expression, bonus)
-        except InvalidDiceExpression as e:
-            raise InvalidCommand("expression", str(e)) from None
-        record = parsed.roll(dice, self.rolls_made + 1)
-        record.update(roller=participant_id, purpose=purpose, round=self.round)
-        self.trigger_event(self.DiceRolled, participant_id=participant_id, roll=record)
-        return record
-
     # -- internals -------------------------------------------------------------------------
-
-    def _roll_percentile(self, dice: DiceSource, roller: str | None, purpose: str, skill: str, target: int, **kw: Any) -> dict[str, Any]:
-        try:
-            record = percentile.roll(dice, self.rolls_made + 1, target, **kw)
-        except percentile.InvalidPercentileRoll as e:
-            raise InvalidCommand("roll", str(e)) from None
-        return {"sequence": self.rolls_made + 1, "roller": roller, "purpose": purpose, "skill": skill, "round": self.round, **record}
-
-    def _value_of(self, p: Participant, skill: str) -> int:
-        characteristics = {"CON": p.con, "DEX": p.dex}
-        if skill in characteristics and characteristics[skill] is not None:
-            return characteristics[skill]  # type: ignore[return-value]
-        if skill in p.skills:
-            return p.skills[skill]
-        raise InvalidCommand("skill", f"{p.name} has no value for {skill}; give the target value")
-
-    def _begin_round(self, number: int) -> None:
-        runners = [p for p in self.on_track() if p.status == "in_chase"]
-        slowest = min(p.chase_mov for p in runners)
-        actions, owed = {}, {}
-        for p in runners:
-            actions[p.id], owed[p.id] = allotment(p.chase_mov, slowest, p.owed)
-        aboard = [p for p in self.participants.values() if p.aboard and p.status == "in_chase" and p.seat == "passenger"]
-        for p in aboard:
-            actions[p.id], owed[p.id] = 0, 0
-        order = dex_order(
-            (p.id, self.dex_of(p), self._combat_skill(p), p.joined) for p in runners + aboard
-        )
-        self.trigger_event(self.RoundBegan, round=number, turn_order=order, movement_actions=actions, owed=owed, slowest_mov=slowest)
-
-    def _combat_skill(self, p: Participant) -> int:
-        if p.kind == "vehicle":
-            driver = self.driver_of(p.id)
-            return driver.skills.get(p.driving_skill or "Drive Auto", 0) if driver else 0
-        return p.combat_skill()
-
-    def _end_turn(self, p: Participant, reason: str) -> None:
-        self.trigger_event(self.TurnEnded, participant_id=p.id, movement_actions_unused=p.movement_actions, reason=reason)
-        if self.turn_index >= len(self.turn_order):
-            self.trigger_event(self.RoundEnded, round=self.round)
-            self._begin_round(self.round + 1)
-
-    def _record_caught_up(self, mover: Participant, location: int) -> None:
-        for other_id in self.track.occupants(location):
-            other = self.participants[other_id]
-            if other.status != "in_chase" or other.role == mover.role:
-                continue
-            pursuer, quarry = (mover, other) if mover.role == "pursuer" else (other, mover)
-            self.trigger_event(self.CaughtUp, pursuer_id=pursuer.id, quarry_id=quarry.id, location=location)
-
-    def _waits_on(self, pid: str, until_after: str) -> bool:
-        order = self.turn_order
-        return pid in order and order.index(pid) > order.index(until_after)
 
     def _require_phase(self, phase: str, message: str, heading: str) -> None:
         if self.phase == "ended":
@@ -488,16 +319,3 @@ class Chase(Aggregate):
     def _require_not_ended(self) -> None:
         if self.phase == "ended":
             raise RuleBroken("the chase has ended", f"{CHASES} \"Escaping the Pursuer\"")
-
-    def _require_turn(self, participant_id: str) -> Participant:
-        p = self.participant(participant_id)
-        rule = f"{CHASES} \"Dexterity and the Order of Movement\""
-        self._require_not_ended()
-        if self.phase != "running":
-            raise RuleBroken("the chase has not been cut to yet", f"{CHASES} \"Cut to the chase\"")
-        if p.status != "in_chase":
-            raise RuleBroken(f"{p.name} is not in the chase ({p.status})", rule)
-        if self.whose_turn != participant_id:
-            current = self.participants[self.whose_turn].name if self.whose_turn else "no one"
-            raise RuleBroken(f"it is {current}'s turn, not {p.name}'s (highest DEX acts first)", rule)
-        return p
