@@ -1,6 +1,7 @@
 """Chase endpoints: load, call the application, dump."""
 from __future__ import annotations
 
+import re
 from typing import Any
 from uuid import UUID
 
@@ -10,15 +11,20 @@ from flask_smorest import Blueprint
 
 from api import schemas as s
 from api.runtime import ledger
-from application.chases import DiceChoice
+from application.chases import DiceChoice, VersionConflict
 
 blp = Blueprint("chases", __name__, url_prefix="/chases", description="Call of Cthulhu 7e chases")
 
 
 def expected_version() -> int | None:
     """The chase version the client acted on, from If-Match (optimistic concurrency)."""
-    tag = request.headers.get("If-Match", "").strip().strip('W/').strip('"')
-    return int(tag) if tag.isdigit() else None
+    tag = request.headers.get("If-Match", "").strip()
+    if tag in ("", "*"):
+        return None
+    match = re.fullmatch(r'"([0-9]{1,18})"|([0-9]{1,18})', tag)
+    if not match:
+        raise VersionConflict(f"If-Match must be the chase's ETag, such as \"12\", not {tag}")
+    return int(match.group(1) or match.group(2))
 
 
 def dice(data: dict[str, Any]) -> DiceChoice:

@@ -74,6 +74,10 @@ def register(app: Flask) -> None:
     def not_found(e: LookupError) -> Response:
         return problem(404, "not-found", "Not found", str(e))
 
+    @app.errorhandler(RecursionError)
+    def too_deep(e: RecursionError) -> Response:
+        return problem(400, "malformed-json", "Malformed JSON", "the request body is nested too deeply to read", errors=[{"field": "body", "message": "nested too deeply"}])
+
     @app.errorhandler(Exception)
     def unexpected(e: Exception) -> Response:
         log.exception("unexpected error")

@@ -36,7 +36,7 @@ class ParticipantCreate(Schema):
 
 
 class DiceInput(Schema):
-    table_dice = fields.List(fields.Integer(strict=True), validate=validate.Length(1, 100), metadata={"description": "faces rolled at the table, in order: d100 tens dice (00-90) then the units die (0-9); dN faces 1..N"})
+    table_dice = fields.List(fields.Integer(strict=True), validate=validate.Length(0, 100), metadata={"description": "faces rolled at the table, in order: d100 tens dice (00-90) then the units die (0-9); dN faces 1..N"})
     dice = fields.String(validate=validate.OneOf(DICE_MODES), metadata={"description": "server or table; defaults to the chase's dice"})
     entered_by = fields.String(load_default="keeper", validate=validate.Length(1, 80))
     entropy = fields.String(load_default="", validate=validate.Length(0, 200), metadata={"description": "player-supplied entropy mixed into server dice"})
@@ -88,13 +88,13 @@ class DiceRoll(DiceInput):
 class RollFilters(Schema):
     participant_id = fields.String()
     purpose = fields.String()
-    round = fields.Integer()
+    round = fields.Integer(validate=validate.Range(0, 10**9))
     source = fields.String(validate=validate.OneOf(DICE_MODES))
     undone = fields.Boolean()
 
 
 class EventPage(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0))
+    after = fields.Integer(load_default=0, validate=validate.Range(0, 2**62))
     limit = fields.Integer(load_default=1000, validate=validate.Range(1, 10000))
 
 

@@ -65,8 +65,9 @@ def _established(view: dict, e: Any) -> None:
     for pid in e.left_behind:
         parts[pid]["status"] = "left_behind"
     for p in parts.values():
-        if p["vehicle_id"] and parts[p["vehicle_id"]]["status"] == "in_chase":
-            p.update(status="in_chase", location=parts[p["vehicle_id"]]["location"])
+        if p["vehicle_id"]:
+            vehicle = parts[p["vehicle_id"]]
+            p.update(status=vehicle["status"], location=vehicle["location"])
 
 
 def _round_began(view: dict, e: Any) -> None:

@@ -9,6 +9,7 @@ from domain.dice.dice import D, DiceSource, Die
 
 MAX_DICE = 100
 MAX_SIDES = 1000
+MAX_MODIFIER = 999999
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+)|([dD][bB]))\s*")
 
 
@@ -98,6 +99,8 @@ def parse(text: str, damage_bonus: str | None = None) -> DiceExpression:
                 raise InvalidDiceExpression(f"a die has 2 to {MAX_SIDES} sides, not {sides}")
             terms.append(DiceTerm(sign, count, sides))
         else:
+            if len(constant) > 6:
+                raise InvalidDiceExpression(f"a modifier of at most {MAX_MODIFIER} is allowed, not {constant}")
             modifier += sign * int(constant)
         position = match.end()
     if sum(t.count for t in terms) > MAX_DICE:

@@ -32,6 +32,10 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
     TOPIC = "coc7e:Chase"
 
     class Event(Aggregate.Event):
+        # Version of the first event of the command that produced this one: the events of one
+        # command (a move and the turn it ends, say) form one action, undone and redone together.
+        action: int
+
         def apply(self, chase: "Chase") -> None:
             pass
 
@@ -80,8 +84,8 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
             for pid in self.left_behind:
                 chase.participants[pid].status = "left_behind"
             for p in chase.participants.values():
-                if p.aboard and chase.participants[p.vehicle].status == "in_chase":
-                    p.status = "in_chase"
+                if p.aboard:  # those aboard share their vehicle's fate: in the chase, escaped or left behind
+                    p.status = chase.participants[p.vehicle].status
 
     class RoundBegan(Event):
         TOPIC = "coc7e:Chase.RoundBegan"
@@ -95,6 +99,7 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
             chase.round = self.round
             chase.turn_order = list(self.turn_order)
             chase.turn_index = 0
+            chase.waiting_on = {}
             for pid, actions in self.movement_actions.items():
                 chase.participants[pid].movement_actions = actions
                 chase.participants[pid].owed = self.owed.get(pid, 0)
@@ -107,6 +112,8 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
 
         def apply(self, chase: "Chase") -> None:
             chase.turn_order = list(self.turn_order)
+            if self.until_after is not None:
+                chase.waiting_on[self.participant_id] = self.until_after
 
     class Moved(Event):
         """Movement actions spent to move forward, one location per movement action."""
@@ -183,7 +190,7 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
         if dice not in DICE_MODES:
             raise InvalidCommand("dice", f"must be one of {', '.join(DICE_MODES)}")
         return cls._create(
-            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment
+            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment, action=1
         )
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
@@ -197,7 +204,13 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
         self.round = 0
         self.turn_order: list[str] = []
         self.turn_index = 0
+        self.waiting_on: dict[str, str] = {}  # who delayed until after whom, this round
         self.rolls_made = 0
+
+    def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
+        pending = self._pending_events
+        kwargs.setdefault("action", pending[0].originator_version if pending else self.version + 1)
+        super().trigger_event(event_class, **kwargs)
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -244,8 +257,8 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
     def roll_speed(self, participant_id: str, dice: DiceSource) -> dict[str, Any]:
         """"Speed Roll": CON on foot, the driver's driving skill for a vehicle."""
         rule = f"{CHASES} \"Speed Roll\""
-        self._require_phase("setup", "speed rolls are made before the cut to the chase", "Speed Roll")
         p = self.participant(participant_id)
+        self._require_phase("setup", "speed rolls are made before the cut to the chase", "Speed Roll")
         if p.aboard:
             raise RuleBroken(f"{p.name} rides in a vehicle: passengers and drivers make no speed roll of their own; roll for the vehicle", rule)
         if p.speed_mov is not None:

@@ -133,6 +133,8 @@ def validate(spec: dict[str, Any], vehicles: dict[str, Participant]) -> dict[str
     out["con"] = _whole(spec, "con", required=vehicle_id is None)
     out["mov"] = _whole(spec, "mov", required=True)
     if vehicle_id is None:
+        if spec.get("seat") is not None:
+            raise InvalidParticipant("vehicle_id", "a seat needs the vehicle it is in")
         out["role"] = _role(spec)
         return out
     vehicle = vehicles.get(vehicle_id)

@@ -18,6 +18,7 @@ class ChaseRounds:
     participants: dict[str, Participant]
     turn_order: list[str]
     turn_index: int
+    waiting_on: dict[str, str]
     round: int
     track: Any
 
@@ -64,7 +65,12 @@ class ChaseRounds:
         order = [pid for pid in self.turn_order if pid != participant_id]
         slot = order.index(until_after) + 1
         # Those already waiting on the same participant: the highest DEX takes priority.
-        while slot < len(order) and slot > self.turn_index and self._waits_on(order[slot], until_after) and self.dex_of(self.participants[order[slot]]) >= self.dex_of(p):
+        # Several waiting on the same participant: "the one with the highest DEX takes priority".
+        while (
+            slot < len(order)
+            and self.waiting_on.get(order[slot]) == until_after
+            and self.dex_of(self.participants[order[slot]]) >= self.dex_of(p)
+        ):
             slot += 1
         order.insert(slot, participant_id)
         self.trigger_event(self.TurnDelayed, participant_id=participant_id, until_after=until_after, turn_order=order)
@@ -107,10 +113,6 @@ class ChaseRounds:
                 continue
             pursuer, quarry = (mover, other) if mover.role == "pursuer" else (other, mover)
             self.trigger_event(self.CaughtUp, pursuer_id=pursuer.id, quarry_id=quarry.id, location=location)
-
-    def _waits_on(self, pid: str, until_after: str) -> bool:
-        order = self.turn_order
-        return pid in order and order.index(pid) > order.index(until_after)
 
     def _require_turn(self, participant_id: str) -> Participant:
         p = self.participant(participant_id)
