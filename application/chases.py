@@ -1,6 +1,8 @@
 """The chase application: commands in (primitives and ids), views out."""
 from __future__ import annotations
 
+import random
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 from uuid import UUID, uuid4
@@ -14,7 +16,9 @@ from domain.dice import DiceSource, TableDice
 from domain.rules.coc7e.chase import Chase, InvalidCommand
 
 SNAPSHOT_INTERVAL = 50  # events between snapshots: a long chase loads like a short one
-RETRIES = 5  # re-runs of a command that lost an optimistic-concurrency race
+RETRIES = 30  # re-runs of a command that lost an optimistic-concurrency race
+BACKOFF = 0.002  # seconds; doubled per lost race, jittered, capped at BACKOFF_CAP
+BACKOFF_CAP = 0.05
 
 
 class ChaseNotFound(LookupError):
@@ -172,7 +176,10 @@ class ChaseLedger(Application):
 
     def _execute(self, chase_id: UUID, expected_version: int | None, command: Callable[[Chase], Any]) -> Any:
         """Run a command on the latest chase and save it; a lost race is re-run on fresh state."""
-        for _ in range(RETRIES):
+        for attempt in range(RETRIES):
+            if attempt:
+                # Jitter spreads writers that collided, so one of them wins the next race.
+                time.sleep(random.uniform(0, min(BACKOFF_CAP, BACKOFF * 2**attempt)))
             chase = self._chase(chase_id)
             if expected_version is not None and chase.version != expected_version:
                 raise VersionConflict(

@@ -32,8 +32,10 @@ class ChaseViews(Protocol):
         rolls: Sequence[dict[str, Any]],
         application_name: str,
         notification_id: int,
+        previous_id: int | None,
     ) -> None:
-        """Write view rows and the tracking position in one transaction (exactly once)."""
+        """Write view rows and move the tracking position from ``previous_id`` to
+        ``notification_id``, in one transaction; IntegrityError if it was not at ``previous_id``."""
         ...
 
     def track_view(self, chase_id: str) -> dict[str, Any] | None: ...

@@ -28,14 +28,15 @@ class ViewUpdater:
         """Process every event not yet in the views; returns how many were processed."""
         processed = 0
         while True:
-            start = (self.views.max_tracking_id(self.app.name) or 0) + 1
+            previous = self.views.max_tracking_id(self.app.name)
+            start = (previous or 0) + 1
             notifications = self.app.recorder.select_notifications(start=start, limit=BATCH)
             if not notifications:
                 return processed
             events = [self.app.mapper.to_domain_event(n) for n in notifications]
             tracks, rolls = self._project(events)
             try:
-                self.views.save_views(tracks, rolls, self.app.name, notifications[-1].id)
+                self.views.save_views(tracks, rolls, self.app.name, notifications[-1].id, previous)
             except IntegrityError:
                 continue  # another process recorded this stretch first: read on from there
             processed += len(events)

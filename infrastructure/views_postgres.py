@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.postgres import PostgresDatastore, PostgresRecorder, PostgresTrackingRecorder
 from psycopg.sql import SQL, Identifier
 from psycopg.types.json import Jsonb
@@ -14,7 +14,13 @@ ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
 
 
 class PostgresChaseViews(PostgresTrackingRecorder):
-    """Track views and roll history, written with their tracking in one transaction."""
+    """Track views and roll history, written with their tracking in one transaction.
+
+    A batch is projected onto the track views as they were at the tracking position the
+    updater read. ``save_views`` locks the tracking row and checks it still holds that
+    position (compare-and-set): if another process caught the views up meanwhile, it raises
+    IntegrityError and the updater reads again, so no event is ever applied twice.
+    """
 
     def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
@@ -47,9 +53,20 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         rolls: Sequence[dict[str, Any]],
         application_name: str,
         notification_id: int,
+        previous_id: int | None,
     ) -> None:
         with self.datastore.transaction(commit=True) as c:
-            for chase_id, doc in tracks.items():
+            c.execute(
+                SQL("SELECT notification_id FROM {0}.{1} WHERE application_name = %s FOR UPDATE").format(
+                    Identifier(self.datastore.schema), Identifier(self.tracking_table_name)
+                ),
+                (application_name,),
+            )
+            row = c.fetchone()
+            if (row["notification_id"] if row else None) != previous_id:
+                raise IntegrityError(f"the views of {application_name} moved on from {previous_id} while this batch was read")
+            # Rows in key order, so that two batches never lock the same rows in opposite orders.
+            for chase_id, doc in sorted(tracks.items()):
                 c.execute(
                     SQL(
                         "INSERT INTO {0} VALUES (%s, %s, %s) ON CONFLICT (chase_id) "
@@ -57,7 +74,7 @@ class PostgresChaseViews(PostgresTrackingRecorder):
                     ).format(self.tracks),
                     (chase_id, doc.get("version", 0), Jsonb(doc)),
                 )
-            for row in rolls:
+            for row in sorted(rolls, key=lambda r: (r["chase_id"], r["sequence"])):
                 c.execute(
                     SQL("INSERT INTO {0} VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)").format(self.rolls),
                     (

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Sequence
 
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import IntegrityError
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
 
 from infrastructure.dice import BaseSeedVault, SeedNotFound
@@ -43,9 +43,22 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
         rolls: Sequence[dict[str, Any]],
         application_name: str,
         notification_id: int,
+        previous_id: int | None,
     ) -> None:
         with self.datastore.transaction(commit=True) as c:
-            for chase_id, doc in tracks.items():
+            # Compare-and-set the tracking position first: the write takes SQLite's lock, and a
+            # batch read from a position another process has already moved past is refused.
+            if previous_id is None:
+                c.execute("INSERT INTO tracking VALUES (?, ?)", (application_name, notification_id))
+            else:
+                c.execute(
+                    "UPDATE tracking SET notification_id = ? WHERE application_name = ? AND notification_id = ? "
+                    "RETURNING notification_id",
+                    (notification_id, application_name, previous_id),
+                )
+                if c.fetchone() is None:
+                    raise IntegrityError(f"the views of {application_name} moved on from {previous_id} while this batch was read")
+            for chase_id, doc in sorted(tracks.items()):
                 c.execute(
                     "INSERT INTO track_views VALUES (?, ?, ?) ON CONFLICT (chase_id) "
                     "DO UPDATE SET version = excluded.version, doc = excluded.doc",
@@ -59,7 +72,6 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
                         row["purpose"], row["round"], row["source"], int(row["undone"]), json.dumps(row),
                     ),
                 )
-            self._insert_tracking(c, Tracking(application_name, notification_id))
 
     def roll_history(self, chase_id: str, filters: dict[str, Any]) -> list[dict[str, Any]]:
         where, params = ["chase_id = ?"], [chase_id]
