@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from uuid import UUID
 
+import pytest
+from eventsourcing.persistence import IntegrityError
+
 from application.chases import DiceChoice
 from infrastructure.bootstrap import build_ledger
 
@@ -69,5 +72,28 @@ def test_another_process_reads_the_writes_of_the_first(tmp_path):
     assert len(second.track(chase_id)["participants"]) == 1
     second.add_participant(chase_id, {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 7})
     assert {p["name"] for p in first.track(chase_id)["participants"].values()} == {"Harvey", "Farmer"}
+    first.close()
+    second.close()
+
+
+def test_a_batch_read_before_another_process_caught_up_is_refused(tmp_path):
+    # Two API processes on one SQLite file; the first records a move and catches the views up.
+    env = {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3")}
+    first, second = build_ledger(env), build_ledger(env)
+    chase_id = UUID(first.create_chase("Shared")["chase_id"])
+    before = first.views.max_tracking_id(first.name)
+    first.add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
+    view = first.track(chase_id)
+
+    # The second had read the views' position before that: its batch must not be applied on top.
+    notifications = second.recorder.select_notifications(start=before + 1, limit=10)
+    events = [second.mapper.to_domain_event(n) for n in notifications]
+    tracks, rolls = second.updater._project(events)
+    with pytest.raises(IntegrityError):
+        second.views.save_views(tracks, rolls, second.name, notifications[-1].id, before)
+
+    # The views are as the first process left them, with Harvey listed once.
+    assert second.track(chase_id) == view
+    assert len(view["participants"]) == 1
     first.close()
     second.close()
