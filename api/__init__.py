@@ -29,9 +29,13 @@ def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
     app.json.sort_keys = False  # keep the views' own order: chase first, then details
     install(app, build_ledger)
     api = Api(app)
-    from api.chases import blp
+    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    api.spec.options["security"] = [{"bearerAuth": []}]
+    from api.chases import blp as chases
+    from api.history import blp as record
 
-    api.register_blueprint(blp)
+    api.register_blueprint(chases)
+    api.register_blueprint(record)
     problems.register(app)
 
     @app.get("/health")

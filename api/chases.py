@@ -10,6 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas as s
+from api.auth import principal
 from api.runtime import ledger
 from application.chases import DiceChoice, VersionConflict
 
@@ -32,7 +33,9 @@ def dice(data: dict[str, Any]) -> DiceChoice:
 
 
 def result(chase: dict[str, Any], status: int = 200, **extra: Any) -> tuple[dict[str, Any], int, dict[str, str]]:
-    return {"chase": chase, **extra}, status, {"ETag": f'"{chase["version"]}"', "X-Chase-Version": str(chase["version"])}
+    """The command's answer: the chase as it is now, its version (ETag) and its chain head."""
+    headers = {"ETag": f'"{chase["version"]}"', "X-Chase-Version": str(chase["version"]), "X-Chain-Head": chase["chain_head"]}
+    return {"chase": chase, **extra}, status, headers
 
 
 @blp.route("")
@@ -40,17 +43,21 @@ class Chases(MethodView):
     @blp.arguments(s.ChaseCreate)
     @blp.response(201, s.CommandResult)
     def post(self, data):
-        """Create a chase; its server-dice seed is committed in its first event."""
-        chase = ledger().create_chase(data["name"], data["dice"])
-        return result(chase, 201)
+        """Create a chase; answers with the Keeper's token (shown once) and the seed commitment."""
+        chase, token = ledger().start_chase(data["name"], data["dice"])
+        return result(chase, 201, keeper_token=token)
 
 
 @blp.route("/<uuid:chase_id>")
 @blp.route("/<uuid:chase_id>/track")
 class Track(MethodView):
+    @blp.arguments(s.AtVersion, location="query")
     @blp.response(200, s.CommandResult)
-    def get(self, chase_id: UUID):
-        """The track view: locations, who stands where, round, turn order and movement actions."""
+    def get(self, query, chase_id: UUID):
+        """The track view: locations, who stands where, round, turn order; ?version= for time travel."""
+        principal(chase_id)
+        if query.get("version") is not None:
+            return result(ledger().track_at(chase_id, query["version"]))
         return result(ledger().track(chase_id))
 
 
@@ -60,7 +67,7 @@ class Participants(MethodView):
     @blp.response(201, s.CommandResult)
     def post(self, data, chase_id: UUID):
         """Add a character, creature or vehicle (or a character aboard a vehicle)."""
-        pid, chase = ledger().add_participant(chase_id, data, expected_version())
+        pid, chase = ledger().add_participant(chase_id, data, expected_version(), by=principal(chase_id))
         return result(chase, 201, participant_id=pid)
 
 
@@ -70,7 +77,7 @@ class SpeedRoll(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID, participant_id: str):
         """Speed roll: CON on foot, the driver's Drive Auto (or Pilot, Ride) for a vehicle."""
-        roll, chase = ledger().roll_speed(chase_id, participant_id, dice(data), expected_version())
+        roll, chase = ledger().roll_speed(chase_id, participant_id, dice(data), expected_version(), by=principal(chase_id))
         return result(chase, roll=roll)
 
 
@@ -80,7 +87,7 @@ class CutToTheChase(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID):
         """Compare speeds, place pursuers and quarries, and begin round 1."""
-        return result(ledger().cut_to_the_chase(chase_id, data["opening_range"], data["staying"], expected_version()))
+        return result(ledger().cut_to_the_chase(chase_id, data["opening_range"], data["staying"], expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/participants/<participant_id>/move")
@@ -89,7 +96,7 @@ class Move(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID, participant_id: str):
         """Spend movement actions to move forward, one location each."""
-        return result(ledger().move(chase_id, participant_id, data["locations"], expected_version()))
+        return result(ledger().move(chase_id, participant_id, data["locations"], expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/participants/<participant_id>/delay")
@@ -98,7 +105,7 @@ class Delay(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID, participant_id: str):
         """Delay acting until another participant has acted."""
-        return result(ledger().delay(chase_id, participant_id, data["until_after"], expected_version()))
+        return result(ledger().delay(chase_id, participant_id, data["until_after"], expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/participants/<participant_id>/end-turn")
@@ -107,7 +114,7 @@ class EndTurn(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID, participant_id: str):
         """End the turn; the next participant in DEX order acts."""
-        return result(ledger().end_turn(chase_id, participant_id, expected_version()))
+        return result(ledger().end_turn(chase_id, participant_id, expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/end")
@@ -116,7 +123,7 @@ class End(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID):
         """The Keeper ends the chase: caught, escaped or abandoned."""
-        return result(ledger().end_chase(chase_id, data["outcome"], data["note"], expected_version()))
+        return result(ledger().end_chase(chase_id, data["outcome"], data["note"], expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/skill-rolls")
@@ -128,7 +135,7 @@ class SkillRolls(MethodView):
         roll, chase = ledger().roll_skill(
             chase_id, data["skill"], participant_id=data["participant_id"], target=data["target"],
             difficulty=data["difficulty"], bonus=data["bonus_dice"], penalty=data["penalty_dice"],
-            purpose=data["purpose"], dice=dice(data), expected_version=expected_version(),
+            purpose=data["purpose"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id),
         )
         return result(chase, roll=roll)
 
@@ -141,24 +148,6 @@ class DiceRolls(MethodView):
         """Roll a dice expression (1D3, 1D10+1D4+2, 1D3+DB)."""
         roll, chase = ledger().roll_dice(
             chase_id, data["expression"], participant_id=data["participant_id"], purpose=data["purpose"],
-            dice=dice(data), expected_version=expected_version(),
+            dice=dice(data), expected_version=expected_version(), by=principal(chase_id),
         )
         return result(chase, roll=roll)
-
-
-@blp.route("/<uuid:chase_id>/rolls")
-class Rolls(MethodView):
-    @blp.arguments(s.RollFilters, location="query")
-    @blp.response(200, s.RollHistory)
-    def get(self, filters, chase_id: UUID):
-        """Every roll of the chase in sequence order, with its dice and context."""
-        return {"rolls": ledger().rolls(chase_id, **filters)}
-
-
-@blp.route("/<uuid:chase_id>/events")
-class Events(MethodView):
-    @blp.arguments(s.EventPage, location="query")
-    @blp.response(200, s.EventLog)
-    def get(self, page, chase_id: UUID):
-        """The chase's event log, oldest first, after a version."""
-        return {"events": ledger().chase_events(chase_id, page["after"], page["limit"])}

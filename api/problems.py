@@ -7,7 +7,9 @@ from typing import Any
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
+from application.access import Forbidden, Unauthenticated
 from application.chases import ChaseNotFound, VersionConflict
+from domain.recorded_chase import HistoryRefused
 from domain.dice import InvalidTableDice
 from domain.rules.coc7e.chase import InvalidCommand, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant
@@ -68,6 +70,22 @@ def register(app: Flask) -> None:
     @app.errorhandler(VersionConflict)
     def conflict(e: VersionConflict) -> Response:
         return problem(409, "version-conflict", "Version conflict", str(e), current_version=e.current_version)
+
+    @app.errorhandler(Unauthenticated)
+    def unauthenticated(e: Unauthenticated) -> Response:
+        response = problem(401, "unauthenticated", "Unauthenticated", str(e))
+        response.headers["WWW-Authenticate"] = "Bearer"
+        return response
+
+    @app.errorhandler(Forbidden)
+    def forbidden(e: Forbidden) -> Response:
+        return problem(403, "forbidden", "Forbidden", str(e))
+
+    @app.errorhandler(HistoryRefused)
+    def history_refused(e: HistoryRefused) -> Response:
+        if e.field:
+            return problem(422, "invalid-request", "Invalid request", str(e), errors=[{"field": e.field, "message": str(e)}])
+        return problem(409, "history-refused", "Refused by the record", str(e), rule="DESIGN.md section 5 (undo, rewind, redo) and 4 (the seed)")
 
     @app.errorhandler(ChaseNotFound)
     @app.errorhandler(ParticipantNotFound)

@@ -118,12 +118,22 @@ class ChaseView(Schema):
     caught_up = fields.List(fields.Dict())
     created_at = fields.String()
     end_note = fields.String()
+    chain_head = fields.String(metadata={"description": "hash of the chase's latest event (also the X-Chain-Head header)"})
+    seed_epoch = fields.Integer()
+    revealed_seeds = fields.List(fields.Dict())
+    entropy = fields.String()
+    rolls_made = fields.Integer()
+    actions = fields.Integer(metadata={"description": "actions that count (not undone)"})
+    can_redo = fields.Boolean()
+    undo_requests = fields.List(fields.Dict(), metadata={"description": "undo requests awaiting the Keeper"})
 
 
 class CommandResult(Schema):
     chase = fields.Nested(ChaseView)
     roll = fields.Dict()
     participant_id = fields.String()
+    keeper_token = fields.String(metadata={"description": "only when a chase is created: the Keeper's token, shown once"})
+    request_id = fields.Integer()
 
 
 class RollHistory(Schema):
@@ -131,4 +141,50 @@ class RollHistory(Schema):
 
 
 class EventLog(Schema):
+    events = fields.List(fields.Dict())
+
+
+class AtVersion(Schema):
+    version = fields.Integer(validate=validate.Range(1, 2**62), metadata={"description": "time travel: the view as it was at this version"})
+
+
+class RollQuery(RollFilters):
+    version = fields.Integer(validate=validate.Range(1, 2**62), metadata={"description": "time travel: the history as it was at this version"})
+
+
+class PlayerToken(Schema):
+    participant_ids = fields.List(fields.String(), required=True, validate=validate.Length(1, 50))
+
+
+class TokenIssued(Schema):
+    token = fields.String()
+    participant_ids = fields.List(fields.String())
+
+
+class Undo(Schema):
+    count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 1000), metadata={"description": "how many of the last actions to undo"})
+    reason = fields.String(load_default="", validate=validate.Length(0, 500))
+
+
+class Rewind(Schema):
+    to_version = fields.Integer(strict=True, required=True, validate=validate.Range(1, 2**62))
+    reason = fields.String(load_default="", validate=validate.Length(0, 500))
+
+
+class UndoRequest(Schema):
+    count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 1000))
+    note = fields.String(load_default="", validate=validate.Length(0, 500))
+
+
+class UndoAnswer(Schema):
+    accept = fields.Boolean(required=True)
+
+
+class Entropy(Schema):
+    entropy = fields.String(required=True, validate=validate.Length(1, 200), metadata={"description": "any text a player chooses; mixed into later server rolls"})
+
+
+class Export(Schema):
+    format = fields.String()
+    chase_id = fields.String()
     events = fields.List(fields.Dict())

@@ -10,12 +10,15 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Transcoding
 
-from application.ports import ChaseViews, SeedVault
-from application.views import ViewUpdater
+from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
+from application.history import ChaseHistory
+from application.ports import ChaseViews, SeedVault, TokenStore
+from application.views import ViewUpdater, project_chase
 from domain.dice import DiceSource, TableDice
+from domain.recorded_chase import HistoryRefused
 from domain.rules.coc7e.chase import Chase, InvalidCommand
 
-SNAPSHOT_INTERVAL = 50  # events between snapshots: a long chase loads like a short one
+SNAPSHOT_INTERVAL = 20  # events between snapshots: a long chase loads like a short one (bench/commands.py)
 RETRIES = 30  # re-runs of a command that lost an optimistic-concurrency race
 BACKOFF = 0.002  # seconds; doubled per lost race, jittered, capped at BACKOFF_CAP
 BACKOFF_CAP = 0.05
@@ -46,12 +49,13 @@ class DiceChoice:
 SERVER_DICE = DiceChoice()
 
 
-class ChaseLedger(Application):
+class ChaseLedger(ChaseHistory, Application):
     """Runs chases: every roll, movement spend and turn is an event on a chase."""
 
     name = "ChaseLedger"
     is_snapshotting_enabled = True
     snapshotting_intervals = {Chase: SNAPSHOT_INTERVAL}
+    snapshotting_projectors = {Chase: project_chase}
 
     def __init__(
         self,
@@ -59,12 +63,14 @@ class ChaseLedger(Application):
         *,
         seeds: Callable[[Any], SeedVault],
         views: Callable[[Any], ChaseViews],
+        tokens: Callable[[Any], TokenStore],
         transcodings: Sequence[Transcoding] = (),
     ) -> None:
         self._transcodings = list(transcodings)
         super().__init__(env)
         self.seeds = seeds(self.factory)
         self.views = views(self.factory)
+        self.access = Access(tokens(self.factory))
         self.updater = ViewUpdater(self, self.views)
 
     def register_transcodings(self, transcoder: Any) -> None:
@@ -72,43 +78,75 @@ class ChaseLedger(Application):
         for transcoding in self._transcodings:
             transcoder.register(transcoding)
 
-    # -- commands --------------------------------------------------------------------------
+    # -- chases and tokens -----------------------------------------------------------------
 
     def create_chase(self, name: str, dice: str = "server") -> dict[str, Any]:
         """Create a chase in set-up; its server-dice seed is committed in its first event."""
         chase_id = uuid4()
         commitment = self.seeds.new_seed(chase_id)
-        chase = Chase.start(chase_id, name, dice, commitment)
-        self.save(chase)
-        self.updater.catch_up()
+        self.save(Chase.start(chase_id, name, dice, commitment))
         return self.track(chase_id)
 
-    def add_participant(self, chase_id: UUID, spec: dict[str, Any], expected_version: int | None = None) -> tuple[str, dict[str, Any]]:
+    def start_chase(self, name: str, dice: str = "server") -> tuple[dict[str, Any], str]:
+        """Create a chase and the Keeper's token for it (shown once, kept only hashed)."""
+        view = self.create_chase(name, dice)
+        return view, self.access.issue(view["chase_id"], KEEPER, label="keeper")
+
+    def issue_player_token(self, chase_id: UUID, participant_ids: Sequence[str], *, by: Principal = SYSTEM) -> str:
+        """A token for a player, bound to the participants they act for."""
+        by.require_keeper("issue player tokens")
+        view = self.track(chase_id)
+        unknown = [pid for pid in participant_ids if pid not in view["participants"]]
+        if not participant_ids or unknown:
+            raise InvalidCommand("participant_ids", f"name one or more participants of this chase; unknown: {', '.join(unknown) or 'none given'}")
+        names = ", ".join(view["participants"][pid]["name"] for pid in participant_ids)
+        return self.access.issue(str(chase_id), PLAYER, participant_ids, label=f"player ({names})")
+
+    def authenticate(self, chase_id: UUID, token: str | None) -> Principal:
+        """Who a token stands for in this chase; an unknown chase is ChaseNotFound whatever the token."""
+        try:
+            return self.access.authenticate(str(chase_id), token)
+        except (Unauthenticated, Forbidden):
+            if not self.recorder.select_events(chase_id, limit=1):
+                raise ChaseNotFound(f"no chase {chase_id}") from None
+            raise
+
+    # -- commands --------------------------------------------------------------------------
+
+    def add_participant(self, chase_id: UUID, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[str, dict[str, Any]]:
+        by.require_keeper("add participants")
         participant_id = str(uuid4())
         self._execute(chase_id, expected_version, lambda c: c.add_participant(participant_id, spec))
         return participant_id, self.track(chase_id)
 
-    def roll_speed(self, chase_id: UUID, participant_id: str, dice: DiceChoice = SERVER_DICE, expected_version: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def roll_speed(self, chase_id: UUID, participant_id: str, dice: DiceChoice = SERVER_DICE, expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[dict[str, Any], dict[str, Any]]:
+        by.require_acts_for(participant_id, "make speed rolls")
         roll = self._execute(chase_id, expected_version, lambda c: c.roll_speed(participant_id, self._dice(c, dice)))
         return roll, self.track(chase_id)
 
-    def cut_to_the_chase(self, chase_id: UUID, opening_range: int = 2, staying: Sequence[str] = (), expected_version: int | None = None) -> dict[str, Any]:
+    def cut_to_the_chase(self, chase_id: UUID, opening_range: int = 2, staying: Sequence[str] = (), expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        by.require_keeper("cut to the chase")
         self._execute(chase_id, expected_version, lambda c: c.cut_to_the_chase(opening_range, list(staying)))
         return self.track(chase_id)
 
-    def move(self, chase_id: UUID, participant_id: str, locations: int = 1, expected_version: int | None = None) -> dict[str, Any]:
+    def move(self, chase_id: UUID, participant_id: str, locations: int = 1, expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        by.require_acts_for(participant_id, "move")
         self._execute(chase_id, expected_version, lambda c: c.move(participant_id, locations))
         return self.track(chase_id)
 
-    def delay(self, chase_id: UUID, participant_id: str, until_after: str | None = None, expected_version: int | None = None) -> dict[str, Any]:
+    def delay(self, chase_id: UUID, participant_id: str, until_after: str | None = None, expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        by.require_acts_for(participant_id, "delay")
         self._execute(chase_id, expected_version, lambda c: c.delay(participant_id, until_after))
         return self.track(chase_id)
 
-    def end_turn(self, chase_id: UUID, participant_id: str, expected_version: int | None = None) -> dict[str, Any]:
+    def end_turn(self, chase_id: UUID, participant_id: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        by.require_acts_for(participant_id, "end turns")
         self._execute(chase_id, expected_version, lambda c: c.end_turn(participant_id))
         return self.track(chase_id)
 
-    def end_chase(self, chase_id: UUID, outcome: str, note: str = "", expected_version: int | None = None) -> dict[str, Any]:
+    def end_chase(self, chase_id: UUID, outcome: str, note: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        """The Keeper ends the chase; its seed is revealed in the same action."""
+        by.require_keeper("end the chase")
         self._execute(chase_id, expected_version, lambda c: c.end(outcome, note))
         return self.track(chase_id)
 
@@ -125,7 +163,9 @@ class ChaseLedger(Application):
         purpose: str = "skill roll",
         dice: DiceChoice = SERVER_DICE,
         expected_version: int | None = None,
+        by: Principal = SYSTEM,
     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        by.require_acts_for(participant_id, "roll")
         roll = self._execute(
             chase_id,
             expected_version,
@@ -145,7 +185,9 @@ class ChaseLedger(Application):
         purpose: str = "dice roll",
         dice: DiceChoice = SERVER_DICE,
         expected_version: int | None = None,
+        by: Principal = SYSTEM,
     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        by.require_acts_for(participant_id, "roll")
         roll = self._execute(
             chase_id, expected_version, lambda c: c.roll_dice(self._dice(c, dice), expression, participant_id, purpose)
         )
@@ -155,8 +197,8 @@ class ChaseLedger(Application):
 
     def track(self, chase_id: UUID) -> dict[str, Any]:
         """The chase's track view (read model), brought up to date first."""
-        self.updater.catch_up()
-        view = self.views.track_view(str(chase_id))
+        written = self.updater.catch_up()
+        view = written.get(str(chase_id)) or self.views.track_view(str(chase_id))
         if view is None:
             raise ChaseNotFound(f"no chase {chase_id}")
         return view
@@ -164,13 +206,6 @@ class ChaseLedger(Application):
     def rolls(self, chase_id: UUID, **filters: Any) -> list[dict[str, Any]]:
         self.track(chase_id)
         return self.views.roll_history(str(chase_id), {k: v for k, v in filters.items() if v is not None})
-
-    def chase_events(self, chase_id: UUID, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
-        """The chase's own log, oldest first: what happened, when, with every detail."""
-        events = list(self.events.get(chase_id, gt=after or None, limit=limit))
-        if not events and not after:
-            raise ChaseNotFound(f"no chase {chase_id}")
-        return [describe(e) for e in events]
 
     # -- internals -------------------------------------------------------------------------
 
@@ -187,6 +222,7 @@ class ChaseLedger(Application):
                     chase.version,
                 )
             result = command(chase)
+            self._keep_seed_in_step(chase)
             try:
                 self.save(chase)
             except IntegrityError:
@@ -198,9 +234,17 @@ class ChaseLedger(Application):
             return result
         raise VersionConflict("the chase is changing too fast to record this command: try again")
 
+    def _keep_seed_in_step(self, chase: Chase) -> None:
+        """Reveal the seed when a chase ends; commit a fresh one when play resumes after a reveal."""
+        if chase.phase == "ended" and chase.seed_commitment is not None:
+            chase.reveal_seed(self.seeds.seed_to_reveal(chase.id, chase.seed_epoch), by="the chase ending")
+        elif chase.phase != "ended" and chase.seed_commitment is None:
+            epoch = chase.seed_epoch + 1
+            chase.trigger_event(chase.SeedCommitted, commitment=self.seeds.new_seed(chase.id, epoch), epoch=epoch)
+
     def _chase(self, chase_id: UUID) -> Chase:
         try:
-            return self.repository.get(chase_id)
+            return self.repository.get(chase_id, projector_func=project_chase)
         except AggregateNotFoundError:
             raise ChaseNotFound(f"no chase {chase_id}") from None
 
@@ -211,16 +255,7 @@ class ChaseLedger(Application):
             return TableDice(list(choice.faces), choice.entered_by)
         if (choice.source or chase.dice) == "table":
             raise InvalidCommand("table_dice", "this roll uses table dice: enter the faces rolled")
-        return self.seeds.server_dice(chase.id, choice.entropy)
-
-
-def describe(event: Any) -> dict[str, Any]:
-    """An event as a client reads it in the chase's log."""
-    data = {k: v for k, v in vars(event).items() if k not in ("originator_id", "originator_version", "timestamp", "originator_topic")}
-    return {
-        "version": event.originator_version,
-        "type": type(event).TOPIC,
-        "name": type(event).__name__,
-        "recorded_at": event.timestamp.isoformat(),
-        "data": data,
-    }
+        if chase.seed_commitment is None:
+            raise HistoryRefused("the chase's seed has been revealed and the chase is over: roll with table dice")
+        entropy = "|".join(part for part in (chase.entropy, choice.entropy) if part)
+        return self.seeds.server_dice(chase.id, entropy, chase.seed_epoch)

@@ -10,32 +10,45 @@ from infrastructure.settings import POSTGRES, persistence_env
 from infrastructure.transcodings import TRANSCODINGS
 
 
+def _create(recorder: Any) -> Any:
+    recorder.create_table()
+    return recorder
+
+
 def _sqlite_views(factory: Any) -> Any:
-    from infrastructure.views_sqlite import SQLiteChaseViews
+    from infrastructure.sqlite_store import SQLiteChaseViews
 
     return factory.tracking_recorder(SQLiteChaseViews)
 
 
 def _sqlite_seeds(factory: Any) -> Any:
-    from infrastructure.views_sqlite import SQLiteSeedVault
+    from infrastructure.sqlite_store import SQLiteSeedVault
 
-    vault = SQLiteSeedVault(factory.datastore)
-    vault.create_table()
-    return vault
+    return _create(SQLiteSeedVault(factory.datastore))
+
+
+def _sqlite_tokens(factory: Any) -> Any:
+    from infrastructure.sqlite_store import SQLiteTokenStore
+
+    return _create(SQLiteTokenStore(factory.datastore))
 
 
 def _postgres_views(factory: Any) -> Any:
-    from infrastructure.views_postgres import PostgresChaseViews
+    from infrastructure.postgres_store import PostgresChaseViews
 
     return factory.tracking_recorder(PostgresChaseViews)
 
 
 def _postgres_seeds(factory: Any) -> Any:
-    from infrastructure.views_postgres import PostgresSeedVault
+    from infrastructure.postgres_store import PostgresSeedVault
 
-    vault = PostgresSeedVault(factory.datastore)
-    vault.create_table()
-    return vault
+    return _create(PostgresSeedVault(factory.datastore))
+
+
+def _postgres_tokens(factory: Any) -> Any:
+    from infrastructure.postgres_store import PostgresTokenStore
+
+    return _create(PostgresTokenStore(factory.datastore))
 
 
 # Key (two-int form) of the advisory lock that API processes take while they create tables.
@@ -71,5 +84,5 @@ def build_ledger(environ: Mapping[str, str] | None = None) -> ChaseLedger:
     env = persistence_env(environ)
     if env["PERSISTENCE_MODULE"] == POSTGRES:
         with _postgres_startup_lock(env):
-            return ChaseLedger(env, seeds=_postgres_seeds, views=_postgres_views, transcodings=TRANSCODINGS)
-    return ChaseLedger(env, seeds=_sqlite_seeds, views=_sqlite_views, transcodings=TRANSCODINGS)
+            return ChaseLedger(env, seeds=_postgres_seeds, views=_postgres_views, tokens=_postgres_tokens, transcodings=TRANSCODINGS)
+    return ChaseLedger(env, seeds=_sqlite_seeds, views=_sqlite_views, tokens=_sqlite_tokens, transcodings=TRANSCODINGS)

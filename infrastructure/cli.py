@@ -29,6 +29,28 @@ def demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def verify(args: argparse.Namespace) -> int:
+    """Check an exported chase log offline: hash chain, seeds, every server roll."""
+    import json
+
+    from domain.verification import VerificationFailed, verify as check
+
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            export = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"cannot read {args.file}: {e}", file=sys.stderr)
+        return 2
+    try:
+        report = check(export, kept_head=args.head)
+    except VerificationFailed as e:
+        print(f"FAILED at event {e.version}: {e.reason}", file=sys.stderr)
+        return 1
+    print(report.summary())
+    print("OK: the chain, the seeds and every recomputable server roll check out")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="chase", description="Chase Ledger: event-sourced chases for tabletop RPGs")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -41,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     d = sub.add_parser("demo", help="play Harvey and the farmer (coc7e-chases.txt) and print the track and rolls")
     d.add_argument("--database", default=":memory:", help="SQLite file to record the demo chase in (default: in memory)")
     d.set_defaults(func=demo)
+    v = sub.add_parser("verify", help="check an exported chase log offline (GET /chases/<id>/export)")
+    v.add_argument("file", help="the export, as JSON")
+    v.add_argument("--head", help="a chain head you kept (X-Chain-Head): it must be in the log")
+    v.set_defaults(func=verify)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -14,17 +14,18 @@ SEED_BYTES = 32
 class ServerDice:
     """Dice derived from the chase's secret seed: reproducible by anyone once it is revealed."""
 
-    def __init__(self, seed: bytes, chase_id: UUID, entropy: str = "") -> None:
+    def __init__(self, seed: bytes, chase_id: UUID, entropy: str = "", epoch: int = 0) -> None:
         self._seed = seed
         self.chase_id = str(chase_id)
         self.entropy = entropy
+        self.epoch = epoch
 
     def draw(self, sequence: int, dice: Sequence[Die]) -> Draw:
         faces = tuple(
             die.face(derive_index(self._seed, self.chase_id, sequence, index, die.sides, self.entropy))
             for index, die in enumerate(dice)
         )
-        return Draw(faces, {"kind": "server", "entropy": self.entropy})
+        return Draw(faces, {"kind": "server", "epoch": self.epoch, "entropy": self.entropy})
 
     def __repr__(self) -> str:  # never show the seed, not even in a traceback
         return f"ServerDice(chase_id={self.chase_id!r})"
@@ -37,18 +38,22 @@ class SeedNotFound(LookupError):
 class BaseSeedVault:
     """Makes seeds and server dice; subclasses say where seeds are kept."""
 
-    def new_seed(self, chase_id: UUID) -> str:
+    def new_seed(self, chase_id: UUID, epoch: int = 0) -> str:
         seed = os.urandom(SEED_BYTES)
-        self._keep(str(chase_id), seed)
+        self._keep(str(chase_id), epoch, seed)
         return commitment_of(seed)
 
-    def server_dice(self, chase_id: UUID, entropy: str = "") -> ServerDice:
-        return ServerDice(self._seed(str(chase_id)), chase_id, entropy)
+    def server_dice(self, chase_id: UUID, entropy: str = "", epoch: int = 0) -> ServerDice:
+        return ServerDice(self._seed(str(chase_id), epoch), chase_id, entropy, epoch)
 
-    def _keep(self, chase_id: str, seed: bytes) -> None:
+    def seed_to_reveal(self, chase_id: UUID, epoch: int = 0) -> str:
+        """The seed in hex, for the event that reveals it (and only for that)."""
+        return self._seed(str(chase_id), epoch).hex()
+
+    def _keep(self, chase_id: str, epoch: int, seed: bytes) -> None:
         raise NotImplementedError
 
-    def _seed(self, chase_id: str) -> bytes:
+    def _seed(self, chase_id: str, epoch: int) -> bytes:
         raise NotImplementedError
 
 
@@ -56,15 +61,15 @@ class InMemorySeedVault(BaseSeedVault):
     """Seeds in this process only: for tests and the in-memory store."""
 
     def __init__(self, _factory: object = None) -> None:
-        self._seeds: dict[str, bytes] = {}
+        self._seeds: dict[tuple[str, int], bytes] = {}
         self._lock = threading.Lock()
 
-    def _keep(self, chase_id: str, seed: bytes) -> None:
+    def _keep(self, chase_id: str, epoch: int, seed: bytes) -> None:
         with self._lock:
-            self._seeds[chase_id] = seed
+            self._seeds[(chase_id, epoch)] = seed
 
-    def _seed(self, chase_id: str) -> bytes:
+    def _seed(self, chase_id: str, epoch: int) -> bytes:
         try:
-            return self._seeds[chase_id]
+            return self._seeds[(chase_id, epoch)]
         except KeyError:
-            raise SeedNotFound(chase_id) from None
+            raise SeedNotFound(f"{chase_id} epoch {epoch}") from None

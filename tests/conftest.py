@@ -25,13 +25,37 @@ def client(ledger):
     return app.test_client()
 
 
+class BearerClient:
+    """A test client that sends a bearer token with every request, once it has one."""
+
+    def __init__(self, client: Any, token: str | None = None) -> None:
+        self.client = client
+        self.token = token
+
+    def _headers(self, kw: dict[str, Any]) -> dict[str, Any]:
+        headers = dict(kw.pop("headers", None) or {})
+        if self.token and "Authorization" not in headers:
+            headers["Authorization"] = f"Bearer {self.token}"
+        return headers
+
+    def get(self, *args: Any, **kw: Any) -> Any:
+        return self.client.get(*args, headers=self._headers(kw), **kw)
+
+    def post(self, *args: Any, **kw: Any) -> Any:
+        return self.client.post(*args, headers=self._headers(kw), **kw)
+
+
 class ChaseClient:
     """A thin HTTP helper so scenario tests read as the Keeper's actions."""
 
     def __init__(self, client: Any) -> None:
-        self.http = client
+        self.http = BearerClient(client)
         self.chase_id: str | None = None
         self.ids: dict[str, str] = {}
+
+    @property
+    def keeper_token(self) -> str | None:
+        return self.http.token
 
     def ok(self, response: Any, status: int = 200) -> dict[str, Any]:
         assert response.status_code == status, (response.status_code, response.get_json())
@@ -40,7 +64,16 @@ class ChaseClient:
     def create(self, name: str = "A chase", dice: str = "table") -> dict[str, Any]:
         body = self.ok(self.http.post("/chases", json={"name": name, "dice": dice}), 201)
         self.chase_id = body["chase"]["chase_id"]
+        self.http.token = body["keeper_token"]
         return body["chase"]
+
+    def player(self, *names: str) -> "ChaseClient":
+        """A client for a player whose token the Keeper issued for these participants."""
+        ids = [self.ids[n] for n in names]
+        body = self.ok(self.http.post(f"/chases/{self.chase_id}/tokens", json={"participant_ids": ids}), 201)
+        other = ChaseClient(self.http.client)
+        other.chase_id, other.ids, other.http.token = self.chase_id, self.ids, body["token"]
+        return other
 
     def add(self, **spec: Any) -> str:
         body = self.ok(self.http.post(f"/chases/{self.chase_id}/participants", json=spec), 201)

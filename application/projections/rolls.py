@@ -1,28 +1,54 @@
-"""The roll history: one row per roll, with its context and its dice."""
+"""The roll history: one row per roll, with its context, its dice and whether it still counts."""
 from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.coc7e.chase import Chase
+from domain.recorded_chase import RecordedChase
 
-ROLL_EVENTS = (Chase.SpeedRolled, Chase.SkillRolled, Chase.DiceRolled)
+ROLL_EVENTS = ("SpeedRolled", "SkillRolled", "DiceRolled")
 
 
 def roll_row(event: Any) -> dict[str, Any] | None:
     """The roll history row an event adds, if it records a roll."""
-    if not isinstance(event, ROLL_EVENTS):
+    if type(event).__name__ not in ROLL_EVENTS:
         return None
     roll = dict(event.roll)
     return {
         "chase_id": str(event.originator_id),
         "sequence": roll["sequence"],
         "version": event.originator_version,
+        "action": event.action,
         "event": type(event).__name__,
         "participant_id": event.participant_id,
         "purpose": roll.get("purpose"),
         "round": roll.get("round", 0),
         "source": roll["source"]["kind"],
         "undone": False,
+        "undone_by": None,
+        "undone_at": None,
         "recorded_at": event.timestamp.isoformat(),
         "roll": roll,
     }
+
+
+def roll_marks(event: Any) -> list[dict[str, Any]]:
+    """Which actions' rolls stop or start counting with an undo, rewind or redo."""
+    chase_id, at = str(event.originator_id), event.timestamp.isoformat()
+    if isinstance(event, RecordedChase.Undone):
+        return [{"chase_id": chase_id, "actions": list(event.actions), "undone": True, "by": event.by, "at": at}]
+    if isinstance(event, RecordedChase.Rewound):
+        return [
+            {"chase_id": chase_id, "actions": list(event.actions), "undone": True, "by": event.by, "at": at},
+            {"chase_id": chase_id, "actions": list(event.restored_actions), "undone": False, "by": None, "at": None},
+        ]
+    if isinstance(event, RecordedChase.Redone):
+        return [{"chase_id": chase_id, "actions": list(event.actions), "undone": False, "by": None, "at": None}]
+    return []
+
+
+def apply_marks(rows: list[dict[str, Any]], marks: list[dict[str, Any]]) -> None:
+    """Mark rows (in memory) as undone or counting again, in the order the marks came."""
+    for mark in marks:
+        for row in rows:
+            if row["chase_id"] == mark["chase_id"] and row["action"] in mark["actions"]:
+                row.update(undone=mark["undone"], undone_by=mark["by"], undone_at=mark["at"])

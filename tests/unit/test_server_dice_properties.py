@@ -52,7 +52,7 @@ def test_the_same_seed_chase_sequence_and_entropy_give_the_same_faces(seed, chas
         for index, die in enumerate(dice)
     )
     assert all(face in die.faces() for face, die in zip(first.faces, dice))
-    assert first.provenance == {"kind": "server", "entropy": entropy}
+    assert first.provenance == {"kind": "server", "epoch": 0, "entropy": entropy}
 
 
 @settings(max_examples=60, deadline=None)

@@ -4,9 +4,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from eventsourcing.domain import Aggregate
-
+from domain.chain import GENESIS
 from domain.dice import DiceSource
+from domain.recorded_chase import RecordedChase
 from domain.rules.coc7e.establishing import (
     DEFAULT_OPENING_RANGE,
     OPENING_RANGES,
@@ -26,26 +26,45 @@ DICE_MODES = ("server", "table")
 __all__ = ["Chase", "ChaseError", "InvalidCommand", "ParticipantNotFound", "RuleBroken"]
 
 
-class Chase(ChaseRounds, KeeperRolls, Aggregate):
+class Chase(ChaseRounds, KeeperRolls, RecordedChase):
     """A Call of Cthulhu chase: its participants, its track and its rounds."""
 
     TOPIC = "coc7e:Chase"
 
-    class Event(Aggregate.Event):
-        # Version of the first event of the command that produced this one: the events of one
-        # command (a move and the turn it ends, say) form one action, undone and redone together.
-        action: int
-
-        def apply(self, chase: "Chase") -> None:
-            pass
-
-    class Created(Aggregate.Created):
+    class Created(RecordedChase.Created):
         """The chase was created; carries the commitment to its server-dice seed."""
 
         TOPIC = "coc7e:Chase.Created"
         name: str
         dice: str
         seed_commitment: str
+
+    # The record's own events (DESIGN.md 5 and 6), with this system's stable topics.
+    class Undone(RecordedChase.Undone):
+        TOPIC = "coc7e:Chase.Undone"
+
+    class Rewound(RecordedChase.Rewound):
+        TOPIC = "coc7e:Chase.Rewound"
+
+    class Redone(RecordedChase.Redone):
+        TOPIC = "coc7e:Chase.Redone"
+
+    class UndoRequested(RecordedChase.UndoRequested):
+        TOPIC = "coc7e:Chase.UndoRequested"
+
+    class UndoRequestAnswered(RecordedChase.UndoRequestAnswered):
+        TOPIC = "coc7e:Chase.UndoRequestAnswered"
+
+    class SeedRevealed(RecordedChase.SeedRevealed):
+        TOPIC = "coc7e:Chase.SeedRevealed"
+
+    class SeedCommitted(RecordedChase.SeedCommitted):
+        TOPIC = "coc7e:Chase.SeedCommitted"
+
+    class EntropyContributed(RecordedChase.EntropyContributed):
+        TOPIC = "coc7e:Chase.EntropyContributed"
+
+    Event = RecordedChase.Event
 
     class ParticipantAdded(Event):
         TOPIC = "coc7e:Chase.ParticipantAdded"
@@ -100,6 +119,7 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
             chase.turn_order = list(self.turn_order)
             chase.turn_index = 0
             chase.waiting_on = {}
+            chase.slowest_mov = self.slowest_mov
             for pid, actions in self.movement_actions.items():
                 chase.participants[pid].movement_actions = actions
                 chase.participants[pid].owed = self.owed.get(pid, 0)
@@ -136,6 +156,9 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
         pursuer_id: str
         quarry_id: str
         location: int
+
+        def apply(self, chase: "Chase") -> None:
+            chase.caught_up.append({"pursuer_id": self.pursuer_id, "quarry_id": self.quarry_id, "location": self.location, "round": chase.round})
 
     class TurnEnded(Event):
         TOPIC = "coc7e:Chase.TurnEnded"
@@ -179,6 +202,7 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
         def apply(self, chase: "Chase") -> None:
             chase.phase = "ended"
             chase.outcome = self.outcome
+            chase.end_note = self.note
 
     # -- creation --------------------------------------------------------------------------
 
@@ -190,13 +214,13 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
         if dice not in DICE_MODES:
             raise InvalidCommand("dice", f"must be one of {', '.join(DICE_MODES)}")
         return cls._create(
-            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment, action=1
+            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment, action=1, previous_hash=GENESIS
         )
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
+        super().__init__(seed_commitment)
         self.name = name
         self.dice = dice
-        self.seed_commitment = seed_commitment
         self.phase = "setup"  # setup | running | ended
         self.outcome: str | None = None
         self.participants: dict[str, Participant] = {}
@@ -205,12 +229,9 @@ class Chase(ChaseRounds, KeeperRolls, Aggregate):
         self.turn_order: list[str] = []
         self.turn_index = 0
         self.waiting_on: dict[str, str] = {}  # who delayed until after whom, this round
-        self.rolls_made = 0
-
-    def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
-        pending = self._pending_events
-        kwargs.setdefault("action", pending[0].originator_version if pending else self.version + 1)
-        super().trigger_event(event_class, **kwargs)
+        self.caught_up: list[dict[str, Any]] = []
+        self.slowest_mov: int | None = None
+        self.end_note = ""
 
     # -- queries ---------------------------------------------------------------------------
 

@@ -1,0 +1,120 @@
+"""The record of a chase: rolls, events, export, tokens, undo, rewind, redo and the seed."""
+from __future__ import annotations
+
+from uuid import UUID
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas as s
+from api.auth import principal
+from api.chases import expected_version, result
+from api.runtime import ledger
+
+blp = Blueprint("record", __name__, url_prefix="/chases", description="The record: rolls, log, undo, seed, tokens")
+
+
+@blp.route("/<uuid:chase_id>/rolls")
+class Rolls(MethodView):
+    @blp.arguments(s.RollQuery, location="query")
+    @blp.response(200, s.RollHistory)
+    def get(self, query, chase_id: UUID):
+        """Every roll in sequence order, with its dice, context and whether it was undone."""
+        principal(chase_id)
+        version = query.pop("version", None)
+        if version is not None:
+            return {"rolls": ledger().rolls_at(chase_id, version, **query)}
+        return {"rolls": ledger().rolls(chase_id, **query)}
+
+
+@blp.route("/<uuid:chase_id>/events")
+class Events(MethodView):
+    @blp.arguments(s.EventPage, location="query")
+    @blp.response(200, s.EventLog)
+    def get(self, page, chase_id: UUID):
+        """The chase's event log, oldest first, after a version; each event with its hash."""
+        principal(chase_id)
+        return {"events": ledger().chase_events(chase_id, page["after"], page["limit"])}
+
+
+@blp.route("/<uuid:chase_id>/export")
+class Export(MethodView):
+    @blp.response(200, s.Export)
+    def get(self, chase_id: UUID):
+        """The full log as JSON, for `chase verify` to check offline."""
+        principal(chase_id)
+        return ledger().export(chase_id)
+
+
+@blp.route("/<uuid:chase_id>/tokens")
+class Tokens(MethodView):
+    @blp.arguments(s.PlayerToken)
+    @blp.response(201, s.TokenIssued)
+    def post(self, data, chase_id: UUID):
+        """The Keeper issues a player token bound to participants (shown once)."""
+        token = ledger().issue_player_token(chase_id, data["participant_ids"], by=principal(chase_id))
+        return {"token": token, "participant_ids": data["participant_ids"]}
+
+
+@blp.route("/<uuid:chase_id>/undo")
+class Undo(MethodView):
+    @blp.arguments(s.Undo)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """Undo the last actions (Keeper): one new event; the undone stay in the log."""
+        return result(ledger().undo(chase_id, data["count"], data["reason"], expected_version(), by=principal(chase_id)))
+
+
+@blp.route("/<uuid:chase_id>/rewind")
+class Rewind(MethodView):
+    @blp.arguments(s.Rewind)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """Rewind to an earlier version (Keeper), as one new event."""
+        return result(ledger().rewind(chase_id, data["to_version"], data["reason"], expected_version(), by=principal(chase_id)))
+
+
+@blp.route("/<uuid:chase_id>/redo")
+class Redo(MethodView):
+    @blp.arguments(s.Empty)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """Redo the last undone or rewound stretch (Keeper), with its original dice."""
+        return result(ledger().redo(chase_id, expected_version(), by=principal(chase_id)))
+
+
+@blp.route("/<uuid:chase_id>/undo-requests")
+class UndoRequests(MethodView):
+    @blp.arguments(s.UndoRequest)
+    @blp.response(201, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """A player asks the Keeper to undo the last actions."""
+        request_id, chase = ledger().request_undo(chase_id, data["count"], data["note"], by=principal(chase_id))
+        return result(chase, 201, request_id=request_id)
+
+
+@blp.route("/<uuid:chase_id>/undo-requests/<int:request_id>")
+class UndoAnswers(MethodView):
+    @blp.arguments(s.UndoAnswer)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID, request_id: int):
+        """The Keeper accepts (and so undoes) or refuses an undo request."""
+        return result(ledger().answer_undo_request(chase_id, request_id, data["accept"], expected_version(), by=principal(chase_id)))
+
+
+@blp.route("/<uuid:chase_id>/reveal-seed")
+class RevealSeed(MethodView):
+    @blp.arguments(s.Empty)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """Reveal the server-dice seed now (Keeper); a fresh one is committed if play goes on."""
+        return result(ledger().reveal_seed(chase_id, by=principal(chase_id)))
+
+
+@blp.route("/<uuid:chase_id>/entropy")
+class Entropy(MethodView):
+    @blp.arguments(s.Entropy)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """Contribute entropy that every later server roll mixes in."""
+        return result(ledger().contribute_entropy(chase_id, data["entropy"], by=principal(chase_id)))

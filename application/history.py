@@ -1,0 +1,140 @@
+"""Undo, rewind and redo, undo requests, the seed, time travel and export (DESIGN.md 4 to 6)."""
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from application.access import SYSTEM, Principal
+from application.projections.track import render
+from application.views import fold, project_chase
+from domain.chain import hash_record, record_of
+from domain.recorded_chase import HistoryRefused
+
+EXPORT_FORMAT = "chase-ledger-export/1"
+
+
+class ChaseHistory:
+    """The record-keeping commands and reads of the ChaseLedger application."""
+
+    # -- undo, rewind, redo ----------------------------------------------------------------
+
+    def undo(self, chase_id: UUID, count: int = 1, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        """Undo the last ``count`` actions as one new event; the undone stay in the log."""
+        by.require_keeper("undo")
+
+        def command(chase: Any) -> None:
+            earlier = self._chase_at(chase_id, chase.undo_target(count))
+            chase.undo(count, earlier, by.name, reason)
+
+        self._execute(chase_id, expected_version, command)
+        return self.track(chase_id)
+
+    def rewind(self, chase_id: UUID, to_version: int, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        """Go back to the state as at an earlier version, as one new event."""
+        by.require_keeper("rewind")
+
+        def command(chase: Any) -> None:
+            if isinstance(to_version, int) and 1 <= to_version < chase.version:
+                self._check_action_boundary(chase_id, to_version)
+            chase.rewind(to_version, self._chase_at(chase_id, to_version) if 1 <= to_version < chase.version else chase, by.name, reason)
+
+        self._execute(chase_id, expected_version, command)
+        return self.track(chase_id)
+
+    def redo(self, chase_id: UUID, expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        """Restore the last undone or rewound stretch, with its original dice."""
+        by.require_keeper("redo")
+        self._execute(chase_id, expected_version, lambda c: c.redo(self._chase_at(chase_id, c.redo_target()), by.name))
+        return self.track(chase_id)
+
+    def request_undo(self, chase_id: UUID, count: int = 1, note: str = "", *, by: Principal = SYSTEM) -> tuple[int, dict[str, Any]]:
+        """A player asks the Keeper to undo the last ``count`` actions."""
+        request_id = self._execute(chase_id, None, lambda c: c.request_undo(count, by.name, note))
+        return request_id, self.track(chase_id)
+
+    def answer_undo_request(self, chase_id: UUID, request_id: int, accept: bool, expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        by.require_keeper("answer undo requests")
+
+        def command(chase: Any) -> None:
+            request = chase.undo_request(request_id)
+            earlier = self._chase_at(chase_id, chase.undo_target(request["count"])) if accept else None
+            chase.answer_undo_request(request_id, accept, by.name, earlier)
+
+        self._execute(chase_id, expected_version, command)
+        return self.track(chase_id)
+
+    # -- the seed --------------------------------------------------------------------------
+
+    def reveal_seed(self, chase_id: UUID, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        """Reveal the seed now; if the chase goes on, a fresh seed is committed at once."""
+        by.require_keeper("reveal the seed")
+
+        def command(chase: Any) -> None:
+            if chase.seed_commitment is None:
+                raise HistoryRefused("the seed has already been revealed")
+            seed = self.seeds.seed_to_reveal(chase.id, chase.seed_epoch)
+            chase.reveal_seed(seed, by.name)
+
+        self._execute(chase_id, None, command)
+        return self.track(chase_id)
+
+    def contribute_entropy(self, chase_id: UUID, entropy: str, *, by: Principal = SYSTEM) -> dict[str, Any]:
+        """A player's entropy, mixed into every later server roll of the chase."""
+        self._execute(chase_id, None, lambda c: c.contribute_entropy(entropy, by.name))
+        return self.track(chase_id)
+
+    # -- reading the record ----------------------------------------------------------------
+
+    def chase_events(self, chase_id: UUID, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """The chase's own log, oldest first, each event with its hash."""
+        events = list(self.events.get(chase_id, gt=after or None, limit=limit))
+        if not events and not after:
+            self._chase(chase_id)
+        return [describe(e) for e in events]
+
+    def export(self, chase_id: UUID) -> dict[str, Any]:
+        """The full log, for `chase verify` to check offline."""
+        events = self.chase_events(chase_id)
+        return {"format": EXPORT_FORMAT, "chase_id": str(chase_id), "events": events}
+
+    def track_at(self, chase_id: UUID, version: int) -> dict[str, Any]:
+        """The track view as it was at ``version`` (time travel: nothing is changed)."""
+        state, _ = fold(self.events.get(chase_id, lte=self._past_version(chase_id, version)))
+        return render(state)
+
+    def rolls_at(self, chase_id: UUID, version: int, **filters: Any) -> list[dict[str, Any]]:
+        """The roll history as it was at ``version``, with what counted then."""
+        _, rows = fold(self.events.get(chase_id, lte=self._past_version(chase_id, version)))
+        return [r for r in rows if all(r.get(k) == v for k, v in filters.items() if v is not None)]
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _past_version(self, chase_id: UUID, version: int) -> int:
+        current = self.track(chase_id)["version"]
+        if not 1 <= version <= current:
+            raise HistoryRefused(f"version must be from 1 to {current}, the chase's current version", "version")
+        return version
+
+    def _chase_at(self, chase_id: UUID, version: int) -> Any:
+        return self.repository.get(chase_id, version=version, projector_func=project_chase)
+
+    def _check_action_boundary(self, chase_id: UUID, version: int) -> None:
+        """A rewind lands between actions: never half-way through a move and the turn it ended."""
+        at, following = list(self.events.get(chase_id, gt=version - 1, limit=2))
+        if following.action == at.action and not following.meta:
+            last = version
+            for event in self.events.get(chase_id, gt=version):
+                if event.action != at.action:
+                    break
+                last = event.originator_version
+            raise HistoryRefused(
+                f"version {version} is in the middle of an action (versions {at.action} to {last}): "
+                f"rewind to {at.action - 1} or {last}",
+                "to_version",
+            )
+
+
+def describe(event: Any) -> dict[str, Any]:
+    """An event as a client reads it in the chase's log: its record, its name and its hash."""
+    record = record_of(event)
+    return {**record, "name": type(event).__name__, "hash": hash_record(record)}

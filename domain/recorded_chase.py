@@ -1,0 +1,280 @@
+"""What every chase keeps, whatever its game system: actions, undo and redo, the hash chain, the seed.
+
+DESIGN.md sections 4 to 6. The log is append-only: undo, rewind and redo are new events that
+restore the game state of an earlier version (carried in the event, so applying it stays
+deterministic); undone events stay in the log, and roll sequence numbers are never reused.
+A system's chase aggregate subclasses RecordedChase and gives each of these events its own
+stable topic.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from domain.chain import GENESIS, hash_event
+
+# Kept across undo, rewind and redo: the record itself is never rolled back.
+TIMELESS = frozenset(
+    {"rolls_made", "redo_stack", "chain_head", "seed_commitment", "seed_epoch", "revealed_seeds", "entropy", "undo_requests"}
+)
+MAX_UNDO = 1000
+
+
+class HistoryRefused(Exception):
+    """An undo, rewind, redo or reveal that cannot be done; ``field`` names the bad input."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class RecordedChase(Aggregate):
+    """Base of every chase: groups events into actions, chains them, undoes and redoes them."""
+
+    class Event(Aggregate.Event):
+        # Version of the first event of the command that produced this one: the events of one
+        # command (a move and the turn it ends, say) form one action, undone and redone together.
+        action: int
+        previous_hash: str
+        meta = False  # undo, redo, reveals: about the record, not actions in the game
+
+        def apply(self, chase: Any) -> None:
+            pass
+
+        def mutate(self, aggregate: Any) -> Any:
+            aggregate = super().mutate(aggregate)
+            if not self.meta:
+                if not aggregate.effective_actions or aggregate.effective_actions[-1] != self.action:
+                    aggregate.effective_actions.append(self.action)
+                aggregate.redo_stack.clear()  # something new was recorded: nothing left to redo
+            aggregate.chain_head = hash_event(self)
+            return aggregate
+
+    class Created(Aggregate.Created):
+        meta = True  # the chase itself: not an action that undo could take back
+
+    class Undone(Event):
+        """The last actions no longer count; the state is as before them."""
+
+        meta = True
+        actions: list
+        restored_version: int
+        restored: dict
+        by: str
+        reason: str
+
+        def apply(self, chase: Any) -> None:
+            chase.restore(self.restored)
+            chase.redo_stack.append({"undo_version": self.originator_version, "actions": list(self.actions)})
+
+    class Rewound(Event):
+        """The chase is back at an earlier version; what came after no longer counts."""
+
+        meta = True
+        to_version: int
+        actions: list
+        restored_actions: list
+        restored: dict
+        by: str
+        reason: str
+
+        def apply(self, chase: Any) -> None:
+            chase.restore(self.restored)
+            chase.redo_stack.append({"undo_version": self.originator_version, "actions": list(self.actions)})
+
+    class Redone(Event):
+        """An undone or rewound stretch counts again, with its original dice."""
+
+        meta = True
+        undo_version: int
+        actions: list
+        restored: dict
+        by: str
+
+        def apply(self, chase: Any) -> None:
+            chase.restore(self.restored)
+            chase.redo_stack.pop()
+
+    class UndoRequested(Event):
+        meta = True
+        request_id: int
+        count: int
+        by: str
+        note: str
+
+        def apply(self, chase: Any) -> None:
+            chase.undo_requests[str(self.request_id)] = {"count": self.count, "by": self.by, "note": self.note, "answer": None}
+
+    class UndoRequestAnswered(Event):
+        meta = True
+        request_id: int
+        accepted: bool
+        by: str
+
+        def apply(self, chase: Any) -> None:
+            chase.undo_requests[str(self.request_id)]["answer"] = "accepted" if self.accepted else "refused"
+
+    class SeedRevealed(Event):
+        """The server-dice seed, revealed: anyone can now recompute every server roll."""
+
+        meta = True
+        seed: str
+        commitment: str
+        epoch: int
+        by: str
+
+        def apply(self, chase: Any) -> None:
+            chase.revealed_seeds.append({"epoch": self.epoch, "seed": self.seed, "commitment": self.commitment})
+            chase.seed_commitment = None
+
+    class SeedCommitted(Event):
+        """A fresh secret seed for the rolls still to come, after a reveal mid-chase."""
+
+        meta = True
+        commitment: str
+        epoch: int
+
+        def apply(self, chase: Any) -> None:
+            chase.seed_commitment = self.commitment
+            chase.seed_epoch = self.epoch
+
+    class EntropyContributed(Event):
+        """A player's entropy, mixed into every later server roll."""
+
+        meta = True
+        by: str
+        entropy: str
+        combined: str
+
+        def apply(self, chase: Any) -> None:
+            chase.entropy = self.combined
+
+    def __init__(self, seed_commitment: str) -> None:
+        self.seed_commitment: str | None = seed_commitment
+        self.seed_epoch = 0
+        self.revealed_seeds: list[dict[str, Any]] = []
+        self.entropy = ""
+        self.rolls_made = 0
+        self.effective_actions: list[int] = []
+        self.redo_stack: list[dict[str, Any]] = []
+        self.undo_requests: dict[str, dict[str, Any]] = {}
+        self.chain_head = GENESIS
+
+    def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
+        pending = self._pending_events
+        kwargs.setdefault("action", pending[0].originator_version if pending else self.version + 1)
+        kwargs.setdefault("previous_hash", self.chain_head)
+        super().trigger_event(event_class, **kwargs)
+
+    # -- game state ------------------------------------------------------------------------
+
+    def game_state(self) -> dict[str, Any]:
+        """What undo and rewind restore: everything but the record's own bookkeeping."""
+        return {
+            k: copy.deepcopy(v)
+            for k, v in vars(self).items()
+            if not k.startswith("_") and k not in TIMELESS
+        }
+
+    def restore(self, state: dict[str, Any]) -> None:
+        for key, value in state.items():
+            setattr(self, key, copy.deepcopy(value))
+
+    # -- undo, rewind, redo ----------------------------------------------------------------
+
+    def undo_target(self, count: int) -> int:
+        """The version whose state an undo of the last ``count`` actions restores."""
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_UNDO:
+            raise HistoryRefused(f"count must be a whole number from 1 to {MAX_UNDO}", "count")
+        if count > len(self.effective_actions):
+            raise HistoryRefused(f"there are {len(self.effective_actions)} actions to undo, not {count}", "count")
+        return self.effective_actions[-count] - 1
+
+    def undo(self, count: int, earlier: "RecordedChase", by: str, reason: str = "") -> None:
+        """Undo the last ``count`` actions; ``earlier`` is this chase as at undo_target(count)."""
+        target = self.undo_target(count)
+        self._check_earlier(earlier, target)
+        self.trigger_event(
+            self.Undone,
+            actions=self.effective_actions[-count:],
+            restored_version=target,
+            restored=earlier.game_state(),
+            by=by,
+            reason=reason,
+        )
+
+    def rewind(self, to_version: int, earlier: "RecordedChase", by: str, reason: str = "") -> None:
+        """Go back to the state as at ``to_version``; ``earlier`` is this chase as at it."""
+        if isinstance(to_version, bool) or not isinstance(to_version, int) or not 1 <= to_version < self.version:
+            raise HistoryRefused(f"to_version must be an earlier version of this chase, from 1 to {self.version - 1}", "to_version")
+        self._check_earlier(earlier, to_version)
+        kept, now = set(earlier.effective_actions), set(self.effective_actions)
+        self.trigger_event(
+            self.Rewound,
+            to_version=to_version,
+            actions=[a for a in self.effective_actions if a not in kept],
+            restored_actions=[a for a in earlier.effective_actions if a not in now],
+            restored=earlier.game_state(),
+            by=by,
+            reason=reason,
+        )
+
+    def redo_target(self) -> int:
+        """The version whose state a redo restores: just before the last undo or rewind."""
+        if not self.redo_stack:
+            raise HistoryRefused("there is nothing to redo: nothing was undone, or something new was recorded since")
+        return self.redo_stack[-1]["undo_version"] - 1
+
+    def redo(self, earlier: "RecordedChase", by: str) -> None:
+        target = self.redo_target()
+        self._check_earlier(earlier, target)
+        entry = self.redo_stack[-1]
+        self.trigger_event(self.Redone, undo_version=entry["undo_version"], actions=entry["actions"], restored=earlier.game_state(), by=by)
+
+    def request_undo(self, count: int, by: str, note: str = "") -> int:
+        """A player asks the Keeper to undo the last ``count`` actions; returns the request id."""
+        self.undo_target(count)
+        request_id = self.version + 1
+        self.trigger_event(self.UndoRequested, request_id=request_id, count=count, by=by, note=note)
+        return request_id
+
+    def undo_request(self, request_id: int) -> dict[str, Any]:
+        request = self.undo_requests.get(str(request_id))
+        if request is None:
+            raise HistoryRefused(f"no undo request {request_id} in this chase", "request_id")
+        if request["answer"] is not None:
+            raise HistoryRefused(f"undo request {request_id} was already {request['answer']}", "request_id")
+        return request
+
+    def answer_undo_request(self, request_id: int, accept: bool, by: str, earlier: "RecordedChase | None" = None) -> None:
+        """The Keeper accepts (and so undoes) or refuses a player's undo request."""
+        request = self.undo_request(request_id)
+        self.trigger_event(self.UndoRequestAnswered, request_id=request_id, accepted=accept, by=by)
+        if accept:
+            assert earlier is not None
+            self.undo(request["count"], earlier, by, reason=f"undo request {request_id} by {request['by']}")
+
+    def _check_earlier(self, earlier: "RecordedChase", version: int) -> None:
+        if earlier.id != self.id or earlier.version != version:
+            raise HistoryRefused(f"the earlier state given is not this chase at version {version}")
+
+    # -- the server-dice seed ----------------------------------------------------------------
+
+    def reveal_seed(self, seed_hex: str, by: str, next_commitment: str | None = None) -> None:
+        """Reveal the seed (it must match the commitment); commit a fresh one if play goes on."""
+        if self.seed_commitment is None:
+            raise HistoryRefused("the seed has already been revealed")
+        if hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest() != self.seed_commitment:
+            raise HistoryRefused("the seed does not match the chase's commitment")
+        self.trigger_event(self.SeedRevealed, seed=seed_hex, commitment=self.seed_commitment, epoch=self.seed_epoch, by=by)
+        if next_commitment is not None:
+            self.trigger_event(self.SeedCommitted, commitment=next_commitment, epoch=self.seed_epoch + 1)
+
+    def contribute_entropy(self, entropy: str, by: str) -> None:
+        if not isinstance(entropy, str) or not 1 <= len(entropy) <= 200:
+            raise HistoryRefused("entropy must be 1 to 200 characters", "entropy")
+        combined = hashlib.sha256(f"{self.entropy}|{entropy}".encode()).hexdigest()
+        self.trigger_event(self.EntropyContributed, by=by, entropy=entropy, combined=combined)

@@ -1,0 +1,144 @@
+"""Offline verification of an exported chase log (DESIGN.md sections 4 and 6).
+
+Checks, event by event: versions in order with none missing, the hash chain, each revealed seed
+against its commitment, the roll sequence (no gaps, no repeats), and every server roll whose
+seed is revealed, recomputed die by die. Needs nothing but the export: no server, no database.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.chain import GENESIS, hash_record
+from domain.dice import TENS, UNITS, D, Die, derive_index
+
+RECORD_KEYS = ("chase_id", "version", "type", "recorded_at", "data")
+
+
+class VerificationFailed(Exception):
+    """The first event that does not check out, and why."""
+
+    def __init__(self, version: Any, reason: str) -> None:
+        super().__init__(f"event {version}: {reason}")
+        self.version = version
+        self.reason = reason
+
+
+@dataclass
+class Report:
+    """What an export holds and what was checked."""
+
+    chase_id: str = ""
+    events: int = 0
+    head: str = GENESIS
+    rolls: int = 0
+    undone_rolls: int = 0
+    table_rolls: int = 0
+    server_rolls_verified: int = 0
+    server_rolls_unverifiable: int = 0
+    seeds_revealed: int = 0
+    roll_actions: dict[int, list[int]] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        return (
+            f"chase {self.chase_id}: {self.events} events, chain head {self.head}\n"
+            f"{self.rolls} rolls ({self.undone_rolls} undone), {self.table_rolls} with table dice, "
+            f"{self.server_rolls_verified} server rolls recomputed and matching, "
+            f"{self.server_rolls_unverifiable} server rolls whose seed is not revealed yet; "
+            f"{self.seeds_revealed} seed(s) revealed and matching their commitments"
+        )
+
+
+def dice_of(roll: dict[str, Any]) -> list[Die]:
+    """The dice a recorded roll drew, in draw order, read back from its record."""
+    if "tens" in roll:
+        return [TENS] * len(roll["tens"]) + [UNITS]
+    return [D(int(d["die"].lstrip("d"))) for d in roll.get("dice", [])]
+
+
+def faces_of(roll: dict[str, Any]) -> list[int]:
+    if "tens" in roll:
+        return [t["face"] for t in roll["tens"]] + [roll["units"]]
+    return [d["face"] for d in roll.get("dice", [])]
+
+
+def verify(export: dict[str, Any], kept_head: str | None = None) -> Report:
+    """Check an export; raises VerificationFailed naming the first event that fails."""
+    events = export.get("events")
+    if not isinstance(events, list) or not events:
+        raise VerificationFailed("-", "the export holds no events")
+    report = Report(chase_id=str(export.get("chase_id", "")))
+    commitments: dict[int, str] = {}
+    seeds: dict[int, bytes] = {}
+    server_rolls: list[tuple[Any, dict[str, Any]]] = []
+    undone: set[int] = set()
+    previous = GENESIS
+    heads = set()
+    for position, event in enumerate(events, start=1):
+        version = event.get("version")
+        if version != position:
+            raise VerificationFailed(version, f"expected version {position} here: an event is missing, added or out of order")
+        if event.get("chase_id") != report.chase_id:
+            raise VerificationFailed(version, "belongs to another chase")
+        data = event.get("data") or {}
+        if data.get("previous_hash") != previous:
+            raise VerificationFailed(version, "its previous_hash does not match the event before it: the chain is broken")
+        digest = hash_record({k: event.get(k) for k in RECORD_KEYS})
+        if "hash" in event and event["hash"] != digest:
+            raise VerificationFailed(version, "its content does not match its hash: it was changed")
+        previous = digest
+        heads.add(digest)
+        kind = str(event.get("type", "")).rsplit(".", 1)[-1]
+        if position == 1:
+            commitments[0] = data.get("seed_commitment", "")
+        if kind == "SeedCommitted":
+            commitments[data["epoch"]] = data["commitment"]
+        elif kind == "SeedRevealed":
+            _check_seed(version, data, commitments, seeds)
+        elif kind in ("Undone", "Rewound"):
+            undone.update(data.get("actions", []))
+            undone.difference_update(data.get("restored_actions", []))
+        elif kind == "Redone":
+            undone.difference_update(data.get("actions", []))
+        roll = data.get("roll")
+        if isinstance(roll, dict):
+            report.rolls += 1
+            if roll.get("sequence") != report.rolls:
+                raise VerificationFailed(version, f"roll number {roll.get('sequence')} where {report.rolls} was due: a roll is missing or repeated")
+            report.roll_actions.setdefault(data.get("action"), []).append(roll["sequence"])
+            if roll.get("source", {}).get("kind") == "server":
+                server_rolls.append((version, roll))
+            else:
+                report.table_rolls += 1
+    if kept_head is not None and kept_head not in heads:
+        raise VerificationFailed("-", f"the chain head you kept ({kept_head}) is not in this log: it was rewritten")
+    for version, roll in server_rolls:
+        epoch = roll["source"].get("epoch", 0)
+        if epoch not in seeds:
+            report.server_rolls_unverifiable += 1
+            continue
+        dice = dice_of(roll)
+        expected = [
+            die.face(derive_index(seeds[epoch], report.chase_id, roll["sequence"], index, die.sides, roll["source"].get("entropy", "")))
+            for index, die in enumerate(dice)
+        ]
+        if expected != faces_of(roll):
+            raise VerificationFailed(version, f"server roll {roll['sequence']} shows {faces_of(roll)} but the revealed seed gives {expected}")
+        report.server_rolls_verified += 1
+    report.events = len(events)
+    report.head = previous
+    report.seeds_revealed = len(seeds)
+    report.undone_rolls = sum(len(seqs) for action, seqs in report.roll_actions.items() if action in undone)
+    return report
+
+
+def _check_seed(version: Any, data: dict[str, Any], commitments: dict[int, str], seeds: dict[int, bytes]) -> None:
+    epoch = data.get("epoch", 0)
+    try:
+        seed = bytes.fromhex(data.get("seed", ""))
+    except ValueError:
+        raise VerificationFailed(version, "the revealed seed is not hexadecimal") from None
+    if hashlib.sha256(seed).hexdigest() != commitments.get(epoch):
+        raise VerificationFailed(version, f"the revealed seed does not match the commitment of epoch {epoch}")
+    seeds[epoch] = seed
