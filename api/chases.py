@@ -61,6 +61,18 @@ class Track(MethodView):
         return result(ledger().track(chase_id))
 
 
+@blp.route("/<uuid:chase_id>/vehicles")
+class Vehicles(MethodView):
+    @blp.arguments(s.AtVersion, location="query")
+    @blp.response(200, s.VehicleView)
+    def get(self, query, chase_id: UUID):
+        """The vehicle-build view: each vehicle's Build, condition, occupants and Build lost."""
+        principal(chase_id)
+        if query.get("version") is not None:
+            return ledger().view_at(chase_id, query["version"], "vehicles")
+        return ledger().vehicles(chase_id)
+
+
 @blp.route("/<uuid:chase_id>/participants")
 class Participants(MethodView):
     @blp.arguments(s.ParticipantCreate)

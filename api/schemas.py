@@ -188,3 +188,11 @@ class Export(Schema):
     format = fields.String()
     chase_id = fields.String()
     events = fields.List(fields.Dict())
+
+
+class VehicleView(Schema):
+    """Each vehicle with its starting and current Build, condition, armor, occupants, losses."""
+
+    chase_id = fields.String()
+    version = fields.Integer()
+    vehicles = fields.List(fields.Dict())

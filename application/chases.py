@@ -197,8 +197,16 @@ class ChaseLedger(ChaseHistory, Application):
 
     def track(self, chase_id: UUID) -> dict[str, Any]:
         """The chase's track view (read model), brought up to date first."""
-        written = self.updater.catch_up()
-        view = written.get(str(chase_id)) or self.views.track_view(str(chase_id))
+        return self.view(chase_id, "track")
+
+    def vehicles(self, chase_id: UUID) -> dict[str, Any]:
+        """The vehicle-build view: Build, condition, occupants and every Build lost."""
+        return self.view(chase_id, "vehicles")
+
+    def view(self, chase_id: UUID, name: str) -> dict[str, Any]:
+        """A view of the chase (read model), brought up to date first: read-your-writes."""
+        written = self.updater.catch_up().get(str(chase_id))
+        view = written[name] if written else self.views.chase_view(str(chase_id), name)
         if view is None:
             raise ChaseNotFound(f"no chase {chase_id}")
         return view

@@ -5,7 +5,7 @@ from typing import Any
 from uuid import UUID
 
 from application.access import SYSTEM, Principal
-from application.projections.track import render
+from application.projections import RENDERERS
 from application.views import fold, project_chase
 from domain.chain import hash_record, record_of
 from domain.recorded_chase import HistoryRefused
@@ -99,8 +99,12 @@ class ChaseHistory:
 
     def track_at(self, chase_id: UUID, version: int) -> dict[str, Any]:
         """The track view as it was at ``version`` (time travel: nothing is changed)."""
+        return self.view_at(chase_id, version, "track")
+
+    def view_at(self, chase_id: UUID, version: int, name: str) -> dict[str, Any]:
+        """A view as it was at ``version``, folded afresh from the log up to it."""
         state, _ = fold(self.events.get(chase_id, lte=self._past_version(chase_id, version)))
-        return render(state)
+        return RENDERERS[name](state)
 
     def rolls_at(self, chase_id: UUID, version: int, **filters: Any) -> list[dict[str, Any]]:
         """The roll history as it was at ``version``, with what counted then."""

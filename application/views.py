@@ -15,7 +15,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from application.ports import ChaseViews
 from application.projections.rolls import apply_marks, roll_marks, roll_row
-from application.projections.track import render
+from application.projections import RENDERERS
 
 BATCH = 500
 
@@ -48,7 +48,7 @@ class ViewUpdater:
         self.views = views
 
     def catch_up(self) -> dict[str, dict[str, Any]]:
-        """Process every event not yet in the views; returns the track views it wrote, by chase."""
+        """Process every event not yet in the views; returns the views it wrote, by chase then name."""
         written: dict[str, dict[str, Any]] = {}
         while True:
             previous = self.views.max_tracking_id(self.app.name)
@@ -61,7 +61,7 @@ class ViewUpdater:
                 self.views.save_views(tracks, rolls, marks, self.app.name, notifications[-1].id, previous)
             except IntegrityError:
                 continue  # another process recorded this stretch first: read on from there
-            written.update({cid: t["doc"] for cid, t in tracks.items()})
+            written.update({cid: t["doc"] for cid, t in tracks.items()})  # every view, by name
 
     def _project(self, events: list[Any]) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
         chase_ids = {str(e.originator_id) for e in events}
@@ -83,7 +83,8 @@ class ViewUpdater:
 
     def _freeze(self, state: Any) -> dict[str, Any]:
         stored = self.app.mapper.to_stored_event(Snapshot.take(state))
-        return {"doc": render(state), "version": state.version, "topic": stored.topic, "state": stored.state}
+        docs = {name: render(state) for name, render in RENDERERS.items()}
+        return {"doc": docs, "version": state.version, "topic": stored.topic, "state": stored.state}
 
     def _thaw(self, chase_id: str, saved: dict[str, Any]) -> Any:
         stored = StoredEvent(originator_id=UUID(chase_id), originator_version=saved["version"], topic=saved["topic"], state=saved["state"])

@@ -113,6 +113,9 @@ def interleaved(targets: dict[Any, Callable[[], Any]], rounds: int, budget_s: fl
 # -- our side: history and commands ---------------------------------------------------------
 
 
+TOKENS: dict[UUID, str] = {}  # each chase's Keeper token, for the HTTP commands
+
+
 def new_chase(ledger: Any) -> UUID:
     """Harvey and the farmer, speed-rolled and cut to: round 1 begins (7 events).
 
@@ -120,8 +123,9 @@ def new_chase(ledger: Any) -> UUID:
     MOV 5; the farmer 40 against CON 55: success, MOV 7); on server dice Harvey sometimes outruns
     the farmer and the chase ends at the cut. Every later roll uses the chase's server dice.
     """
-    view = ledger.create_chase("Harvey and the farmer (bench)", "server")
+    view, token = ledger.start_chase("Harvey and the farmer (bench)", "server")
     chase_id = UUID(view["chase_id"])
+    TOKENS[chase_id] = token
     harvey, _ = ledger.add_participant(chase_id, HARVEY)
     farmer, _ = ledger.add_participant(chase_id, FARMER)
     ledger.roll_speed(chase_id, harvey, DiceChoice(faces=[70, 2]))
@@ -186,6 +190,10 @@ class Driver:
             return "move", who
         return "end", who
 
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {TOKENS[self.chase_id]}"}
+
     def request(self, kind: str, who: str | None) -> tuple[str, dict[str, Any]]:
         base = f"/chases/{self.chase_id}"
         if kind == "dice":
@@ -241,7 +249,7 @@ def run_commands(rows: list[Row], count: int, one: Callable[[Row, Driver, str, s
 def via_client(client: Any) -> Callable[[Row, Driver, str, str | None], tuple[float, dict]]:
     def one(row: Row, driver: Driver, kind: str, who: str | None) -> tuple[float, dict]:
         path, body = driver.request(kind, who)
-        elapsed, response = timed(lambda: client.post(path, json=body))
+        elapsed, response = timed(lambda: client.post(path, json=body, headers=driver.headers))
         if response.status_code != 200:
             raise SystemExit(f"{path} answered {response.status_code}: {response.get_data(as_text=True)}")
         return elapsed, response.get_json()["chase"]
@@ -297,8 +305,8 @@ class GunicornClient:
     def __init__(self, port: int) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
-    def post(self, path: str, json: dict[str, Any]) -> "_Response":
-        self.conn.request("POST", path, body=_dumps(json), headers={"Content-Type": "application/json"})
+    def post(self, path: str, json: dict[str, Any], headers: dict[str, str] | None = None) -> "_Response":
+        self.conn.request("POST", path, body=_dumps(json), headers={"Content-Type": "application/json", **(headers or {})})
         response = self.conn.getresponse()
         return _Response(response.status, response.read())
 
@@ -381,7 +389,7 @@ def _gunicorn_rows(ledger: Any, rows: list[Row], count: int, port: int) -> None:
             d.view = ledger.track(d.chase_id)
         for i in range(max(10, len(row.drivers))):  # untimed: the worker builds its ledger, fills its cache
             d = row.drivers[i % len(row.drivers)]
-            response = client.post(*d.request("dice", None))
+            response = client.post(*d.request("dice", None), headers=d.headers)
             if response.status_code != 200:
                 raise SystemExit(f"gunicorn answered {response.status_code}: {response.get_data(as_text=True)[:2000]}")
             d.view = response.get_json()["chase"]

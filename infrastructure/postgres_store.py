@@ -52,11 +52,15 @@ class PostgresChaseViews(PostgresTrackingRecorder):
             c.execute(SQL("SELECT chase_id, version, topic, state FROM {0} WHERE chase_id = ANY(%s)").format(self.tracks), (ids,))
             return {r["chase_id"]: {"version": r["version"], "topic": r["topic"], "state": bytes(r["state"])} for r in c.fetchall()}
 
-    def track_view(self, chase_id: str) -> dict[str, Any] | None:
+    def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:
+        """One of the views rendered from the chase's state ("track", "vehicles")."""
         with self.datastore.transaction(commit=False) as c:
-            c.execute(SQL("SELECT doc FROM {0} WHERE chase_id = %s").format(self.tracks), (chase_id,))
+            c.execute(SQL("SELECT doc -> %s AS view FROM {0} WHERE chase_id = %s").format(self.tracks), (name, chase_id))
             row = c.fetchone()
-        return row["doc"] if row else None
+        return row["view"] if row else None
+
+    def track_view(self, chase_id: str) -> dict[str, Any] | None:
+        return self.chase_view(chase_id, "track")
 
     def save_views(
         self,

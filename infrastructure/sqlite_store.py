@@ -37,11 +37,15 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
             c.execute(f"SELECT chase_id, version, topic, state FROM track_views WHERE chase_id IN ({marks})", ids)
             return {r["chase_id"]: {"version": r["version"], "topic": r["topic"], "state": bytes(r["state"])} for r in c.fetchall()}
 
-    def track_view(self, chase_id: str) -> dict[str, Any] | None:
+    def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:
+        """One of the views rendered from the chase's state ("track", "vehicles")."""
         with self.datastore.transaction(commit=False) as c:
             c.execute("SELECT doc FROM track_views WHERE chase_id = ?", (chase_id,))
             row = c.fetchone()
-        return json.loads(row["doc"]) if row else None
+        return json.loads(row["doc"])[name] if row else None
+
+    def track_view(self, chase_id: str) -> dict[str, Any] | None:
+        return self.chase_view(chase_id, "track")
 
     def save_views(
         self,

@@ -155,9 +155,18 @@ def faces_for_order(cards: Sequence[Card], order: Sequence[Card]) -> list[int]:
 
 def shuffle_order(source: DiceSource, sequence: int, cards: Sequence[Card]) -> tuple[Card, ...]:
     """The order of a committed shuffle: one draw of shuffle_dice, read by Fisher-Yates."""
+    return committed_shuffle(source, sequence, cards)[0]
+
+
+def committed_shuffle(source: DiceSource, sequence: int, cards: Sequence[Card]) -> tuple[tuple[Card, ...], dict]:
+    """The order and the draw's provenance (server or table; entropy, epoch). The shuffle event
+    records the sequence and the provenance, never the order; every later deal must draw from a
+    source built the same way (same seed epoch and entropy), or the order would change."""
     dice = shuffle_dice(len(cards))
-    faces = source.draw(sequence, dice).faces if dice else ()
-    return shuffled(cards, faces)
+    if not dice:
+        return tuple(cards), {}
+    draw = source.draw(sequence, dice)
+    return shuffled(cards, draw.faces), dict(draw.provenance)
 
 
 def verify_order(seed: bytes, chase_id: str, sequence: int, cards: Sequence[Card], entropy: str = "") -> tuple[Card, ...]:
@@ -204,7 +213,10 @@ class Deck:
         return any(c.is_joker for c in self.dealt)
 
     def next_card(self, source: DiceSource) -> Card:
-        """The top card: the committed order at the next position (the same on every call)."""
+        """The top card: the committed order at the next position (the same on every call).
+
+        ``source`` must derive as the shuffle's did (server dice of the same seed epoch and
+        entropy as recorded by the shuffle), since the order is re-derived, never stored."""
         if self.shuffle_sequence is None:
             raise RuleBroken("a physical deck is dealt by the GM: enter the card dealt", ACTION_CARDS)
         if not self.undealt:
