@@ -245,10 +245,9 @@ class ChaseLedger(ChaseHistory, Application):
     def _keep_seed_in_step(self, chase: Chase) -> None:
         """Reveal the seed when a chase ends; commit a fresh one when play resumes after a reveal."""
         if chase.phase == "ended" and chase.seed_commitment is not None:
-            chase.reveal_seed(self.seeds.seed_to_reveal(chase.id, chase.seed_epoch), by="the chase ending")
+            chase.reveal_seed(self.seeds.seed_to_reveal(chase.id, chase.seed_commitment), by="the chase ending")
         elif chase.phase != "ended" and chase.seed_commitment is None:
-            epoch = chase.seed_epoch + 1
-            chase.trigger_event(chase.SeedCommitted, commitment=self.seeds.new_seed(chase.id, epoch), epoch=epoch)
+            chase.trigger_event(chase.SeedCommitted, commitment=self.seeds.new_seed(chase.id), epoch=chase.seed_epoch + 1)
 
     def _chase(self, chase_id: UUID) -> Chase:
         try:
@@ -266,4 +265,4 @@ class ChaseLedger(ChaseHistory, Application):
         if chase.seed_commitment is None:
             raise HistoryRefused("the chase's seed has been revealed and the chase is over: roll with table dice")
         entropy = "|".join(part for part in (chase.entropy, choice.entropy) if part)
-        return self.seeds.server_dice(chase.id, entropy, chase.seed_epoch)
+        return self.seeds.server_dice(chase.id, chase.seed_commitment, entropy, chase.seed_epoch)

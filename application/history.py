@@ -5,7 +5,7 @@ from typing import Any
 from uuid import UUID
 
 from application.access import SYSTEM, Principal
-from application.projections import RENDERERS
+from application.projections import render_one
 from application.views import fold, project_chase
 from domain.chain import hash_record, record_of
 from domain.recorded_chase import HistoryRefused
@@ -72,7 +72,7 @@ class ChaseHistory:
         def command(chase: Any) -> None:
             if chase.seed_commitment is None:
                 raise HistoryRefused("the seed has already been revealed")
-            seed = self.seeds.seed_to_reveal(chase.id, chase.seed_epoch)
+            seed = self.seeds.seed_to_reveal(chase.id, chase.seed_commitment)
             chase.reveal_seed(seed, by.name)
 
         self._execute(chase_id, None, command)
@@ -104,7 +104,7 @@ class ChaseHistory:
     def view_at(self, chase_id: UUID, version: int, name: str) -> dict[str, Any]:
         """A view as it was at ``version``, folded afresh from the log up to it."""
         state, _ = fold(self.events.get(chase_id, lte=self._past_version(chase_id, version)))
-        return RENDERERS[name](state)
+        return render_one(state, name)
 
     def rolls_at(self, chase_id: UUID, version: int, **filters: Any) -> list[dict[str, Any]]:
         """The roll history as it was at ``version``, with what counted then."""

@@ -10,16 +10,16 @@ from domain.dice import DiceSource
 class SeedVault(Protocol):
     """Keeps each chase's secret server-dice seed and makes its server dice."""
 
-    def new_seed(self, chase_id: UUID, epoch: int = 0) -> str:
+    def new_seed(self, chase_id: UUID) -> str:
         """Create and keep a secret seed for the chase; return its SHA-256 commitment."""
         ...
 
-    def server_dice(self, chase_id: UUID, entropy: str = "", epoch: int = 0) -> DiceSource:
-        """Server dice for the chase, with any entropy the players supplied."""
+    def server_dice(self, chase_id: UUID, commitment: str, entropy: str = "", epoch: int = 0) -> DiceSource:
+        """Server dice from the seed with that commitment, mixing in the players' entropy."""
         ...
 
-    def seed_to_reveal(self, chase_id: UUID, epoch: int = 0) -> str:
-        """The seed in hex, only for the event that reveals it."""
+    def seed_to_reveal(self, chase_id: UUID, commitment: str) -> str:
+        """The seed with that commitment, in hex, only for the event that reveals it."""
         ...
 
 

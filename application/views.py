@@ -15,7 +15,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from application.ports import ChaseViews
 from application.projections.rolls import apply_marks, roll_marks, roll_row
-from application.projections import RENDERERS
+from application.projections import render_all
 
 BATCH = 500
 
@@ -83,8 +83,7 @@ class ViewUpdater:
 
     def _freeze(self, state: Any) -> dict[str, Any]:
         stored = self.app.mapper.to_stored_event(Snapshot.take(state))
-        docs = {name: render(state) for name, render in RENDERERS.items()}
-        return {"doc": docs, "version": state.version, "topic": stored.topic, "state": stored.state}
+        return {"doc": render_all(state), "version": state.version, "topic": stored.topic, "state": stored.state}
 
     def _thaw(self, chase_id: str, saved: dict[str, Any]) -> Any:
         stored = StoredEvent(originator_id=UUID(chase_id), originator_version=saved["version"], topic=saved["topic"], state=saved["state"])

@@ -38,22 +38,26 @@ class SeedNotFound(LookupError):
 class BaseSeedVault:
     """Makes seeds and server dice; subclasses say where seeds are kept."""
 
-    def new_seed(self, chase_id: UUID, epoch: int = 0) -> str:
+    # Seeds are kept by their commitment, never by a counter: a command that lost a race and
+    # is re-run makes a new seed without clashing with the one that may already be committed.
+
+    def new_seed(self, chase_id: UUID) -> str:
         seed = os.urandom(SEED_BYTES)
-        self._keep(str(chase_id), epoch, seed)
-        return commitment_of(seed)
+        commitment = commitment_of(seed)
+        self._keep(str(chase_id), commitment, seed)
+        return commitment
 
-    def server_dice(self, chase_id: UUID, entropy: str = "", epoch: int = 0) -> ServerDice:
-        return ServerDice(self._seed(str(chase_id), epoch), chase_id, entropy, epoch)
+    def server_dice(self, chase_id: UUID, commitment: str, entropy: str = "", epoch: int = 0) -> ServerDice:
+        return ServerDice(self._seed(str(chase_id), commitment), chase_id, entropy, epoch)
 
-    def seed_to_reveal(self, chase_id: UUID, epoch: int = 0) -> str:
+    def seed_to_reveal(self, chase_id: UUID, commitment: str) -> str:
         """The seed in hex, for the event that reveals it (and only for that)."""
-        return self._seed(str(chase_id), epoch).hex()
+        return self._seed(str(chase_id), commitment).hex()
 
-    def _keep(self, chase_id: str, epoch: int, seed: bytes) -> None:
+    def _keep(self, chase_id: str, commitment: str, seed: bytes) -> None:
         raise NotImplementedError
 
-    def _seed(self, chase_id: str, epoch: int) -> bytes:
+    def _seed(self, chase_id: str, commitment: str) -> bytes:
         raise NotImplementedError
 
 
@@ -61,15 +65,15 @@ class InMemorySeedVault(BaseSeedVault):
     """Seeds in this process only: for tests and the in-memory store."""
 
     def __init__(self, _factory: object = None) -> None:
-        self._seeds: dict[tuple[str, int], bytes] = {}
+        self._seeds: dict[tuple[str, str], bytes] = {}
         self._lock = threading.Lock()
 
-    def _keep(self, chase_id: str, epoch: int, seed: bytes) -> None:
+    def _keep(self, chase_id: str, commitment: str, seed: bytes) -> None:
         with self._lock:
-            self._seeds[(chase_id, epoch)] = seed
+            self._seeds[(chase_id, commitment)] = seed
 
-    def _seed(self, chase_id: str, epoch: int) -> bytes:
+    def _seed(self, chase_id: str, commitment: str) -> bytes:
         try:
-            return self._seeds[(chase_id, epoch)]
+            return self._seeds[(chase_id, commitment)]
         except KeyError:
-            raise SeedNotFound(f"{chase_id} epoch {epoch}") from None
+            raise SeedNotFound(f"{chase_id} {commitment}") from None

@@ -127,21 +127,21 @@ class PostgresSeedVault(BaseSeedVault, PostgresRecorder):
         self.table = _table(datastore, "chase_seeds")
         self.sql_create_statements.append(
             SQL(
-                "CREATE TABLE IF NOT EXISTS {0} (chase_id text NOT NULL, epoch integer NOT NULL, "
-                "seed bytea NOT NULL, PRIMARY KEY (chase_id, epoch))"
+                "CREATE TABLE IF NOT EXISTS {0} (chase_id text NOT NULL, commitment text NOT NULL, "
+                "seed bytea NOT NULL, PRIMARY KEY (chase_id, commitment))"
             ).format(self.table)
         )
 
-    def _keep(self, chase_id: str, epoch: int, seed: bytes) -> None:
+    def _keep(self, chase_id: str, commitment: str, seed: bytes) -> None:
         with self.datastore.transaction(commit=True) as c:
-            c.execute(SQL("INSERT INTO {0} VALUES (%s, %s, %s)").format(self.table), (chase_id, epoch, seed))
+            c.execute(SQL("INSERT INTO {0} VALUES (%s, %s, %s)").format(self.table), (chase_id, commitment, seed))
 
-    def _seed(self, chase_id: str, epoch: int) -> bytes:
+    def _seed(self, chase_id: str, commitment: str) -> bytes:
         with self.datastore.transaction(commit=False) as c:
-            c.execute(SQL("SELECT seed FROM {0} WHERE chase_id = %s AND epoch = %s").format(self.table), (chase_id, epoch))
+            c.execute(SQL("SELECT seed FROM {0} WHERE chase_id = %s AND commitment = %s").format(self.table), (chase_id, commitment))
             row = c.fetchone()
         if row is None:
-            raise SeedNotFound(f"{chase_id} epoch {epoch}")
+            raise SeedNotFound(f"{chase_id} {commitment}")
         return bytes(row["seed"])
 
 

@@ -123,19 +123,19 @@ class SQLiteSeedVault(BaseSeedVault, SQLiteRecorder):
     def construct_create_table_statements(self) -> list[str]:
         return [
             "CREATE TABLE IF NOT EXISTS chase_seeds ("
-            "chase_id TEXT NOT NULL, epoch INTEGER NOT NULL, seed BLOB NOT NULL, PRIMARY KEY (chase_id, epoch))"
+            "chase_id TEXT NOT NULL, commitment TEXT NOT NULL, seed BLOB NOT NULL, PRIMARY KEY (chase_id, commitment))"
         ]
 
-    def _keep(self, chase_id: str, epoch: int, seed: bytes) -> None:
+    def _keep(self, chase_id: str, commitment: str, seed: bytes) -> None:
         with self.datastore.transaction(commit=True) as c:
-            c.execute("INSERT INTO chase_seeds VALUES (?, ?, ?)", (chase_id, epoch, seed))
+            c.execute("INSERT INTO chase_seeds VALUES (?, ?, ?)", (chase_id, commitment, seed))
 
-    def _seed(self, chase_id: str, epoch: int) -> bytes:
+    def _seed(self, chase_id: str, commitment: str) -> bytes:
         with self.datastore.transaction(commit=False) as c:
-            c.execute("SELECT seed FROM chase_seeds WHERE chase_id = ? AND epoch = ?", (chase_id, epoch))
+            c.execute("SELECT seed FROM chase_seeds WHERE chase_id = ? AND commitment = ?", (chase_id, commitment))
             row = c.fetchone()
         if row is None:
-            raise SeedNotFound(f"{chase_id} epoch {epoch}")
+            raise SeedNotFound(f"{chase_id} {commitment}")
         return bytes(row["seed"])
 
 

@@ -1,5 +1,21 @@
 """Projections: pure functions from a chase's state (folded from its events) to its views."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
 from application.projections import track, vehicles
 
-# Every view rendered from a chase's state, by name; all are written in one transaction.
-RENDERERS = {"track": track.render, "vehicles": vehicles.render}
+# The views rendered from a chase's state, by game system then view name; every system has a
+# "track" view. All of a chase's views are written together, in one transaction.
+VIEWS: dict[str, dict[str, Callable[[Any], dict[str, Any]]]] = {
+    "coc7e": {"track": track.render, "vehicles": vehicles.render},
+}
+
+
+def render_all(state: Any) -> dict[str, dict[str, Any]]:
+    """Every view of a chase, rendered from its state."""
+    return {name: render(state) for name, render in VIEWS[state.SYSTEM].items()}
+
+
+def render_one(state: Any, name: str) -> dict[str, Any]:
+    return VIEWS[state.SYSTEM][name](state)

@@ -5,21 +5,19 @@ from typing import Any
 
 from domain.recorded_chase import RecordedChase
 
-ROLL_EVENTS = ("SpeedRolled", "SkillRolled", "DiceRolled")
-
-
 def roll_row(event: Any) -> dict[str, Any] | None:
-    """The roll history row an event adds, if it records a roll."""
-    if type(event).__name__ not in ROLL_EVENTS:
+    """The roll history row an event adds, if it records a roll (a ``roll`` with a sequence)."""
+    roll = getattr(event, "roll", None)
+    if not isinstance(roll, dict) or "sequence" not in roll:
         return None
-    roll = dict(event.roll)
+    roll = dict(roll)
     return {
         "chase_id": str(event.originator_id),
         "sequence": roll["sequence"],
         "version": event.originator_version,
         "action": event.action,
         "event": type(event).__name__,
-        "participant_id": event.participant_id,
+        "participant_id": getattr(event, "participant_id", None),
         "purpose": roll.get("purpose"),
         "round": roll.get("round", 0),
         "source": roll["source"]["kind"],

@@ -18,6 +18,7 @@ from domain.rules.savage_worlds.cards import (
     Card,
     Deck,
     card,
+    committed_shuffle,
     faces_for_order,
     highest_first,
     shuffle_dice,
@@ -109,6 +110,12 @@ def test_every_swap_sequence_gives_a_different_order_so_every_order_is_equally_l
 def test_any_order_can_be_entered_as_table_dice(order):
     faces = faces_for_order(FULL_DECK, order)
     assert shuffle_order(TableDice(faces), 5, FULL_DECK) == tuple(order)
+
+
+def test_the_shuffle_records_how_it_was_drawn_never_the_order():
+    order, provenance = committed_shuffle(SeededDice(b"s"), 4, FULL_DECK)
+    assert provenance == {"kind": "server"} and order == shuffle_order(SeededDice(b"s"), 4, FULL_DECK)
+    assert committed_shuffle(TableDice([]), 1, FULL_DECK[:1]) == (FULL_DECK[:1], {})
 
 
 def test_bad_shuffle_faces_are_refused():

@@ -8,14 +8,18 @@ independent recursion and against the rolls themselves.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.dice import Draw, InvalidTableDice, TableDice, derive_index
-from domain.rules.savage_worlds.acing import BrokenDiceSource, chance_at_least, chance_of_total
+from domain.rules.savage_worlds.acing import (
+    BrokenDiceSource,
+    chance_at_least,
+    chance_of_total,
+)
 from domain.rules.savage_worlds.damage import damage_roll, table_roll
 from domain.rules.savage_worlds.dice import opposed, raises, trait_die, trait_roll
 from domain.rules.savage_worlds.errors import InvalidValue
@@ -215,7 +219,7 @@ def test_table_rolls_never_ace():
 # -- exact chances of an acing die ---------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def exact(sides: int, total: int) -> Fraction:
     """Independent recursion: a face below the maximum ends the roll; the maximum adds and rerolls."""
     if total < 1:
@@ -264,3 +268,14 @@ def test_server_dice_aces_come_out_at_the_exact_rate():
     assert abs(mean - 10 / 3) < 0.15
     assert all(t % 4 for t in totals)
     assert chance_of_total(4, 2) == Fraction(1, 4) and chance_of_total(4, 4) == 0
+
+
+def test_a_source_holding_entered_faces_is_read_like_table_dice():
+    class Entered:  # e.g. an application wrapper around the person's faces
+        def __init__(self, faces):
+            self.entered, self.inner = list(faces), TableDice(faces)
+
+        def draw(self, sequence, dice):
+            return self.inner.draw(sequence, dice)
+
+    assert trait_roll(Entered([8, 2, 3]), 1, "d8").trait_faces == (8, 3)

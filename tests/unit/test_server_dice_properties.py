@@ -265,8 +265,11 @@ def test_the_vault_publishes_a_commitment_and_rolls_the_same_dice_for_the_same_c
     assert len(commitment) == 64 and int(commitment, 16) >= 0
     assert commitment != other_commitment
     # The same chase always gets the same dice; another chase other dice.
-    assert vault.server_dice(chase).draw(5, MANY).faces == vault.server_dice(chase).draw(5, MANY).faces
-    assert vault.server_dice(chase).draw(5, MANY).faces != vault.server_dice(other).draw(5, MANY).faces
+    mine = vault.server_dice(chase, commitment)
+    assert mine.draw(5, MANY).faces == vault.server_dice(chase, commitment).draw(5, MANY).faces
+    assert mine.draw(5, MANY).faces != vault.server_dice(other, other_commitment).draw(5, MANY).faces
+    # The seed revealed for a commitment is the one whose SHA-256 it is.
+    assert commitment_of(bytes.fromhex(vault.seed_to_reveal(chase, commitment))) == commitment
 
 
 def test_the_commitment_is_sha256_of_the_seed():
@@ -275,4 +278,4 @@ def test_the_commitment_is_sha256_of_the_seed():
 
 def test_a_chase_without_a_seed_has_no_server_dice():
     with pytest.raises(SeedNotFound):
-        InMemorySeedVault().server_dice(uuid4())
+        InMemorySeedVault().server_dice(uuid4(), "0" * 64)

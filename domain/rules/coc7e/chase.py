@@ -30,6 +30,7 @@ class Chase(ChaseRounds, KeeperRolls, RecordedChase):
     """A Call of Cthulhu chase: its participants, its track and its rounds."""
 
     TOPIC = "coc7e:Chase"
+    SYSTEM = "coc7e"
 
     class Created(RecordedChase.Created):
         """The chase was created; carries the commitment to its server-dice seed."""

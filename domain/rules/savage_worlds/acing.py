@@ -56,7 +56,9 @@ class AcingDraw:
 
 def draw_acing(source: DiceSource, sequence: int, plan: Plan) -> AcingDraw:
     """Draw one roll whose dice depend on its own faces, by the scheme of this module's docstring."""
-    if isinstance(source, TableDice):
+    # Faces entered by a person (domain.dice.TableDice, or any source holding an ``entered``
+    # list) are all there before the roll is read: the dice list is read off them.
+    if isinstance(source, TableDice) or isinstance(getattr(source, "entered", None), list | tuple):
         return _entered(source, sequence, plan)
     dice = plan(())
     faces: tuple[int, ...] = ()
@@ -75,8 +77,8 @@ def draw_acing(source: DiceSource, sequence: int, plan: Plan) -> AcingDraw:
         dice = needed
 
 
-def _entered(source: TableDice, sequence: int, plan: Plan) -> AcingDraw:
-    entered = tuple(source.entered)
+def _entered(source: DiceSource, sequence: int, plan: Plan) -> AcingDraw:
+    entered = tuple(source.entered)  # type: ignore[attr-defined]
     dice = plan(entered)
     if len(dice) > len(entered):
         wanted = dice[len(entered)].label

@@ -1,8 +1,8 @@
 """Savage Worlds Adventure Edition chases: the row of Chase Cards and the maneuvers.
 
 swade-chases-reference.txt "SETUP" and "MANEUVERS" (Change Position, Dropping Back, Evade,
-Flee, Force, Hold Steady, Bump; Ram is in swade_vehicles.py), "COMPLICATIONS" and "CRITICAL FAILURE ON MANEUVERING
-SKILLS". Pure functions: the aggregate asks what a maneuver allows, rolls (dice.py, damage.py)
+Flee, Force, Hold Steady, Bump; Ram is in swade_vehicles.py), "COMPLICATIONS" and "CRITICAL
+FAILURE ON MANEUVERING SKILLS" (the rows are in swade_tables.py). Pure functions: the aggregate asks what a maneuver allows, rolls (dice.py, damage.py)
 and records the outcome as events. Positions are indexes into the row of Chase Cards. Groups
 move together: only their driver or leader is moved by a Bump ("BUMP"), which the aggregate
 applies to the whole group.
