@@ -32,6 +32,7 @@ TABLES = (
     "chase_track_views",
     "chase_roll_history",
     "chase_seeds",
+    "chase_tokens",
 )
 
 # Held by the test that uses the database, so that parallel runs (pytest-xdist workers, or two

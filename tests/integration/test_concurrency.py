@@ -13,7 +13,7 @@ from uuid import UUID
 import pytest
 
 from api import create_app
-from tests.conftest import ChaseClient
+from tests.conftest import BearerClient, ChaseClient
 from tests.e2e.test_harvey_and_the_farmer import FARMER, set_up
 
 pytestmark = pytest.mark.postgres
@@ -23,11 +23,15 @@ PROBLEM = "application/problem+json"
 THREADS, COMMANDS = 8, 10  # writers (API processes) and commands each
 
 
-def http(ledger: Any) -> Any:
-    """An HTTP client for an API process whose ledger is ``ledger``."""
+def http(ledger: Any, token: str | None = None) -> Any:
+    """An HTTP client for an API process whose ledger is ``ledger``, sending ``token`` (if any).
+
+    Every chase endpoint needs a bearer token. Tokens are kept (hashed) in the shared database,
+    so the Keeper's token issued through one process works through every other one.
+    """
     app = create_app(lambda: ledger)
     app.config["TESTING"] = True
-    return app.test_client()
+    return BearerClient(app.test_client(), token)
 
 
 def event_versions(pg: Any, chase_id: str) -> list[int]:
@@ -99,6 +103,7 @@ def test_two_writers_racing_with_the_same_if_match_one_wins_the_other_gets_409(l
     for attempt in range(5):  # a few races, each on a fresh chase
         created = first.post("/chases", json={"name": f"race {attempt}", "dice": "table"})
         base = created.get_json()["chase"]
+        first.token = second.token = created.get_json()["keeper_token"]  # the Keeper, in both processes
         etag = created.headers["ETag"]
         assert etag == f'"{base["version"]}"'
         barrier = threading.Barrier(2)
@@ -121,6 +126,7 @@ def test_a_writer_that_loses_the_race_after_loading_gets_409_not_a_silent_retry(
     first, second = http(ledger), http(second_ledger)
     created = first.post("/chases", json={"name": "race", "dice": "table"})
     base = created.get_json()["chase"]
+    first.token = second.token = created.get_json()["keeper_token"]  # the Keeper, in both processes
     etag = created.headers["ETag"]
     assert second.get(f"/chases/{base['chase_id']}/track").status_code == 200  # warm the other process
 
@@ -171,8 +177,9 @@ def test_api_processes_starting_at_once_all_build_their_ledger(tables, ledger_fa
 
 def test_many_processes_rolling_at_once_lose_no_roll_and_leave_no_gap(ledger, ledger_factory, pg):
     owner = http(ledger)
-    chase_id = owner.post("/chases", json={"name": "dice storm", "dice": "server"}).get_json()["chase"]["chase_id"]
-    clients = [http(ledger_factory()) for _ in range(THREADS)]
+    created = owner.post("/chases", json={"name": "dice storm", "dice": "server"}).get_json()
+    chase_id, owner.token = created["chase"]["chase_id"], created["keeper_token"]
+    clients = [http(ledger_factory(), owner.token) for _ in range(THREADS)]
     for client in clients:  # build each process's ledger before the storm (as at start-up)
         assert client.get(f"/chases/{chase_id}/track").status_code == 200
     barrier = threading.Barrier(THREADS)
@@ -256,9 +263,11 @@ def test_clearing_the_views_and_replaying_the_log_rebuilds_them_identically(keep
     assert ledger.views.roll_history(chase_id, {}) == []
     assert ledger.views.max_tracking_id(APP) is None
 
-    processed = ledger.updater.catch_up()
+    written = ledger.updater.catch_up()
 
-    assert processed == len(keeper.events())
+    # The replay wrote this chase's views (by name), the track view rendered from every event of its log.
+    assert set(written) == {chase_id}
+    assert written[chase_id]["track"]["version"] == len(keeper.events()) == track_before["version"]
     assert ledger.views.track_view(chase_id) == track_before
     assert ledger.views.roll_history(chase_id, {}) == rolls_before
     assert view_rows(pg, chase_id) == rows_before
@@ -269,6 +278,7 @@ def test_another_process_sees_the_first_ones_writes_and_builds_on_them(keeper, l
     chase = play_round_one(keeper)
     other = ChaseClient(http(ledger_factory()))
     other.chase_id, other.ids = keeper.chase_id, keeper.ids
+    other.http.token = keeper.keeper_token  # the Keeper's token, issued through the first process
 
     assert other.track() == chase == keeper.track()
     assert other.events() == keeper.events()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 
-from infrastructure.views_postgres import PostgresChaseViews, PostgresSeedVault
+from infrastructure.postgres_store import PostgresChaseViews, PostgresSeedVault
 
 # Every test function of the e2e module, collected again here, on PostgreSQL.
 from tests.e2e.test_harvey_and_the_farmer import *
@@ -47,5 +47,6 @@ def test_a_scenario_leaves_its_rows_in_the_postgres_tables(keeper, pg):
     (last,) = pg.execute("SELECT max(notification_id) FROM chaseledger_events").fetchone()
     assert tracked == last
     # The participants the scenario added are in the view PostgreSQL holds.
-    (doc,) = pg.execute("SELECT doc FROM chase_track_views WHERE chase_id = %s", (chase_id,)).fetchone()
+    # The views are stored per chase by name ("track", "vehicles").
+    (doc,) = pg.execute("SELECT doc -> 'track' FROM chase_track_views WHERE chase_id = %s", (chase_id,)).fetchone()
     assert {p["name"] for p in doc["participants"].values()} == {HARVEY["name"], FARMER["name"]}

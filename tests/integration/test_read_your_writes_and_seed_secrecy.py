@@ -64,7 +64,11 @@ def test_a_full_server_dice_chase_reads_its_writes_and_never_shows_its_seed(ledg
         checked.append(response.request.path)
         return body
 
-    created = command(keeper_http.post("/chases", json={"name": "Harvey and the angry farmer", "dice": "server"}), 201)
+    response = keeper_http.post("/chases", json={"name": "Harvey and the angry farmer", "dice": "server"})
+    # Every chase endpoint needs a token: both processes send the Keeper's (kept hashed in the
+    # shared database, so the token issued through the keeper's process works in the other).
+    keeper.http.token = other.http.token = response.get_json()["keeper_token"]
+    created = command(response, 201)
     keeper.chase_id = chase_id = created["chase"]["chase_id"]
     for spec in (HARVEY, FARMER):
         body = command(keeper.post("/participants", spec), 201)
@@ -85,16 +89,16 @@ def test_a_full_server_dice_chase_reads_its_writes_and_never_shows_its_seed(ledg
     assert chase["caught_up"]
 
     # Conditional commands: the current ETag is accepted, a stale one refused.
-    etag = keeper_http.get(f"/chases/{chase_id}").headers["ETag"]
+    etag = keeper.http.get(f"/chases/{chase_id}").headers["ETag"]
     command(keeper.post("/dice-rolls", {"expression": "1D3"}, headers={"If-Match": etag}))
     stale = keeper.post("/dice-rolls", {"expression": "1D3"}, headers={"If-Match": etag})
     assert stale.status_code == 409 and stale.get_json()["type"] == "/problems/version-conflict"
     # Refusals are answered too (and searched for the seed below).
     assert keeper.post(f"/participants/{keeper.ids['Harvey']}/move", {"locations": 5}).status_code in (409, 422)
     assert keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [7]}).status_code == 422
-    assert keeper_http.get(f"/chases/{uuid4()}/track").status_code == 404
+    assert keeper.http.get(f"/chases/{uuid4()}/track").status_code == 404
     # And every read.
-    for client in (keeper_http, other_http):
+    for client in (keeper.http, other.http):
         for path in ("", "/track", "/rolls", "/rolls?source=server", "/events", "/events?after=3"):
             assert client.get(f"/chases/{chase_id}{path}").status_code == 200
     keeper_http.get("/openapi.json")
