@@ -56,8 +56,8 @@ class ChaseHistory:
         by.require_keeper("answer undo requests")
 
         def command(chase: Any) -> None:
-            request = chase.undo_request(request_id)
-            earlier = self._chase_at(chase_id, chase.undo_target(request["count"])) if accept else None
+            chase.undo_request(request_id)
+            earlier = self._chase_at(chase_id, chase.undo_request_target(request_id)) if accept else None
             chase.answer_undo_request(request_id, accept, by.name, earlier)
 
         self._execute(chase_id, expected_version, command)

@@ -45,12 +45,19 @@ class RecordedChase(Aggregate):
             pass
 
         def mutate(self, aggregate: Any) -> Any:
+            aggregate = self.mutate_unchained(aggregate)
+            aggregate.chain_head = hash_event(self)
+            return aggregate
+
+        def mutate_unchained(self, aggregate: Any) -> Any:
+            """``mutate`` but for the chain head, left as it was: a fold of many events hashes
+            only the last one (application/jobs.py, view rebuilds), since applying an event
+            never reads the chain head and each hash in between would be overwritten unread."""
             aggregate = super().mutate(aggregate)
             if not self.meta:
                 if not aggregate.effective_actions or aggregate.effective_actions[-1] != self.action:
                     aggregate.effective_actions.append(self.action)
                 aggregate.redo_stack.clear()  # something new was recorded: nothing left to redo
-            aggregate.chain_head = hash_event(self)
             return aggregate
 
     class Created(Aggregate.Created):
@@ -83,14 +90,17 @@ class RecordedChase(Aggregate):
 
         def apply(self, chase: Any) -> None:
             chase.restore(self.restored)
-            chase.redo_stack.append({"undo_version": self.originator_version, "actions": list(self.actions)})
+            chase.redo_stack.append(
+                {"undo_version": self.originator_version, "actions": list(self.actions), "restored_actions": list(self.restored_actions)}
+            )
 
     class Redone(Event):
         """An undone or rewound stretch counts again, with its original dice."""
 
         meta = True
         undo_version: int
-        actions: list
+        actions: list  # count again
+        undone_again: list  # a redone rewind had brought these back: they no longer count
         restored: dict
         by: str
 
@@ -102,11 +112,14 @@ class RecordedChase(Aggregate):
         meta = True
         request_id: int
         count: int
+        actions: list  # the actions the player saw as the last ones: only these may be undone
         by: str
         note: str
 
         def apply(self, chase: Any) -> None:
-            chase.undo_requests[str(self.request_id)] = {"count": self.count, "by": self.by, "note": self.note, "answer": None}
+            chase.undo_requests[str(self.request_id)] = {
+                "count": self.count, "actions": list(self.actions), "by": self.by, "note": self.note, "answer": None,
+            }
 
     class UndoRequestAnswered(Event):
         meta = True
@@ -232,13 +245,21 @@ class RecordedChase(Aggregate):
         target = self.redo_target()
         self._check_earlier(earlier, target)
         entry = self.redo_stack[-1]
-        self.trigger_event(self.Redone, undo_version=entry["undo_version"], actions=entry["actions"], restored=earlier.game_state(), by=by)
+        self.trigger_event(
+            self.Redone,
+            undo_version=entry["undo_version"],
+            actions=entry["actions"],
+            undone_again=entry.get("restored_actions", []),
+            restored=earlier.game_state(),
+            by=by,
+        )
 
     def request_undo(self, count: int, by: str, note: str = "") -> int:
         """A player asks the Keeper to undo the last ``count`` actions; returns the request id."""
         self.undo_target(count)
         request_id = self.version + 1
-        self.trigger_event(self.UndoRequested, request_id=request_id, count=count, by=by, note=note)
+        actions = self.effective_actions[-count:]
+        self.trigger_event(self.UndoRequested, request_id=request_id, count=count, actions=actions, by=by, note=note)
         return request_id
 
     def undo_request(self, request_id: int) -> dict[str, Any]:
@@ -249,9 +270,21 @@ class RecordedChase(Aggregate):
             raise HistoryRefused(f"undo request {request_id} was already {request['answer']}", "request_id")
         return request
 
+    def undo_request_target(self, request_id: int) -> int:
+        """The version an accepted request restores; refused when what it asked about is no longer last."""
+        request = self.undo_request(request_id)
+        if self.effective_actions[-request["count"]:] != request["actions"]:
+            raise HistoryRefused(
+                f"undo request {request_id} asked to undo actions {request['actions']}, and they are no longer "
+                "the last ones: refuse it, or undo what is last now"
+            )
+        return self.undo_target(request["count"])
+
     def answer_undo_request(self, request_id: int, accept: bool, by: str, earlier: "RecordedChase | None" = None) -> None:
         """The Keeper accepts (and so undoes) or refuses a player's undo request."""
         request = self.undo_request(request_id)
+        if accept:
+            self.undo_request_target(request_id)
         self.trigger_event(self.UndoRequestAnswered, request_id=request_id, accepted=accept, by=by)
         if accept:
             assert earlier is not None

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.chain import GENESIS, hash_record
-from domain.dice import TENS, UNITS, D, Die, derive_index
+from domain.dice import TENS, UNITS, D, Die, InvalidDiceExpression, derive_index, parse
+from domain.rules.coc7e import percentile
 
 RECORD_KEYS = ("chase_id", "version", "type", "recorded_at", "data")
 
@@ -38,6 +39,7 @@ class Report:
     server_rolls_verified: int = 0
     server_rolls_unverifiable: int = 0
     seeds_revealed: int = 0
+    cards_verified: int = 0  # cards dealt from a server shuffle, checked against the revealed seed
     roll_actions: dict[int, list[int]] = field(default_factory=dict)
 
     def summary(self) -> str:
@@ -47,14 +49,25 @@ class Report:
             f"{self.server_rolls_verified} server rolls recomputed and matching, "
             f"{self.server_rolls_unverifiable} server rolls whose seed is not revealed yet; "
             f"{self.seeds_revealed} seed(s) revealed and matching their commitments"
-        )
+        ) + (f"; {self.cards_verified} dealt card(s) matching their shuffles" if self.cards_verified else "")
 
 
 def dice_of(roll: dict[str, Any]) -> list[Die]:
     """The dice a recorded roll drew, in draw order, read back from its record."""
     if "tens" in roll:
         return [TENS] * len(roll["tens"]) + [UNITS]
+    if "shuffle" in roll:  # a committed shuffle of n cards: d(n), d(n-1), ..., d2 (no faces recorded)
+        return [D(sides) for sides in range(len(roll["shuffle"]["cards"]), 1, -1)]
     return [D(int(d["die"].lstrip("d"))) for d in roll.get("dice", [])]
+
+
+def shuffled(cards: list[Any], faces: list[int]) -> list[Any]:
+    """A committed shuffle's order: Fisher-Yates over the cards as recorded (canonical order),
+    card i (from the last down to 1) swapped with card face-1 (domain/rules/savage_worlds/cards.py)."""
+    order = list(cards)
+    for face, i in zip(faces, range(len(order) - 1, 0, -1)):
+        order[i], order[face - 1] = order[face - 1], order[i]
+    return order
 
 
 def faces_of(roll: dict[str, Any]) -> list[int]:
@@ -73,8 +86,11 @@ def verify(export: dict[str, Any], kept_head: str | None = None) -> Report:
     seeds: dict[int, bytes] = {}
     server_rolls: list[tuple[Any, dict[str, Any]]] = []
     undone: set[int] = set()
+    deals: dict[int, list[tuple[Any, int, Any]]] = {}  # shuffle sequence -> (version, position, card)
     previous = GENESIS
     heads = set()
+    epoch_now = 0
+    ended: tuple[Any, Any] | None = None  # (version, action) of the last ChaseEnded
     for position, event in enumerate(events, start=1):
         version = event.get("version")
         if version != position:
@@ -94,23 +110,35 @@ def verify(export: dict[str, Any], kept_head: str | None = None) -> Report:
             commitments[0] = data.get("seed_commitment", "")
         if kind == "SeedCommitted":
             commitments[data["epoch"]] = data["commitment"]
+            epoch_now = data["epoch"]
         elif kind == "SeedRevealed":
             _check_seed(version, data, commitments, seeds)
+        elif kind == "ChaseEnded":
+            ended = (version, data.get("action"))
         elif kind in ("Undone", "Rewound"):
             undone.update(data.get("actions", []))
             undone.difference_update(data.get("restored_actions", []))
         elif kind == "Redone":
             undone.difference_update(data.get("actions", []))
+            undone.update(data.get("undone_again", []))
+        if data.get("shuffle_sequence") is not None and "position" in data and "card" in data:
+            deals.setdefault(data["shuffle_sequence"], []).append((version, data["position"], data["card"]))
         roll = data.get("roll")
         if isinstance(roll, dict):
             report.rolls += 1
             if roll.get("sequence") != report.rolls:
                 raise VerificationFailed(version, f"roll number {roll.get('sequence')} where {report.rolls} was due: a roll is missing or repeated")
             report.roll_actions.setdefault(data.get("action"), []).append(roll["sequence"])
+            _check_result(version, roll)
             if roll.get("source", {}).get("kind") == "server":
+                if roll["source"].get("epoch", 0) != epoch_now:
+                    raise VerificationFailed(version, f"server roll {roll['sequence']} claims seed epoch {roll['source'].get('epoch')}, but epoch {epoch_now} was the one committed")
                 server_rolls.append((version, roll))
             else:
                 report.table_rolls += 1
+    if ended is not None and ended[1] not in undone and epoch_now not in seeds:
+        # The chase's end reveals its seed in the same action (DESIGN.md 4): a missing reveal was removed.
+        raise VerificationFailed(ended[0], "the chase ended but its seed was never revealed after it")
     if kept_head is not None and kept_head not in heads:
         raise VerificationFailed("-", f"the chain head you kept ({kept_head}) is not in this log: it was rewritten")
     for version, roll in server_rolls:
@@ -123,14 +151,31 @@ def verify(export: dict[str, Any], kept_head: str | None = None) -> Report:
             die.face(derive_index(seeds[epoch], report.chase_id, roll["sequence"], index, die.sides, roll["source"].get("entropy", "")))
             for index, die in enumerate(dice)
         ]
+        if "shuffle" in roll:
+            report.cards_verified += _check_deals(shuffled(roll["shuffle"]["cards"], expected), roll["sequence"], deals.pop(roll["sequence"], []))
+            report.server_rolls_verified += 1
+            continue
         if expected != faces_of(roll):
             raise VerificationFailed(version, f"server roll {roll['sequence']} shows {faces_of(roll)} but the revealed seed gives {expected}")
         report.server_rolls_verified += 1
+    shuffles = {roll["sequence"] for _, roll in server_rolls if "shuffle" in roll}
+    for sequence, dealt in deals.items():
+        if sequence not in shuffles:
+            raise VerificationFailed(dealt[0][0], f"a card dealt from shuffle {sequence}, which is not a server shuffle of this log")
     report.events = len(events)
     report.head = previous
     report.seeds_revealed = len(seeds)
     report.undone_rolls = sum(len(seqs) for action, seqs in report.roll_actions.items() if action in undone)
     return report
+
+
+def _check_deals(order: list[Any], sequence: int, dealt: list[tuple[Any, int, Any]]) -> int:
+    """Every card dealt from a server shuffle is the card at its position in the recomputed order."""
+    for version, position, card in dealt:
+        if not isinstance(position, int) or not 0 <= position < len(order) or order[position] != card:
+            found = order[position] if isinstance(position, int) and 0 <= position < len(order) else "no card"
+            raise VerificationFailed(version, f"dealt {card} as card {position} of shuffle {sequence}, but the revealed seed puts {found} there")
+    return len(dealt)
 
 
 def _check_seed(version: Any, data: dict[str, Any], commitments: dict[int, str], seeds: dict[int, bytes]) -> None:
@@ -142,3 +187,23 @@ def _check_seed(version: Any, data: dict[str, Any], commitments: dict[int, str],
     if hashlib.sha256(seed).hexdigest() != commitments.get(epoch):
         raise VerificationFailed(version, f"the revealed seed does not match the commitment of epoch {epoch}")
     seeds[epoch] = seed
+
+
+def _check_result(version: Any, roll: dict[str, Any]) -> None:
+    """What the dice came to must be what the faces give: result, level, total."""
+    faces = faces_of(roll)
+    if "tens" in roll:
+        try:
+            read = percentile.resolve(roll["target"], faces, roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))
+        except (KeyError, ValueError, TypeError):
+            raise VerificationFailed(version, f"percentile roll {roll.get('sequence')} cannot be read back from its faces") from None
+        expected = (read["result"], read["level"], percentile.meets(read["level"], roll.get("difficulty", "regular")))
+        if (roll.get("result"), roll.get("level"), roll.get("success")) != expected:
+            raise VerificationFailed(version, f"roll {roll['sequence']}: its faces give {expected[0]} ({expected[1]}), not what is recorded")
+    elif "expression" in roll:
+        try:
+            expression = parse(roll["expression"])
+        except InvalidDiceExpression:
+            raise VerificationFailed(version, f"roll {roll.get('sequence')} has an unreadable expression") from None
+        if expression.modifier != roll.get("modifier") or expression.total(faces) != roll.get("total"):
+            raise VerificationFailed(version, f"roll {roll['sequence']}: {roll['expression']} with faces {faces} makes {expression.total(faces)}, not {roll.get('total')}")

@@ -40,7 +40,10 @@ def roll_marks(event: Any) -> list[dict[str, Any]]:
             {"chase_id": chase_id, "actions": list(event.restored_actions), "undone": False, "by": None, "at": None},
         ]
     if isinstance(event, RecordedChase.Redone):
-        return [{"chase_id": chase_id, "actions": list(event.actions), "undone": False, "by": None, "at": None}]
+        return [
+            {"chase_id": chase_id, "actions": list(event.actions), "undone": False, "by": None, "at": None},
+            {"chase_id": chase_id, "actions": list(event.undone_again), "undone": True, "by": event.by, "at": at},
+        ]
     return []
 
 

@@ -471,15 +471,6 @@ def test_bad_history_input_is_a_clear_problem_and_records_nothing(keeper, case):
     assert keeper.events() == log
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: redo of a rewind that had restored undone actions leaves those actions marked as counting: "
-        "Redone carries only the actions the rewind took away (domain/recorded_chase.py RecordedChase.redo / "
-        "Rewound.apply push no restored_actions), so application/projections/rolls.py roll_marks never marks "
-        "the rewind's restored_actions undone again"
-    ),
-)
 def test_redo_of_a_rewind_that_restored_undone_actions_marks_them_undone_again(keeper):
     running(keeper)
     first = keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [1]}))["chase"]

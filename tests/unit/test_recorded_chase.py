@@ -136,7 +136,8 @@ def test_undo_requests(log):
     log.running()
     request_id = log.do(lambda c: c.request_undo(2, "player (Harvey)", "oops"))
     assert request_id == log.chase.version
-    assert log.chase.undo_requests[str(request_id)] == {"count": 2, "by": "player (Harvey)", "note": "oops", "answer": None}
+    last_two = log.chase.effective_actions[-2:]
+    assert log.chase.undo_requests[str(request_id)] == {"count": 2, "actions": last_two, "by": "player (Harvey)", "note": "oops", "answer": None}
     with pytest.raises(HistoryRefused):
         log.chase.request_undo(6, "player")  # more than there is
     log.do(lambda c: c.answer_undo_request(request_id, False, "keeper"))

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from domain.rules.coc7e import percentile
+
 from domain.chain import GENESIS
 from domain.verification import VerificationFailed, verify
 from tests.unit.chase_log import SEEDS, ChaseLog, rechain
@@ -86,7 +88,7 @@ def test_the_hash_field_is_optional_the_chain_is_checked_through_previous_hash(e
     for event in export["events"]:
         del event["hash"]
     assert verify(export).events == len(export["events"])
-    export["events"][3]["data"]["roll"]["units"] = 9 - export["events"][3]["data"]["roll"]["units"]
+    export["events"][3]["data"]["roll"]["purpose"] = "something else"
     fails(export, 5, "chain is broken")  # the next event no longer links to the changed one
 
 
@@ -108,16 +110,26 @@ def test_a_log_before_the_reveal_checks_its_chain_but_cannot_recompute_the_serve
 
 
 def _face(export: dict[str, Any], sequence: int) -> dict[str, Any]:
+    """A careful forger: changes a die and the total with it, so only the seed can tell."""
     event = event_of_roll(export, sequence)
-    die = event["data"]["roll"]["dice"][0]
-    die["face"] = die["face"] % 6 + 1
+    roll = event["data"]["roll"]
+    die = roll["dice"][0]
+    new = die["face"] % 6 + 1
+    roll["total"] += new - die["face"]
+    die["face"] = new
     return event
 
 
 def _tens(export: dict[str, Any], sequence: int) -> dict[str, Any]:
+    """A careful forger: changes a bonus die and the result and level it leads to."""
     event = event_of_roll(export, sequence)
-    tens = event["data"]["roll"]["tens"][1]
+    roll = event["data"]["roll"]
+    tens = roll["tens"][1]
     tens["face"] = (tens["face"] + 10) % 100
+    read = percentile.resolve(roll["target"], [t["face"] for t in roll["tens"]] + [roll["units"]], roll["bonus_dice"], roll["penalty_dice"])
+    for t, kept in zip(roll["tens"], read["tens"]):
+        t["kept"] = kept["kept"]
+    roll.update(result=read["result"], level=read["level"], success=percentile.meets(read["level"], roll["difficulty"]))
     return event
 
 
@@ -202,7 +214,9 @@ def test_a_rehashed_forgery_is_caught_by_a_head_kept_before_it(export):
     kept = export["events"][-1]["hash"]
     forged = copy.deepcopy(export)
     table_roll = event_of_roll(forged, 6)
-    table_roll["data"]["roll"]["dice"][0]["face"] = 6  # table dice: nothing to recompute them from
+    roll = table_roll["data"]["roll"]
+    roll["total"] += 6 - roll["dice"][0]["face"]  # a careful forger keeps the total in step
+    roll["dice"][0]["face"] = 6  # table dice: nothing to recompute them from
     rechain(forged)
 
     assert verify(forged).rolls == 9
@@ -228,14 +242,6 @@ def test_rewind_restoring_undone_actions_counts_their_rolls_again():
     assert verify(log.export()).undone_rolls == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: the verifier's undone count ignores that a redo of a rewind undoes again the actions the rewind "
-        "had restored (domain/verification.py handles Redone with data['actions'] only; Redone carries no "
-        "restored_actions, see domain/recorded_chase.py redo)"
-    ),
-)
 def test_redo_of_a_rewind_that_restored_an_undone_roll_counts_it_undone_again():
     log = ChaseLog()
     log.running()
@@ -252,15 +258,6 @@ def test_redo_of_a_rewind_that_restored_an_undone_roll_counts_it_undone_again():
     assert verify(log.export()).undone_rolls == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: a server roll whose face was changed and whose source.epoch was relabelled to an epoch that was "
-        "never committed is counted 'not revealed yet' and the log verifies (exit 0): domain/verification.py "
-        "skips any roll whose epoch has no revealed seed; it should fail a server roll whose epoch is not the "
-        "epoch committed at that point of the log (0 from Created, then each SeedCommitted)"
-    ),
-)
 def test_a_server_roll_relabelled_to_an_epoch_never_committed_is_caught(export):
     forged = copy.deepcopy(export)
     event = _face(forged, 3)
@@ -270,15 +267,6 @@ def test_a_server_roll_relabelled_to_an_epoch_never_committed_is_caught(export):
     fails(forged, event["version"], "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: the verifier recomputes a server roll's dice but not what they came to: a rehashed log whose "
-        "server roll shows the same faces but another total, result or level of success verifies. "
-        "domain/verification.py should recompute the result from the faces (re-run the percentile roll or "
-        "the dice expression with TableDice(faces) and compare it with the record, source aside)"
-    ),
-)
 @pytest.mark.parametrize("field, value", [("total", 99), ("modifier", 40)])
 def test_a_server_rolls_total_changed_with_its_faces_kept_is_caught(export, field, value):
     forged = copy.deepcopy(export)
@@ -289,14 +277,6 @@ def test_a_server_rolls_total_changed_with_its_faces_kept_is_caught(export, fiel
     fails(forged, event["version"], "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: a percentile server roll's result and level of success can be rewritten (faces kept) in a "
-        "rehashed log and it still verifies: domain/verification.py checks only the faces, not the result "
-        "the kept dice give nor the level against the recorded target and difficulty"
-    ),
-)
 def test_a_percentile_server_rolls_result_changed_with_its_faces_kept_is_caught(export):
     forged = copy.deepcopy(export)
     event = event_of_roll(forged, 4)
@@ -307,15 +287,6 @@ def test_a_percentile_server_rolls_result_changed_with_its_faces_kept_is_caught(
     fails(forged, event["version"], "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: a log of an ended chase from which the seed's reveal was removed (chain rehashed) verifies, its "
-        "server rolls merely 'not revealed yet': the chase's end reveals the seed in the same action "
-        "(DESIGN.md 4), so domain/verification.py should fail a log whose last ChaseEnded still counts but "
-        "whose current epoch was never revealed after it"
-    ),
-)
 def test_an_ended_chase_whose_reveal_was_removed_is_caught(export):
     forged = copy.deepcopy(export)
     reveal = named(forged, "SeedRevealed", 1)  # the reveal at the end (epoch 1)
