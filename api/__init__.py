@@ -6,7 +6,7 @@ from typing import Any, Callable
 from flask import Flask
 from flask_smorest import Api
 
-from api import problems
+from api import auth, problems
 from api.runtime import install
 
 
@@ -33,10 +33,25 @@ def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
     api.spec.options["security"] = [{"bearerAuth": []}]
     from api.chases import blp as chases
     from api.history import blp as record
+    from api.jobs import admin, blp as jobs
+    from api.stream import blp as stream
 
     api.register_blueprint(chases)
     api.register_blueprint(record)
+    api.register_blueprint(jobs)
+    api.register_blueprint(stream)
+    api.register_blueprint(admin)
+    from api.conflict import blp as conflict
+    from api.obstacles import blp as track_features, reference as coc7e_rules
+
+    api.register_blueprint(track_features)
+    api.register_blueprint(conflict)
+    api.register_blueprint(coc7e_rules)
+    from api.savage_worlds import blp as savage_worlds
+
+    api.register_blueprint(savage_worlds)
     problems.register(app)
+    auth.install(app)
 
     @app.get("/health")
     def health() -> dict[str, str]:

@@ -5,7 +5,7 @@ import re
 from typing import Any
 from uuid import UUID
 
-from flask import request
+from flask import g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -29,7 +29,8 @@ def expected_version() -> int | None:
 
 
 def dice(data: dict[str, Any]) -> DiceChoice:
-    return DiceChoice(faces=data.get("table_dice"), source=data.get("dice"), entered_by=data["entered_by"], entropy=data["entropy"])
+    """The roll's dice; table dice are recorded as entered by whoever's token sent them."""
+    return DiceChoice(faces=data.get("table_dice"), source=data.get("dice"), entered_by=g.principal.name, entropy=data["entropy"])
 
 
 def result(chase: dict[str, Any], status: int = 200, **extra: Any) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -44,7 +45,7 @@ class Chases(MethodView):
     @blp.response(201, s.CommandResult)
     def post(self, data):
         """Create a chase; answers with the Keeper's token (shown once) and the seed commitment."""
-        chase, token = ledger().start_chase(data["name"], data["dice"])
+        chase, token = ledger().start_chase(data["name"], data["dice"], data["system"])
         return result(chase, 201, keeper_token=token)
 
 

@@ -1,6 +1,7 @@
 """The record of a chase: rolls, events, export, tokens, undo, rewind, redo and the seed."""
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from flask.views import MethodView
@@ -11,6 +12,11 @@ from api.auth import principal
 from api.chases import expected_version, result
 from api.runtime import ledger
 
+def with_head(body: dict[str, Any], chase_id: UUID) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """A read of the record, with the chain head it was read at (X-Chain-Head)."""
+    return body, 200, {"X-Chain-Head": ledger().track(chase_id)["chain_head"]}
+
+
 blp = Blueprint("record", __name__, url_prefix="/chases", description="The record: rolls, log, undo, seed, tokens")
 
 
@@ -20,11 +26,9 @@ class Rolls(MethodView):
     @blp.response(200, s.RollHistory)
     def get(self, query, chase_id: UUID):
         """Every roll in sequence order, with its dice, context and whether it was undone."""
-        principal(chase_id)
         version = query.pop("version", None)
-        if version is not None:
-            return {"rolls": ledger().rolls_at(chase_id, version, **query)}
-        return {"rolls": ledger().rolls(chase_id, **query)}
+        rolls = ledger().rolls_at(chase_id, version, **query) if version is not None else ledger().rolls(chase_id, **query)
+        return with_head({"rolls": rolls}, chase_id)
 
 
 @blp.route("/<uuid:chase_id>/events")
@@ -33,8 +37,7 @@ class Events(MethodView):
     @blp.response(200, s.EventLog)
     def get(self, page, chase_id: UUID):
         """The chase's event log, oldest first, after a version; each event with its hash."""
-        principal(chase_id)
-        return {"events": ledger().chase_events(chase_id, page["after"], page["limit"])}
+        return with_head({"events": ledger().chase_events(chase_id, page["after"], page["limit"])}, chase_id)
 
 
 @blp.route("/<uuid:chase_id>/export")
@@ -42,8 +45,7 @@ class Export(MethodView):
     @blp.response(200, s.Export)
     def get(self, chase_id: UUID):
         """The full log as JSON, for `chase verify` to check offline."""
-        principal(chase_id)
-        return ledger().export(chase_id)
+        return with_head(ledger().export(chase_id), chase_id)
 
 
 @blp.route("/<uuid:chase_id>/tokens")

@@ -11,6 +11,8 @@ from application.access import Forbidden, Unauthenticated
 from application.chases import ChaseNotFound, VersionConflict
 from domain.recorded_chase import HistoryRefused
 from domain.dice import InvalidTableDice
+from domain.rules.savage_worlds.errors import InvalidValue as SavageInvalidValue, RuleBroken as SavageRuleBroken
+from domain.rules.savage_worlds.savage_base import ParticipantNotFound as SavageParticipantNotFound
 from domain.rules.coc7e.chase import InvalidCommand, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant
 
@@ -66,6 +68,18 @@ def register(app: Flask) -> None:
     @app.errorhandler(RuleBroken)
     def rule_broken(e: RuleBroken) -> Response:
         return problem(409, "rule-broken", "Rule broken", str(e), rule=e.rule)
+
+    @app.errorhandler(SavageRuleBroken)
+    def savage_rule_broken(e: SavageRuleBroken) -> Response:
+        return problem(409, "rule-broken", "Rule broken", str(e), rule=e.rule)
+
+    @app.errorhandler(SavageInvalidValue)
+    def savage_invalid(e: SavageInvalidValue) -> Response:
+        return problem(422, "invalid-request", "Invalid request", str(e), errors=[{"field": e.field, "message": e.message}])
+
+    @app.errorhandler(SavageParticipantNotFound)
+    def savage_not_found(e: SavageParticipantNotFound) -> Response:
+        return problem(404, "not-found", "Not found", str(e))
 
     @app.errorhandler(VersionConflict)
     def conflict(e: VersionConflict) -> Response:

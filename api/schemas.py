@@ -6,6 +6,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from domain.rules.coc7e.chase import DICE_MODES, OUTCOMES
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
 from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY
+from domain.rules.coc7e.vehicles import ERAS, VEHICLES
 
 
 def _whole(limit: str, **kw):
@@ -16,13 +17,14 @@ def _whole(limit: str, **kw):
 class ChaseCreate(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 200), metadata={"example": "Harvey and the farmer"})
     dice = fields.String(load_default="server", validate=validate.OneOf(DICE_MODES), metadata={"description": "default dice for rolls: server dice, or faces entered from the table"})
+    system = fields.String(load_default="coc7e", validate=validate.OneOf(("coc7e", "swade", "swd")), metadata={"description": "the rules: coc7e (Call of Cthulhu 7e), swade (Savage Worlds Adventure Edition chase cards) or swd (Savage Worlds Deluxe action cards)"})
 
 
 class ParticipantCreate(Schema):
-    name = fields.String(required=True, validate=validate.Length(1, 200))
+    name = fields.String(validate=validate.Length(1, 200), metadata={"description": "required, except for a chart_vehicle (default: the chart's name)"})
     kind = fields.String(load_default="character", validate=validate.OneOf(KINDS))
     role = fields.String(validate=validate.OneOf(ROLES), metadata={"description": "required unless riding in a vehicle"})
-    mov = _whole("mov", required=True)
+    mov = _whole("mov", metadata={"description": "required, except for a chart_vehicle (which gives it)"})
     dex = _whole("dex", metadata={"description": "required for characters and creatures"})
     con = _whole("con", metadata={"description": "required on foot: the speed roll is a CON roll"})
     hp = _whole("hp")
@@ -33,12 +35,20 @@ class ParticipantCreate(Schema):
     driving_skill = fields.String(validate=validate.OneOf(DRIVING_SKILLS))
     vehicle_id = fields.String(metadata={"description": "ride in this vehicle (a participant of kind vehicle)"})
     seat = fields.String(validate=validate.OneOf(SEATS))
+    chart_vehicle = fields.String(
+        validate=validate.Length(1, 100),
+        metadata={
+            "description": "a vehicle of coc7e-chases.txt \"Vehicle Reference Charts\" by name (any case): fills mov, build, armor "
+            "and driving_skill, each overridable; kind must be vehicle",
+            "enum": [v.name for v in VEHICLES],
+        },
+    )
+    era = fields.String(validate=validate.OneOf(ERAS), metadata={"description": "with chart_vehicle: modern (default) or 1920s (MOV about 20% lower)"})
 
 
 class DiceInput(Schema):
     table_dice = fields.List(fields.Integer(strict=True), validate=validate.Length(0, 100), metadata={"description": "faces rolled at the table, in order: d100 tens dice (00-90) then the units die (0-9); dN faces 1..N"})
     dice = fields.String(validate=validate.OneOf(DICE_MODES), metadata={"description": "server or table; defaults to the chase's dice"})
-    entered_by = fields.String(load_default="keeper", validate=validate.Length(1, 80))
     entropy = fields.String(load_default="", validate=validate.Length(0, 200), metadata={"description": "player-supplied entropy mixed into server dice"})
 
 
@@ -126,11 +136,28 @@ class ChaseView(Schema):
     actions = fields.Integer(metadata={"description": "actions that count (not undone)"})
     can_redo = fields.Boolean()
     undo_requests = fields.List(fields.Dict(), metadata={"description": "undo requests awaiting the Keeper"})
+    # Savage Worlds chases (swade, swd; api/savage_worlds.py): "locations" is then the row of Chase Cards.
+    stage = fields.String(metadata={"description": "Savage Worlds: this round's stage, maneuvering (swd), resolving or over"})
+    mode = fields.String(allow_none=True, metadata={"description": "swade: the type of chase (foot, vehicular, airplane, ...)"})
+    range_increment = fields.Integer(allow_none=True, metadata={"description": "swade: Range per Chase Card between"})
+    linear = fields.Boolean(allow_none=True)
+    ranges = fields.List(fields.Dict(), metadata={"description": "swade: from, to, cards_between, range"})
+    length = fields.Integer(allow_none=True, metadata={"description": "swd: the chase length in rounds (null: without end)"})
+    rounds_left = fields.Integer(allow_none=True)
+    action_cards = fields.List(fields.Dict(), metadata={"description": "Savage Worlds: the round's Action cards high to low (swd: with Advantage and Attack Range)"})
+    deck = fields.Dict(metadata={"description": "Savage Worlds: the decks (cards left, discards, shuffle sequence)"})
+    pending = fields.List(fields.Dict(), metadata={"description": "Savage Worlds: what waits to be resolved, first first (POST .../resolve)"})
+    location_names = fields.List(fields.Dict(), metadata={"description": "the Keeper's names for locations: {index, name}"})
+    obstacles = fields.List(fields.Dict(), metadata={"description": "hazards and barriers: id, kind, name, between (two adjacent locations), skills, difficulty, hit_points, starting_hit_points, preset, destroyed, debris_of"})
+    mishaps = fields.List(fields.Dict(), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
 
 
 class CommandResult(Schema):
     chase = fields.Nested(ChaseView)
     roll = fields.Dict()
+    rolls = fields.List(fields.Dict(), metadata={"description": "every roll the command made, in sequence order"})
+    outcome = fields.Dict(metadata={"description": "what the command's rolls decided (passed, winner, destroyed, ...)"})
+    obstacle_id = fields.String()
     participant_id = fields.String()
     keeper_token = fields.String(metadata={"description": "only when a chase is created: the Keeper's token, shown once"})
     request_id = fields.Integer()

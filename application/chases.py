@@ -11,8 +11,10 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Transcoding
 
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
+from application.coc7e_commands import Coc7eCommands
 from application.history import ChaseHistory
 from application.ports import ChaseViews, SeedVault, TokenStore
+from application.savage_worlds import SAVAGE_CHASES, SavageWorldsCommands
 from application.views import ViewUpdater, project_chase
 from domain.dice import DiceSource, TableDice
 from domain.recorded_chase import HistoryRefused
@@ -47,15 +49,16 @@ class DiceChoice:
 
 
 SERVER_DICE = DiceChoice()
+CHASE_CLASSES = {"coc7e": Chase, **SAVAGE_CHASES}  # by game system (POST /chases "system")
 
 
-class ChaseLedger(ChaseHistory, Application):
+class ChaseLedger(SavageWorldsCommands, Coc7eCommands, ChaseHistory, Application):
     """Runs chases: every roll, movement spend and turn is an event on a chase."""
 
     name = "ChaseLedger"
     is_snapshotting_enabled = True
-    snapshotting_intervals = {Chase: SNAPSHOT_INTERVAL}
-    snapshotting_projectors = {Chase: project_chase}
+    snapshotting_intervals = {cls: SNAPSHOT_INTERVAL for cls in CHASE_CLASSES.values()}
+    snapshotting_projectors = {cls: project_chase for cls in CHASE_CLASSES.values()}
 
     def __init__(
         self,
@@ -80,16 +83,18 @@ class ChaseLedger(ChaseHistory, Application):
 
     # -- chases and tokens -----------------------------------------------------------------
 
-    def create_chase(self, name: str, dice: str = "server") -> dict[str, Any]:
+    def create_chase(self, name: str, dice: str = "server", system: str = "coc7e") -> dict[str, Any]:
         """Create a chase in set-up; its server-dice seed is committed in its first event."""
+        if system not in CHASE_CLASSES:
+            raise InvalidCommand("system", f"must be one of {', '.join(CHASE_CLASSES)}")
         chase_id = uuid4()
         commitment = self.seeds.new_seed(chase_id)
-        self.save(Chase.start(chase_id, name, dice, commitment))
+        self.save(CHASE_CLASSES[system].start(chase_id, name, dice, commitment))
         return self.track(chase_id)
 
-    def start_chase(self, name: str, dice: str = "server") -> tuple[dict[str, Any], str]:
+    def start_chase(self, name: str, dice: str = "server", system: str = "coc7e") -> tuple[dict[str, Any], str]:
         """Create a chase and the Keeper's token for it (shown once, kept only hashed)."""
-        view = self.create_chase(name, dice)
+        view = self.create_chase(name, dice, system)
         return view, self.access.issue(view["chase_id"], KEEPER, label="keeper")
 
     def issue_player_token(self, chase_id: UUID, participant_ids: Sequence[str], *, by: Principal = SYSTEM) -> str:

@@ -1,12 +1,15 @@
 """The composition root: builds the adapters once per process and injects them."""
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 from application.chases import ChaseLedger
-from infrastructure.settings import POSTGRES, persistence_env
+from application.jobs import Jobs, JobSettings
+from infrastructure.settings import POSTGRES, WorkerSettings, persistence_env, worker_settings
 from infrastructure.transcodings import TRANSCODINGS
 
 
@@ -79,10 +82,106 @@ def _postgres_startup_lock(env: Mapping[str, str]) -> Iterator[None]:
         conn.close()  # ends the session, which releases the lock
 
 
-def build_ledger(environ: Mapping[str, str] | None = None) -> ChaseLedger:
-    """A ChaseLedger on the configured store: SQLite file by default, PostgreSQL when asked."""
+class Ledger(ChaseLedger):
+    """The ChaseLedger of a process, with its job service and live feed (issue 5).
+
+    ``_notify`` is eventsourcing's hook called after new events are saved: each save announces
+    the chases it changed to the live feed (SSE streams). Publishing never fails a command.
+    """
+
+    name = "ChaseLedger"  # eventsourcing names tables after the application: keep ChaseLedger's
+
+    jobs: Jobs
+    live: Any
+    worker: WorkerSettings
+    persistence: dict[str, str]
+
+    def _notify(self, recordings: list[Any]) -> None:
+        super()._notify(recordings)
+        versions: dict[str, int] = {}
+        for recording in recordings:
+            event = recording.domain_event
+            chase_id = str(event.originator_id)
+            versions[chase_id] = max(versions.get(chase_id, 0), event.originator_version)
+        for chase_id, version in versions.items():
+            self.live.publish(chase_id, version)
+
+    def close(self) -> None:
+        for part in (getattr(self, "jobs", None) and self.jobs.queue, getattr(self, "live", None)):
+            close = getattr(part, "close", None)
+            if close is not None:
+                close()
+        super().close()
+
+
+def _wire(ledger: Ledger, env: dict[str, str], settings: WorkerSettings) -> Ledger:
+    """Give the ledger its job store, job queue and live feed (RQ and Redis when REDIS_URL is set)."""
+    from infrastructure import job_store
+    from infrastructure.live import LocalLiveFeed, RedisLiveFeed
+    from infrastructure.queues import InlineJobQueue, RQJobQueue
+
+    if env["PERSISTENCE_MODULE"] == POSTGRES:
+        store = _create(job_store.PostgresJobStore(ledger.factory.datastore))
+        counter = job_store.PostgresEventCounter(ledger.recorder)
+    else:
+        store = _create(job_store.SQLiteJobStore(ledger.factory.datastore))
+        counter = job_store.SQLiteEventCounter(ledger.recorder)
+    queue: Any
+    if settings.redis_url:
+        queue = RQJobQueue(settings.redis_url, settings.prefix, settings.job_attempts, settings.job_backoff)
+        ledger.live = RedisLiveFeed(settings.redis_url, settings.prefix)
+    else:
+        queue = InlineJobQueue(settings.job_backoff, max(settings.sweep_interval, 1.0), synchronous=_in_memory(env))
+        ledger.live = LocalLiveFeed()
+    job_settings = JobSettings(
+        lease=settings.job_lease, max_attempts=settings.job_attempts, grace=settings.job_grace,
+        rebuild_batch=settings.rebuild_batch, rebuild_throttle=settings.rebuild_throttle,
+        heartbeat=not _in_memory(env),
+    )
+    ledger.jobs = Jobs(ledger, store, queue, counter, job_settings)
+    if isinstance(queue, InlineJobQueue):
+        queue.jobs = ledger.jobs
+    ledger.worker = settings
+    ledger.persistence = env
+    return ledger
+
+
+def _in_memory(env: Mapping[str, str]) -> bool:
+    """A plain in-memory SQLite database: each pooled connection would see its own, empty one."""
+    name = env.get("SQLITE_DBNAME", "")
+    return env["PERSISTENCE_MODULE"] != POSTGRES and (":memory:" in name or "mode=memory" in name)
+
+
+def build_ledger(environ: Mapping[str, str] | None = None) -> Ledger:
+    """A ChaseLedger on the configured store: SQLite file by default, PostgreSQL when asked;
+    jobs on RQ when REDIS_URL is set, inline otherwise."""
     env = persistence_env(environ)
+    settings = worker_settings(environ)
     if env["PERSISTENCE_MODULE"] == POSTGRES:
         with _postgres_startup_lock(env):
-            return ChaseLedger(env, seeds=_postgres_seeds, views=_postgres_views, tokens=_postgres_tokens, transcodings=TRANSCODINGS)
-    return ChaseLedger(env, seeds=_sqlite_seeds, views=_sqlite_views, tokens=_sqlite_tokens, transcodings=TRANSCODINGS)
+            ledger = Ledger(env, seeds=_postgres_seeds, views=_postgres_views, tokens=_postgres_tokens, transcodings=TRANSCODINGS)
+            return _wire(ledger, env, settings)
+    ledger = Ledger(env, seeds=_sqlite_seeds, views=_sqlite_views, tokens=_sqlite_tokens, transcodings=TRANSCODINGS)
+    return _wire(ledger, env, settings)
+
+
+_process: dict[str, Any] = {}
+_process_lock = threading.Lock()
+
+
+def process_ledger() -> Ledger:
+    """This process's ledger, built from the environment on first use after any fork (RQ jobs
+    run by ``chase worker`` use it)."""
+    if _process.get("pid") != os.getpid():
+        with _process_lock:
+            if _process.get("pid") != os.getpid():
+                _process["ledger"] = build_ledger()
+                _process["pid"] = os.getpid()
+    return _process["ledger"]
+
+
+def use_as_process_ledger(ledger: Ledger) -> Ledger:
+    """Make ``ledger`` the one this process's jobs run on (``chase worker`` builds it first)."""
+    with _process_lock:
+        _process["ledger"], _process["pid"] = ledger, os.getpid()
+    return ledger

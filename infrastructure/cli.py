@@ -1,9 +1,10 @@
-"""The ``chase`` command: serve the API, play the demo."""
+"""The ``chase`` command: serve the API, play the demo, verify a log; workers, rebuilds, replays."""
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from typing import Any
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -51,6 +52,180 @@ def verify(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- background work (issue 5) -------------------------------------------------------------------
+
+
+def _logging() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def _stop_on_signals(stop: "threading.Event") -> None:
+    import signal
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+
+
+def worker(args: argparse.Namespace) -> int:
+    """An RQ worker on the job queues, with the sweeper (and the projection runner if asked)."""
+    import threading
+
+    from infrastructure.bootstrap import build_ledger, use_as_process_ledger
+    from infrastructure.queues import queue_names, redis_client, run_scheduler, run_worker
+    from infrastructure.runner import Sweeper, ViewFollower, start
+
+    _logging()
+    ledger = use_as_process_ledger(build_ledger())
+    settings = ledger.worker
+    if not settings.redis_url:
+        print("chase worker needs REDIS_URL (without it, jobs run inline in the API process)", file=sys.stderr)
+        ledger.close()
+        return 2
+    lanes = [lane.strip() for lane in args.queues.split(",")] if args.queues else list(settings.lanes)
+    names = queue_names(settings.prefix, lanes)
+    from rq import Queue
+
+    stop = threading.Event()
+    scheduler_connection = redis_client(settings.redis_url)
+    threads = [start(lambda s: run_scheduler([Queue(n, connection=scheduler_connection) for n in names], scheduler_connection, s), stop, "rq-scheduler")]
+    if not args.no_sweep:
+        threads.append(start(Sweeper(ledger.jobs, settings.sweep_interval).run, stop, "job-sweeper"))
+    if args.project:
+        threads.append(start(ViewFollower(ledger, ledger.persistence, settings.project_poll).run, stop, "projection-runner"))
+    print(f"chase worker {ledger.jobs.worker_name}: queues {', '.join(names)}", file=sys.stderr, flush=True)
+    try:
+        run_worker(settings.redis_url, names, burst=args.burst, stop=stop)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=5)
+        scheduler_connection.close()
+        ledger.close()
+    return 0
+
+
+def project(args: argparse.Namespace) -> int:
+    """The projection runner: keep the views current by following the notification log."""
+    import threading
+
+    from infrastructure.bootstrap import build_ledger
+    from infrastructure.runner import ViewFollower
+
+    _logging()
+    ledger = build_ledger()
+    follower = ViewFollower(ledger, ledger.persistence, args.poll or ledger.worker.project_poll)
+    try:
+        if args.once:
+            follower.catch_up()
+            return 0
+        stop = threading.Event()
+        _stop_on_signals(stop)
+        print(f"chase project: following the log of {ledger.name} into its views", file=sys.stderr, flush=True)
+        follower.run(stop)
+        return 0
+    finally:
+        ledger.close()
+
+
+def progress_bar(done: int, total: int, width: int = 30) -> str:
+    share = done / total if total else 1.0
+    filled = min(width, int(share * width))
+    return f"[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} events ({share:.0%})"
+
+
+def _follow(ledger: Any, job: dict[str, Any], unit: str, quiet: bool = False) -> dict[str, Any]:
+    """Print a job's progress until it is done or failed (a bar redrawn in place on a terminal,
+    a line per tenth otherwise); the job at the end."""
+    import time
+
+    tty = sys.stdout.isatty()
+    shown: Any = None
+    started, hinted = time.monotonic(), False
+    while True:
+        job = ledger.jobs.get(job["job_id"])
+        done, total, status = job["progress"]["done"], job["progress"]["total"], job["status"]
+        if not quiet:
+            line = progress_bar(done, total).replace("events", unit) if total or status == "done" else f"{status}..."
+            mark = line if tty else (status, done * 10 // total if total else -1)
+            if mark != shown:
+                print(f"\r{line}" if tty else line, end="" if tty else "\n", flush=True)
+                shown = mark
+        if status in ("done", "failed"):
+            if tty and not quiet:
+                print()
+            return job
+        if not hinted and status in ("pending", "queued") and ledger.worker.redis_url and time.monotonic() - started > 10:
+            print("\nstill waiting for a worker: is `chase worker` running?", file=sys.stderr, flush=True)
+            hinted = True
+        time.sleep(0.2)
+
+
+def rebuild(args: argparse.Namespace) -> int:
+    """Clear the views and rebuild them from the log as a job, printing a progress bar."""
+    from infrastructure.bootstrap import build_ledger
+
+    ledger = build_ledger()
+    try:
+        views = [v.strip() for v in args.views.split(",")] if args.views else None
+        job = ledger.jobs.rebuild_views(views) if views else ledger.jobs.rebuild_views()
+        where = "by a worker" if ledger.worker.redis_url else "in this process"
+        print(f"rebuild job {job['job_id']} ({where})", flush=True)
+        if args.no_wait:
+            return 0
+        job = _follow(ledger, job, "events")
+        if job["status"] == "failed":
+            print(f"rebuild failed: {job['error']}", file=sys.stderr)
+            return 1
+        r = job["result"]
+        print(f"views rebuilt: {', '.join(r['views'])} at notification {r['notification_id']} ({r['events']:,} events)")
+        return 0
+    finally:
+        ledger.close()
+
+
+def replay(args: argparse.Namespace) -> int:
+    """Replay a recorded chase event by event (a job), then show it at a pace; or check it."""
+    import json
+    import time
+    from uuid import UUID
+
+    from infrastructure.bootstrap import build_ledger
+
+    ledger = build_ledger()
+    try:
+        chase_id = UUID(args.chase_id)
+        job = ledger.jobs.check(chase_id) if args.check else ledger.jobs.replay(chase_id)
+        job = _follow(ledger, job, "versions" if args.check else "frames", quiet=args.json)
+        if job["status"] == "failed":
+            print(f"{job['kind']} failed: {job['error']}", file=sys.stderr)
+            return 1
+        if args.check:
+            r = job["result"]
+            print(json.dumps(r, indent=2))
+            return 0 if r["equal"] else 1
+        after = 0
+        while True:
+            frames = ledger.jobs.frames(job["job_id"], chase_id, after, 200)
+            if not frames:
+                return 0
+            for frame in frames:
+                after = frame["step"]
+                print(json.dumps(frame) if args.json else describe_frame(frame), flush=True)
+                if args.pace:
+                    time.sleep(args.pace)
+    finally:
+        ledger.close()
+
+
+def describe_frame(frame: dict[str, Any]) -> str:
+    track = frame["views"].get("track", {})
+    names = {pid: p["name"] for pid, p in track.get("participants", {}).items()}
+    where = ", ".join(f"{names[pid]} @{p['location']}" for pid, p in track.get("participants", {}).items() if p.get("location") is not None)
+    return f"{frame['step']:>5}  v{frame['version']:<5} {frame['event']['name']:<22} round {track.get('round', 0)}  {where}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="chase", description="Chase Ledger: event-sourced chases for tabletop RPGs")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -67,6 +242,26 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("file", help="the export, as JSON")
     v.add_argument("--head", help="a chain head you kept (X-Chain-Head): it must be in the log")
     v.set_defaults(func=verify)
+    w = sub.add_parser("worker", help="run an RQ worker on the job queues (needs REDIS_URL)")
+    w.add_argument("--queues", help="lanes to take jobs from, in order: interactive,batch (default CHASE_LEDGER_QUEUES)")
+    w.add_argument("--burst", action="store_true", help="quit when the queues are empty")
+    w.add_argument("--project", action="store_true", help="also run the projection runner (see chase project)")
+    w.add_argument("--no-sweep", action="store_true", help="do not resend pending, lost or abandoned jobs")
+    w.set_defaults(func=worker)
+    pr = sub.add_parser("project", help="keep the views current by following the event log (projection runner)")
+    pr.add_argument("--once", action="store_true", help="catch the views up once and quit")
+    pr.add_argument("--poll", type=float, help="seconds between polls (default CHASE_LEDGER_PROJECT_POLL)")
+    pr.set_defaults(func=project)
+    rb = sub.add_parser("rebuild", help="clear the views and rebuild them from the log (a job), with a progress bar")
+    rb.add_argument("--views", help="track,vehicles,rolls (they share one position: any rebuilds all)")
+    rb.add_argument("--no-wait", action="store_true", help="submit the job and quit")
+    rb.set_defaults(func=rebuild)
+    rp = sub.add_parser("replay", help="replay a recorded chase event by event (a job) and print it")
+    rp.add_argument("chase_id")
+    rp.add_argument("--pace", type=float, default=0.0, help="seconds between steps when printing")
+    rp.add_argument("--json", action="store_true", help="print each frame as JSON")
+    rp.add_argument("--check", action="store_true", help="instead, check the live views against a replay at every version")
+    rp.set_defaults(func=replay)
     args = parser.parse_args(argv)
     return args.func(args)
 

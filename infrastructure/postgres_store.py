@@ -77,23 +77,27 @@ class PostgresChaseViews(PostgresTrackingRecorder):
             if (row["notification_id"] if row else None) != previous_id:
                 raise IntegrityError(f"the views of {application_name} moved on from {previous_id} while this batch was read")
             # Rows in key order, so that two batches never lock the same rows in opposite orders.
-            for chase_id, t in sorted(tracks.items()):
-                c.execute(
+            # executemany: psycopg pipelines the statements (one round trip, not one per row).
+            if tracks:
+                c.executemany(
                     SQL(
                         "INSERT INTO {0} VALUES (%s, %s, %s, %s, %s) ON CONFLICT (chase_id) DO UPDATE SET "
                         "version = excluded.version, topic = excluded.topic, state = excluded.state, doc = excluded.doc"
                     ).format(self.tracks),
-                    (chase_id, t["version"], t["topic"], t["state"], Jsonb(t["doc"])),
+                    [(chase_id, t["version"], t["topic"], t["state"], Jsonb(t["doc"])) for chase_id, t in sorted(tracks.items())],
                 )
-            for r in sorted(rolls, key=lambda r: (r["chase_id"], r["sequence"])):
-                c.execute(
+            if rolls:
+                c.executemany(
                     SQL("INSERT INTO {0} VALUES (%s, %s, %s, %s, %s, %s, %s, %s, false, NULL, NULL, %s)").format(self.rolls),
-                    (r["chase_id"], r["sequence"], r["version"], r["action"], r["participant_id"], r["purpose"], r["round"], r["source"], Jsonb(r)),
+                    [
+                        (r["chase_id"], r["sequence"], r["version"], r["action"], r["participant_id"], r["purpose"], r["round"], r["source"], Jsonb(r))
+                        for r in sorted(rolls, key=lambda r: (r["chase_id"], r["sequence"]))
+                    ],
                 )
-            for mark in marks:
-                c.execute(
+            if marks:  # in the order they came: an undo, then the redo of it
+                c.executemany(
                     SQL("UPDATE {0} SET undone = %s, undone_by = %s, undone_at = %s WHERE chase_id = %s AND action = ANY(%s)").format(self.rolls),
-                    (mark["undone"], mark["by"], mark["at"], mark["chase_id"], list(mark["actions"])),
+                    [(mark["undone"], mark["by"], mark["at"], mark["chase_id"], list(mark["actions"])) for mark in marks],
                 )
             if row is None:
                 c.execute(SQL("INSERT INTO {0} VALUES (%s, %s)").format(self.tracking), (application_name, notification_id))

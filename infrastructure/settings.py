@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 SQLITE = "eventsourcing.sqlite"
 POSTGRES = "eventsourcing.postgres"
@@ -49,3 +50,66 @@ def persistence_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
         if "POSTGRES_DBNAME" not in env:
             raise ConfigurationError("POSTGRES_DBNAME is required with PERSISTENCE_MODULE=eventsourcing.postgres")
     return env
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    """Background jobs, workers and live updates (README "Workers and live updates")."""
+
+    redis_url: str | None = None  # unset: inline jobs and in-process live updates
+    prefix: str = "chase-ledger"  # RQ queue names and pub/sub channels start with it
+    lanes: tuple[str, ...] = ("interactive", "batch")  # the queues `chase worker` takes jobs from
+    job_lease: float = 30.0
+    job_attempts: int = 5
+    job_backoff: tuple[int, ...] = (2, 10, 30, 60)
+    job_grace: float = 10.0
+    sweep_interval: float = 5.0
+    rebuild_batch: int = 5_000
+    rebuild_throttle: float = 0.0
+    project_poll: float = 1.0
+    stream_poll: float = 2.0
+    stream_heartbeat: float = 15.0
+    stream_max_seconds: float = 300.0
+    admin_token: str | None = None
+
+
+def _number(environ: Mapping[str, str], key: str, default: float, kind: type = float, low: float = 0.0) -> Any:
+    raw = environ.get(key)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise ConfigurationError(f"{key} must be a number, not {raw!r}") from None
+    if value < low:
+        raise ConfigurationError(f"{key} must be at least {low}, not {raw!r}")
+    return value
+
+
+def worker_settings(environ: Mapping[str, str] | None = None) -> WorkerSettings:
+    """Job queue, worker and live-update settings from the environment."""
+    environ = os.environ if environ is None else environ
+    lanes = tuple(lane.strip() for lane in environ.get("CHASE_LEDGER_QUEUES", "interactive,batch").split(",") if lane.strip())
+    if not lanes or any(lane not in ("interactive", "batch") for lane in lanes):
+        raise ConfigurationError(f"CHASE_LEDGER_QUEUES must name interactive and/or batch, not {environ.get('CHASE_LEDGER_QUEUES')!r}")
+    try:
+        backoff = tuple(int(s) for s in environ.get("CHASE_LEDGER_JOB_BACKOFF", "2,10,30,60").split(",") if s.strip())
+    except ValueError:
+        raise ConfigurationError("CHASE_LEDGER_JOB_BACKOFF must be seconds separated by commas, such as 2,10,30,60") from None
+    return WorkerSettings(
+        redis_url=environ.get("REDIS_URL") or None,
+        prefix=environ.get("CHASE_LEDGER_QUEUE_PREFIX") or "chase-ledger",
+        lanes=lanes,
+        job_lease=_number(environ, "CHASE_LEDGER_JOB_LEASE", 30.0, low=0.5),
+        job_attempts=_number(environ, "CHASE_LEDGER_JOB_ATTEMPTS", 5, int, 1),
+        job_backoff=backoff,
+        job_grace=_number(environ, "CHASE_LEDGER_JOB_GRACE", 10.0),
+        sweep_interval=_number(environ, "CHASE_LEDGER_SWEEP_INTERVAL", 5.0, low=0.1),
+        rebuild_batch=_number(environ, "CHASE_LEDGER_REBUILD_BATCH", 5_000, int, 1),
+        rebuild_throttle=_number(environ, "CHASE_LEDGER_REBUILD_THROTTLE", 0.0),
+        project_poll=_number(environ, "CHASE_LEDGER_PROJECT_POLL", 1.0, low=0.05),
+        stream_poll=_number(environ, "CHASE_LEDGER_STREAM_POLL", 2.0, low=0.05),
+        stream_heartbeat=_number(environ, "CHASE_LEDGER_STREAM_HEARTBEAT", 15.0, low=0.1),
+        stream_max_seconds=_number(environ, "CHASE_LEDGER_STREAM_MAX_SECONDS", 300.0, low=1.0),
+        admin_token=environ.get("CHASE_LEDGER_ADMIN_TOKEN") or None,
+    )

@@ -10,6 +10,9 @@ from typing import Any
 from eventsourcing.persistence import Transcoding
 
 from domain.rules.coc7e.participants import Participant
+from domain.rules.savage_worlds.conditions import Conditions
+from domain.rules.savage_worlds.participants import SavageParticipant
+from domain.rules.savage_worlds.swade_vehicles import VehicleState
 from domain.track import Track
 
 
@@ -30,4 +33,7 @@ class DataclassAsDict(Transcoding):
 TRANSCODINGS = [
     DataclassAsDict(Participant, "coc7e.Participant"),
     DataclassAsDict(Track, "core.Track"),
+    DataclassAsDict(SavageParticipant, "savage_worlds.Participant"),
+    DataclassAsDict(Conditions, "savage_worlds.Conditions"),
+    DataclassAsDict(VehicleState, "savage_worlds.VehicleState"),
 ]

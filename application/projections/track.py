@@ -27,8 +27,11 @@ def render(chase: Any) -> dict[str, Any]:
         "turn_order": list(chase.turn_order),
         "whose_turn": chase.whose_turn,
         "slowest_mov": chase.slowest_mov,
-        "locations": _locations(participants),
+        "locations": _locations(chase, participants),
         "participants": participants,
+        "location_names": [{"index": int(k), "name": v} for k, v in sorted(chase.location_names.items(), key=lambda kv: int(kv[0]))],
+        "obstacles": [_obstacle(o) for o in sorted(chase.obstacles.values(), key=lambda o: (o["from_location"], o["destroyed"], o["name"]))],
+        "mishaps": list(chase.mishaps.values()),
         "caught_up": list(chase.caught_up),
         "seed_commitment": chase.seed_commitment,
         "seed_epoch": chase.seed_epoch,
@@ -63,10 +66,42 @@ def _participant(chase: Any, p: Any, acted: bool) -> dict[str, Any]:
         "movement_actions": p.movement_actions,
         "owed": p.owed,
         "acted": acted,
+        "damage": p.damage,
+        "hp_left": p.hp_left,
+        "armor": p.armor,
+        "attacks_made": p.attacks_made,
+        "condition": p.condition,
+        "fate": p.fate,
+        "obstacle_ahead": _ahead(chase, p),
+        "mishap": chase.mishaps.get(p.id),
     }
 
 
-def _locations(participants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _ahead(chase: Any, p: Any) -> str | None:
+    """The hazard or standing barrier between the participant's location and the next."""
+    if p.status != "in_chase" or p.vehicle:
+        return None
+    found = chase.obstacle_ahead(chase.track.location_of(p.id))
+    return found["id"] if found else None
+
+
+def _obstacle(o: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": o["id"],
+        "kind": o["kind"],
+        "name": o["name"],
+        "between": [o["from_location"], o["to_location"]],
+        "skills": list(o["skills"]),
+        "difficulty": o["difficulty"],
+        "hit_points": o["hit_points"],
+        "starting_hit_points": o["starting_hit_points"],
+        "preset": o["preset"],
+        "destroyed": o["destroyed"],
+        "debris_of": o["debris_of"],
+    }
+
+
+def _locations(chase: Any, participants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Every location from the back of the chase to one beyond the leader, with who is there.
 
     Locations behind the rearmost participant are left out: a long chase would otherwise
@@ -76,7 +111,10 @@ def _locations(participants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     if not placed:
         return []
     first = min(p["location"] for p in placed)
-    rows = [{"index": i, "participants": []} for i in range(first, max(p["location"] for p in placed) + 2)]
+    rows = [
+        {"index": i, "name": chase.location_names.get(str(i)), "participants": [], "obstacle_ahead": (chase.obstacle_ahead(i) or {}).get("id")}
+        for i in range(first, max(p["location"] for p in placed) + 2)
+    ]
     for p in sorted(placed, key=lambda p: p["name"]):
         if not p["vehicle_id"]:
             rows[p["location"] - first]["participants"].append(p["id"])

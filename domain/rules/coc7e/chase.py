@@ -13,9 +13,14 @@ from domain.rules.coc7e.establishing import (
     SPEED_ROLL_MOV_CHANGE,
     establish,
 )
-from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ParticipantNotFound, RuleBroken
+from domain.rules.coc7e import damage_events, obstacle_events
+from domain.rules.coc7e.conflict_procedures import ConflictProcedures
+from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.keeper_rolls import KeeperRolls
+from domain.rules.coc7e.mishaps import MishapProcedures
+from domain.rules.coc7e.obstacle_procedures import ObstacleProcedures
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
+from domain.rules.coc7e.random_hazards import RandomHazards
 from domain.rules.coc7e.rounds import ChaseRounds
 from domain.track import Track
 
@@ -23,10 +28,14 @@ OUTCOMES = ("caught", "escaped", "abandoned")
 DICE_MODES = ("server", "table")
 
 
-__all__ = ["Chase", "ChaseError", "InvalidCommand", "ParticipantNotFound", "RuleBroken"]
+__all__ = ["Chase", "ChaseError", "InvalidCommand", "ObstacleNotFound", "ParticipantNotFound", "RuleBroken"]
+
+# State added after chases were first recorded (issue 3): a chase restored from an older
+# snapshot gets these empty on first use (see Chase.__getattr__).
+LATER_STATE = {"location_names": dict, "obstacles": dict, "mishaps": dict, "build_losses": dict}
 
 
-class Chase(ChaseRounds, KeeperRolls, RecordedChase):
+class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, ConflictProcedures, MishapProcedures, RecordedChase):
     """A Call of Cthulhu chase: its participants, its track and its rounds."""
 
     TOPIC = "coc7e:Chase"
@@ -64,6 +73,9 @@ class Chase(ChaseRounds, KeeperRolls, RecordedChase):
 
     class EntropyContributed(RecordedChase.EntropyContributed):
         TOPIC = "coc7e:Chase.EntropyContributed"
+
+    class RandomHazardRolled(RandomHazards.RandomHazardRolled):  # random_hazards.py (the mixin)
+        TOPIC = "coc7e:Chase.RandomHazardRolled"
 
     Event = RecordedChase.Event
 
@@ -124,6 +136,8 @@ class Chase(ChaseRounds, KeeperRolls, RecordedChase):
             for pid, actions in self.movement_actions.items():
                 chase.participants[pid].movement_actions = actions
                 chase.participants[pid].owed = self.owed.get(pid, 0)
+            for p in chase.participants.values():
+                p.attacks_made = 0  # "Characters are limited to their usual number of attacks per round"
 
     class TurnDelayed(Event):
         TOPIC = "coc7e:Chase.TurnDelayed"
@@ -205,6 +219,25 @@ class Chase(ChaseRounds, KeeperRolls, RecordedChase):
             chase.outcome = self.outcome
             chase.end_note = self.note
 
+    # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
+    LocationNamed = obstacle_events.LocationNamed
+    LocationNameRemoved = obstacle_events.LocationNameRemoved
+    ObstaclePlaced = obstacle_events.ObstaclePlaced
+    ObstacleChanged = obstacle_events.ObstacleChanged
+    ObstacleRemoved = obstacle_events.ObstacleRemoved
+    ObstacleReached = obstacle_events.ObstacleReached
+    ObstacleNegotiated = obstacle_events.ObstacleNegotiated
+    BarrierDamaged = obstacle_events.BarrierDamaged
+    MishapIncurred = obstacle_events.MishapIncurred
+    MishapRolled = obstacle_events.MishapRolled
+    ConsequencesRuled = obstacle_events.ConsequencesRuled
+    DamageTaken = damage_events.DamageTaken
+    BuildLost = damage_events.BuildLost
+    MovementActionsLost = damage_events.MovementActionsLost
+    VehicleOutOfAction = damage_events.VehicleOutOfAction
+    ParticipantDisplaced = damage_events.ParticipantDisplaced
+    AttackMade = damage_events.AttackMade
+
     # -- creation --------------------------------------------------------------------------
 
     @classmethod
@@ -233,6 +266,18 @@ class Chase(ChaseRounds, KeeperRolls, RecordedChase):
         self.caught_up: list[dict[str, Any]] = []
         self.slowest_mov: int | None = None
         self.end_note = ""
+        # Ordinary attributes, so that undo and rewind restore them with the rest of the game state.
+        self.location_names: dict[str, str] = {}  # location index (as text): the Keeper's name for it
+        self.obstacles: dict[str, dict[str, Any]] = {}  # hazards and barriers by id
+        self.mishaps: dict[str, dict[str, Any]] = {}  # participant id: mishap awaiting the Keeper
+        self.build_losses: dict[str, list[dict[str, Any]]] = {}  # vehicle id: every Build lost
+
+    def __getattr__(self, name: str) -> Any:
+        if name in LATER_STATE:
+            value = LATER_STATE[name]()
+            setattr(self, name, value)
+            return value
+        raise AttributeError(name)
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -270,7 +315,9 @@ class Chase(ChaseRounds, KeeperRolls, RecordedChase):
         """Add a character, creature or vehicle, or a character aboard a vehicle."""
         self._require_phase("setup", "participants join before the cut to the chase", "Establishing the Chase")
         vehicles = {pid: p for pid, p in self.participants.items() if p.kind == "vehicle"}
-        checked = validate(spec, vehicles)
+        vehicle_id = spec.get("vehicle_id") if isinstance(spec, dict) else None
+        aboard = sum(1 for p in self.participants.values() if p.vehicle == vehicle_id and p.seat == "passenger") if vehicle_id else 0
+        checked = validate(spec, vehicles, aboard)
         if checked["seat"] == "driver" and self.driver_of(checked["vehicle"]):
             raise InvalidParticipant("seat", "that vehicle already has a driver")
         checked.update(id=participant_id, joined=len(self.participants))

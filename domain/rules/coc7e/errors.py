@@ -27,3 +27,7 @@ class InvalidCommand(ChaseError, ValueError):
         super().__init__(f"{field_name}: {message}")
         self.field = field_name
         self.message = message
+
+
+class ObstacleNotFound(ChaseError, LookupError):
+    """No such hazard or barrier on this chase's track."""

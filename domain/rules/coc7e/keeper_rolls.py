@@ -5,12 +5,28 @@ domain.dice.expressions, with DB read from the roller's damage bonus (coc7e-comb
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from domain.dice import DiceSource, InvalidDiceExpression, parse
+from domain.dice import DiceExpression, DiceSource, InvalidDiceExpression, parse
 from domain.rules.coc7e import percentile
 from domain.rules.coc7e.errors import InvalidCommand
 from domain.rules.coc7e.participants import Participant
+
+# Dice for a command that makes several rolls: called with the roll's name ("attack", "damage",
+# "occupants.<id>") and the dice it takes ("1D6"), it gives that roll's dice source. The
+# application builds one from the table dice entered for each roll, or the server dice.
+RollSources = Callable[[str, str], DiceSource]
+
+
+def same_dice(dice: DiceSource) -> RollSources:
+    """Every roll of a command from one dice source (server dice, or tests)."""
+    return lambda name, needs: dice
+
+
+def percentile_needs(bonus: int = 0, penalty: int = 0) -> str:
+    """What a percentile roll takes, in words, for a request for its table dice."""
+    tens = len(percentile.dice_for(bonus, penalty)) - 1
+    return f"d100: {tens} tens {'die' if tens == 1 else 'dice'} (00-90) then the units die (0-9)"
 
 
 class KeeperRolls:
@@ -55,6 +71,40 @@ class KeeperRolls:
         record = {"sequence": self.rolls_made + 1, "roller": participant_id, "purpose": purpose, "round": self.round, **record}
         self.trigger_event(self.DiceRolled, participant_id=participant_id, roll=record)
         return record
+
+    def _skill_roll(
+        self, dice: RollSources, name: str, participant_id: str | None, roller_id: str | None, purpose: str, skill: str, target: int, **kw: Any
+    ) -> dict[str, Any]:
+        """One percentile roll of a several-roll command, recorded as SkillRolled."""
+        try:
+            needs = percentile_needs(kw.get("bonus", 0), kw.get("penalty", 0))
+        except percentile.InvalidPercentileRoll as e:
+            raise InvalidCommand("roll", str(e)) from None
+        record = self._roll_percentile(dice(name, needs), roller_id, purpose, skill, target, **kw)
+        self.trigger_event(self.SkillRolled, participant_id=participant_id, roll=record)
+        return record
+
+    def _expression(self, expression: str, roller: Participant | None, field: str = "damage") -> DiceExpression:
+        try:
+            return parse(expression, roller.damage_bonus if roller else None)
+        except InvalidDiceExpression as e:
+            raise InvalidCommand(field, str(e)) from None
+
+    def _amount_roll(
+        self, dice: RollSources, name: str, expression: str, participant_id: str | None, purpose: str, roller: Participant | None = None
+    ) -> tuple[int, dict[str, Any] | None]:
+        """Roll damage (or lost movement actions) as DiceRolled; the amount is never below 0.
+
+        An expression without dice (a bicycle's "0" damage) rolls nothing and records nothing.
+        """
+        parsed = self._expression(expression, roller)
+        if not parsed.terms:
+            return max(0, parsed.modifier), None
+        sequence = self.rolls_made + 1
+        record = parsed.roll(dice(name, parsed.text), sequence)
+        record = {"sequence": sequence, "roller": roller.id if roller else participant_id, "purpose": purpose, "round": self.round, **record}
+        self.trigger_event(self.DiceRolled, participant_id=participant_id, roll=record)
+        return max(0, record["total"]), record
 
     def _roll_percentile(self, dice: DiceSource, roller: str | None, purpose: str, skill: str, target: int, **kw: Any) -> dict[str, Any]:
         try:

@@ -10,7 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.rules.coc7e import vehicles as charts
+from domain.rules.coc7e.errors import InvalidCommand
+
 KINDS = ("character", "creature", "vehicle")
+# "ready" before the cut; "out" for a wrecked or undrivable vehicle and those who were aboard
+# (coc7e-chases.txt "Vehicle Reference Charts", notes: "out of action").
+STATUSES = ("ready", "in_chase", "escaped", "left_behind", "out")
 ROLES = ("pursuer", "quarry")
 SEATS = ("driver", "passenger")
 DRIVING_SKILLS = ("Drive Auto", "Pilot", "Operate Heavy Machinery", "Ride")
@@ -50,7 +56,7 @@ class Participant:
     dex: int | None = None
     con: int | None = None
     hp: int | None = None
-    build: int = 0
+    build: int | float = 0  # a vehicle's current Build (0.5 for a bicycle, as printed)
     damage_bonus: str = "0"
     skills: dict[str, int] = field(default_factory=dict)
     armor: int = 0
@@ -58,9 +64,21 @@ class Participant:
     vehicle: str | None = None
     seat: str | None = None
     speed_mov: int | None = None
-    status: str = "ready"  # ready | in_chase | escaped | left_behind
+    status: str = "ready"  # one of STATUSES
     movement_actions: int = 0
     owed: int = 0
+    # Added with hazards, conflict and vehicles (issue 3); defaults keep older events and
+    # snapshots readable. Vehicles: chart row, era, Build at the start and whole points lost,
+    # condition (vehicles.STATUSES). Everyone: hit points of damage taken, attacks this round,
+    # and the Keeper's ruling on their fate when their vehicle was wrecked.
+    chart_vehicle: str | None = None
+    era: str | None = None
+    starting_build: int | float | None = None
+    build_lost: int = 0
+    condition: str | None = None
+    damage: int = 0
+    attacks_made: int = 0
+    fate: str | None = None
 
     @property
     def aboard(self) -> bool:
@@ -70,6 +88,10 @@ class Participant:
     def chase_mov(self) -> int:
         """MOV for this chase: adjusted by the speed roll once it is made."""
         return self.speed_mov if self.speed_mov is not None else self.mov
+
+    @property
+    def hp_left(self) -> int | None:
+        return None if self.hp is None else max(0, self.hp - self.damage)
 
     def combat_skill(self) -> int:
         """Best Fighting or Firearms skill, for DEX ties (coc7e-combat.txt)."""
@@ -91,8 +113,41 @@ def _whole(spec: dict[str, Any], name: str, *, required: bool, limit: str | None
     return value
 
 
-def validate(spec: dict[str, Any], vehicles: dict[str, Participant]) -> dict[str, Any]:
-    """Check a participant description and return it complete, ready for the event."""
+def build_number(build: Any) -> int | float:
+    """A Build as a JSON number: whole points as int, the bicycle's 0.5 as float (exact in binary)."""
+    value = charts.as_build(build)
+    return value.numerator if value.denominator == 1 else float(value)
+
+
+def from_chart(spec: dict[str, Any]) -> dict[str, Any]:
+    """Fill a vehicle's MOV, Build, armor and driving skill from its chart row; given values win.
+
+    coc7e-chases.txt "Vehicle Reference Charts": ``era`` "1920s" reduces MOV by about 20%.
+    """
+    if spec.get("chart_vehicle") is None:
+        if spec.get("era") is not None:
+            raise InvalidParticipant("era", "applies to a chart_vehicle")
+        return spec
+    if spec.get("kind", "character") != "vehicle":
+        raise InvalidParticipant("chart_vehicle", "only a vehicle comes from the vehicle charts; give kind vehicle")
+    try:
+        row = charts.vehicle(spec["chart_vehicle"])
+        era = spec.get("era") or "modern"
+        mov = row.mov_in(era)
+    except InvalidCommand as e:
+        raise InvalidParticipant("era" if e.field == "era" else "chart_vehicle", e.message) from None
+    filled = {"name": row.name, "mov": mov, "armor": row.armor, "driving_skill": row.skill}
+    filled.update({k: v for k, v in spec.items() if v is not None})
+    filled.update(chart_vehicle=row.name, era=era)
+    return filled
+
+
+def validate(spec: dict[str, Any], vehicles: dict[str, Participant], aboard: int = 0) -> dict[str, Any]:
+    """Check a participant description and return it complete, ready for the event.
+
+    ``aboard``: how many passengers already ride in the vehicle named by ``vehicle_id``.
+    """
+    spec = from_chart(spec)
     name = spec.get("name")
     if not isinstance(name, str) or not name.strip():
         raise InvalidParticipant("name", "is required")
@@ -120,6 +175,16 @@ def validate(spec: dict[str, Any], vehicles: dict[str, Participant]) -> dict[str
     if kind == "vehicle":
         out["role"] = _role(spec)
         out["mov"] = _whole(spec, "mov", required=True)
+        if spec.get("chart_vehicle") is not None and spec.get("build") is None:
+            out["build"] = build_number(charts.vehicle(spec["chart_vehicle"]).build_printed)  # "0.5" as printed
+        if out["build"] <= 0:
+            raise InvalidParticipant("build", "a vehicle needs its Build, more than 0 (or a chart_vehicle): at zero it is out of action")
+        out.update(
+            chart_vehicle=spec.get("chart_vehicle"),
+            era=spec.get("era"),
+            starting_build=out["build"],
+            condition="sound",
+        )
         out["dex"] = None
         out["con"] = None
         skill = spec.get("driving_skill") or "Drive Auto"
@@ -143,6 +208,11 @@ def validate(spec: dict[str, Any], vehicles: dict[str, Participant]) -> dict[str
     seat = spec.get("seat", "passenger")
     if seat not in SEATS:
         raise InvalidParticipant("seat", f"must be one of {', '.join(SEATS)}")
+    if vehicle.chart_vehicle is not None and seat == "passenger":
+        # The chart's Passengers column, read as passengers besides the driver (a sports car: 1).
+        most = charts.vehicle(vehicle.chart_vehicle).max_passengers
+        if most is not None and aboard >= most:
+            raise InvalidParticipant("vehicle_id", f"{vehicle.name} carries {most} passenger(s) besides the driver ({charts.CHARTS_HEADING}: Passengers)")
     out.update(role=vehicle.role, vehicle=vehicle_id, seat=seat)
     return out
 

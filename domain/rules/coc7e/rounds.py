@@ -36,16 +36,30 @@ class ChaseRounds:
             raise RuleBroken(f"{p.name} has {p.movement_actions} movement actions left; moving {locations} locations takes {locations}", rule)
         start = self.track.location_of(participant_id)
         assert start is not None
+        # A hazard or a standing barrier on the way stops the move in front of it; the
+        # participant must negotiate it (or break the barrier down) to go on ("Hazards", "Barriers").
+        blocking = next((o for o in map(self.obstacle_ahead, range(start, start + locations)) if o), None)
+        if blocking is not None and blocking["from_location"] == start:
+            raise RuleBroken(
+                f"{blocking['name']} lies ahead of {p.name}: negotiate it (or break it down) to move on",
+                f"{CHASES} \"{'Hazards' if blocking['kind'] == 'hazard' else 'Barriers'}\"",
+            )
+        moved = blocking["from_location"] - start if blocking else locations
         self.trigger_event(
             self.Moved,
             participant_id=participant_id,
             from_location=start,
-            to_location=start + locations,
-            movement_actions_spent=locations,
-            movement_actions_left=p.movement_actions - locations,
+            to_location=start + moved,
+            movement_actions_spent=moved,
+            movement_actions_left=p.movement_actions - moved,
         )
-        for location in range(start + 1, start + locations + 1):
+        for location in range(start + 1, start + moved + 1):
             self._record_caught_up(p, location)
+        if blocking is not None:
+            self.trigger_event(
+                self.ObstacleReached, participant_id=p.id, obstacle_id=blocking["id"],
+                location=start + moved, locations_not_moved=locations - moved,
+            )
         if p.movement_actions == 0:
             self._end_turn(p, "no movement actions left")
 
@@ -82,6 +96,8 @@ class ChaseRounds:
 
     def _begin_round(self, number: int) -> None:
         runners = [p for p in self.on_track() if p.status == "in_chase"]
+        if not runners:
+            return  # everyone is out of action: no one to move; the Keeper ends the chase
         slowest = min(p.chase_mov for p in runners)
         actions, owed = {}, {}
         for p in runners:
@@ -125,4 +141,7 @@ class ChaseRounds:
         if self.whose_turn != participant_id:
             current = self.participants[self.whose_turn].name if self.whose_turn else "no one"
             raise RuleBroken(f"it is {current}'s turn, not {p.name}'s (highest DEX acts first)", rule)
+        mishap = self.mishaps.get(participant_id)
+        if mishap is not None:
+            raise RuleBroken(f"the Keeper rules on {p.name}'s mishap ({mishap['cause']}) before {p.name} acts on", f"{CHASES} \"Hazards\"")
         return p

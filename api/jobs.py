@@ -1,0 +1,193 @@
+"""Background jobs over HTTP: random hazards, replays, checks, and (for the operator) rebuilds.
+
+Submitting a job answers ``202 Accepted`` with the job and its ``Location``; ``GET`` on it shows
+its status and progress (``?wait=N`` waits up to N seconds for it to finish). Chase jobs need the
+chase's token; rebuilds touch every chase, so they need the operator's token
+(``CHASE_LEDGER_ADMIN_TOKEN``), and are disabled over HTTP when it is not set (``chase rebuild``).
+"""
+from __future__ import annotations
+
+import hmac
+from typing import Any
+from uuid import UUID, uuid4
+
+from flask import Response, request, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from api.auth import principal
+from api.problems import problem
+from api.runtime import ledger
+from application.access import Forbidden, Unauthenticated
+from application.jobs import VIEW_NAMES, JobNotFound
+from domain.rules.coc7e.random_hazards import ENVIRONMENTS, MAX_KEY_LENGTH, MAX_LOCATIONS
+
+blp = Blueprint("jobs", __name__, url_prefix="/chases", description="Background jobs of a chase: random hazards, replays, checks")
+admin = Blueprint("admin", __name__, url_prefix="/admin", description="Operator jobs: rebuilding the views from the log")
+
+MAX_WAIT = 30.0
+
+
+def job_not_found(e: JobNotFound) -> Response:
+    return problem(404, "not-found", "Not found", str(e))
+
+
+blp.register_error_handler(JobNotFound, job_not_found)
+admin.register_error_handler(JobNotFound, job_not_found)
+
+
+class RandomHazards(Schema):
+    locations = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, MAX_LOCATIONS), metadata={"description": "locations ahead to roll for, one roll each"})
+    environment = fields.String(load_default="normal", validate=validate.OneOf(list(ENVIRONMENTS)), metadata={"description": "hazardous: a penalty die; quiet: a bonus die (coc7e-chases.txt \"Random Hazards and Barriers\")"})
+    from_location = fields.Integer(strict=True, allow_none=True, load_default=None, metadata={"description": "the first stretch rolled starts at this location"})
+    key = fields.String(validate=validate.Length(1, MAX_KEY_LENGTH), metadata={"description": "idempotency key (or the Idempotency-Key header): the same key records once"})
+    table_dice = fields.List(fields.Integer(strict=True), validate=validate.Length(0, 100), metadata={"description": "faces rolled at the table instead of the server dice"})
+
+
+class Rebuild(Schema):
+    views = fields.List(fields.String(validate=validate.OneOf(VIEW_NAMES)), load_default=list(VIEW_NAMES), validate=validate.Length(min=1), metadata={"description": "the views share one tracking position: naming any rebuilds them all"})
+
+
+class Wait(Schema):
+    wait = fields.Float(load_default=0.0, validate=validate.Range(0, MAX_WAIT), metadata={"description": "seconds to wait for the job to finish"})
+
+
+class FramePage(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+
+
+class Progress(Schema):
+    done = fields.Integer()
+    total = fields.Integer()
+
+
+class Job(Schema):
+    job_id = fields.String()
+    kind = fields.String(metadata={"description": "random_hazards, replay, check or rebuild"})
+    chase_id = fields.String(allow_none=True)
+    status = fields.String(metadata={"description": "pending (not yet sent to a worker), queued, running, retrying, done or failed"})
+    progress = fields.Nested(Progress)
+    attempts = fields.Integer()
+    params = fields.Dict()
+    result = fields.Dict(allow_none=True)
+    error = fields.String(allow_none=True)
+    created_at = fields.Float()
+    updated_at = fields.Float()
+
+
+class JobAccepted(Schema):
+    job = fields.Nested(Job)
+
+
+class Frames(Schema):
+    frames = fields.List(fields.Dict(), metadata={"description": "step, version, the event and the views after it"})
+
+
+def accepted(job: dict[str, Any], location: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    return {"job": job}, 202, {"Location": location}
+
+
+def chase_job_url(chase_id: UUID, job: dict[str, Any]) -> str:
+    return url_for("jobs.ChaseJob", chase_id=chase_id, job_id=job["job_id"])
+
+
+@blp.route("/<uuid:chase_id>/random-hazards")
+class RandomHazardsJob(MethodView):
+    @blp.arguments(RandomHazards)
+    @blp.response(202, JobAccepted)
+    def post(self, data, chase_id: UUID):
+        """The Keeper rolls the random hazards table for the locations ahead (a background job).
+
+        Each location's roll is an event on the chase, with the chase's server dice. Send an
+        ``Idempotency-Key`` header (or ``key``): the same key returns the same job and the rolls
+        are recorded once, however often the request or the job is repeated.
+        """
+        by = principal(chase_id)
+        key = data.get("key") or request.headers.get("Idempotency-Key") or str(uuid4())
+        job = ledger().jobs.roll_random_hazards(
+            chase_id, key, data["locations"], data["environment"], data["from_location"], data.get("table_dice"), by=by
+        )
+        return accepted(job, chase_job_url(chase_id, job))
+
+
+@blp.route("/<uuid:chase_id>/replays")
+class Replays(MethodView):
+    @blp.response(202, JobAccepted)
+    def post(self, chase_id: UUID):
+        """Replay the chase event by event into fresh views (a background job).
+
+        Read the frames step by step (``.../replays/<job_id>/frames``) or stream them at a
+        chosen pace (``.../replays/<job_id>/stream?pace=0.5``).
+        """
+        principal(chase_id)
+        job = ledger().jobs.replay(chase_id)
+        return accepted(job, chase_job_url(chase_id, job))
+
+
+@blp.route("/<uuid:chase_id>/replays/<job_id>/frames")
+class ReplayFrames(MethodView):
+    @blp.arguments(FramePage, location="query")
+    @blp.response(200, Frames)
+    def get(self, page, chase_id: UUID, job_id: str):
+        """A replay's frames after a step: each event and the views as they were after it."""
+        principal(chase_id)
+        return {"frames": ledger().jobs.frames(job_id, chase_id, page["after"], page["limit"])}
+
+
+@blp.route("/<uuid:chase_id>/checks")
+class Checks(MethodView):
+    @blp.response(202, JobAccepted)
+    def post(self, chase_id: UUID):
+        """Re-run the chase's state at every version and check the live views against it (a job)."""
+        principal(chase_id)
+        job = ledger().jobs.check(chase_id)
+        return accepted(job, chase_job_url(chase_id, job))
+
+
+@blp.route("/<uuid:chase_id>/jobs/<job_id>")
+class ChaseJob(MethodView):
+    @blp.arguments(Wait, location="query")
+    @blp.response(200, Job)
+    def get(self, query, chase_id: UUID, job_id: str):
+        """A job of this chase: status, progress (done / total), result or error."""
+        principal(chase_id)
+        if query["wait"]:
+            return ledger().jobs.wait(job_id, query["wait"], chase_id)
+        return ledger().jobs.get(job_id, chase_id)
+
+
+def require_operator() -> None:
+    """The operator's bearer token (CHASE_LEDGER_ADMIN_TOKEN); rebuilds are off when unset."""
+    expected = ledger().worker.admin_token
+    if not expected:
+        raise Forbidden("operator endpoints are disabled: set CHASE_LEDGER_ADMIN_TOKEN, or run `chase rebuild`")
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthenticated("the operator's token is required: send Authorization: Bearer <token>")
+    if not hmac.compare_digest(token.strip().encode(), expected.encode()):
+        raise Forbidden("this is not the operator's token")
+
+
+@admin.route("/rebuilds")
+class Rebuilds(MethodView):
+    @admin.arguments(Rebuild)
+    @admin.response(202, JobAccepted)
+    def post(self, data):
+        """Clear the views and rebuild them from the log (a background job), with progress."""
+        require_operator()
+        job = ledger().jobs.rebuild_views(data["views"])
+        return accepted(job, url_for("admin.AdminJob", job_id=job["job_id"]))
+
+
+@admin.route("/jobs/<job_id>")
+class AdminJob(MethodView):
+    @admin.arguments(Wait, location="query")
+    @admin.response(200, Job)
+    def get(self, query, job_id: str):
+        """Any job: status, progress (events done / total for a rebuild), result or error."""
+        require_operator()
+        if query["wait"]:
+            return ledger().jobs.wait(job_id, query["wait"])
+        return ledger().jobs.get(job_id)

@@ -1,0 +1,186 @@
+"""Request and response schemas of the Savage Worlds chases (api/savage_worlds.py)."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from api.schemas import ChaseView, DiceInput
+from domain.rules.savage_worlds.participants import KINDS, ROLES, SEATS
+from domain.rules.savage_worlds.swade_tables import RANGE_INCREMENTS, SCALE_DAMAGE
+
+TRAIT_DIE = validate.Regexp(r"^\s*d\s*(4|6|8|10|12)\s*([+-]\s*\d{1,2})?\s*$", error="a trait die: d4, d6, d8, d10, d12, d12+N or d4-2")
+CARD = {"description": "a card as written: QH, 10S, Q♥, 10 of Spades, Red Joker", "example": "QH"}
+MODIFIER = {"description": "the GM's situational modifier (cover, Difficult Terrain, multi-actions ...)"}
+
+
+def _modifier(**kw):
+    return fields.Integer(strict=True, load_default=0, validate=validate.Range(-20, 20), metadata=MODIFIER, **kw)
+
+
+def _direction(**kw):
+    return fields.Integer(strict=True, validate=validate.OneOf((1, -1)), metadata={"description": "+1 toward the front of the row, -1 toward the rear"}, **kw)
+
+
+class SavageParticipantCreate(Schema):
+    name = fields.String(required=True, validate=validate.Length(1, 200))
+    kind = fields.String(load_default="character", validate=validate.OneOf(KINDS))
+    role = fields.String(validate=validate.OneOf(ROLES), metadata={"description": "chaser or quarry; required unless with_id is given"})
+    with_id = fields.String(metadata={"description": "ride in this vehicle, or follow this leader: the group maneuvers together"})
+    seat = fields.String(validate=validate.OneOf(SEATS), metadata={"description": "driver or passenger of a vehicle; member of a group"})
+    wild_card = fields.Boolean(metadata={"description": "a Wild Card rolls a Wild Die (default: characters yes)"})
+    maneuver_die = fields.String(validate=TRAIT_DIE, metadata={"description": "the maneuvering skill's die (Driving, Piloting, Riding, Athletics)", "example": "d8"})
+    maneuver_skill = fields.String(validate=validate.Length(1, 80))
+    spirit = fields.String(validate=TRAIT_DIE, metadata={"description": "Spirit, to recover from Shaken"})
+    mounted = fields.Boolean(metadata={"description": "riding an animal: a mounted Critical Failure"})
+    toughness = fields.Integer(strict=True, validate=validate.Range(1, 200))
+    armor = fields.Integer(strict=True, validate=validate.Range(0, 100))
+    scale = fields.String(validate=validate.OneOf(tuple(SCALE_DAMAGE)))
+    top_speed = fields.Float(validate=validate.Range(0, 100_000), metadata={"description": "mph for vehicles and mounts"})
+    pace = fields.Integer(strict=True, validate=validate.Range(0, 100))
+    running_die = fields.Integer(strict=True, validate=validate.OneOf((4, 6, 8, 10, 12)))
+    climb = fields.Integer(strict=True, validate=validate.Range(-100, 100))
+    handling = fields.Integer(strict=True, validate=validate.Range(-10, 10))
+    max_wounds = fields.Integer(strict=True, validate=validate.Range(0, 20))
+    weapons = fields.Integer(strict=True, validate=validate.Range(0, 100))
+    has_systems = fields.Boolean()
+
+
+class OpposedDice(DiceInput):
+    defender_table_dice = fields.List(fields.Integer(strict=True), validate=validate.Length(0, 100), metadata={"description": "the defender's faces, for an opposed roll"})
+
+
+class TraitRoll(DiceInput):
+    participant_id = fields.String(required=True)
+    trait_die = fields.String(required=True, validate=TRAIT_DIE)
+    purpose = fields.String(load_default="trait roll", validate=validate.Length(1, 200))
+    modifier = _modifier()
+    target_number = fields.Integer(strict=True, load_default=4, validate=validate.Range(1, 100))
+
+
+class DamageRoll(DiceInput):
+    target_id = fields.String(required=True)
+    expression = fields.String(required=True, validate=validate.Length(1, 100), metadata={"example": "2d6+1, Str+d6"})
+    roller_id = fields.String(load_default=None, allow_none=True, metadata={"description": "who deals it (their Joker adds +2)"})
+    raise_bonus = fields.Boolean(load_default=False, metadata={"description": "the attack got a raise: +d6"})
+    strength = fields.String(load_default=None, allow_none=True, validate=TRAIT_DIE)
+    modifier = _modifier()
+
+
+class Recover(DiceInput):
+    trait_die = fields.String(load_default=None, allow_none=True, validate=TRAIT_DIE, metadata={"description": "default: the participant's Spirit"})
+    modifier = _modifier()
+
+
+class Conditions(Schema):
+    shaken = fields.Boolean()
+    distracted = fields.Boolean()
+    vulnerable = fields.Boolean()
+    fatigue = fields.Integer(strict=True, validate=validate.Range(0, 3), metadata={"description": "0 fresh, 1 Fatigued, 2 Exhausted, 3 Incapacitated"})
+    reason = fields.String(load_default="", validate=validate.Length(0, 200))
+
+
+class SwadeBegin(Schema):
+    mode = fields.String(required=True, validate=validate.OneOf(tuple(RANGE_INCREMENTS)))
+    placements = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True), required=True, metadata={"description": "each unit's Chase Card, 0 (rear) to the front"})
+    chase_cards = fields.Integer(strict=True, load_default=9, validate=validate.Range(1, 54), metadata={"description": "server's deck: how many Chase Cards to deal"})
+    row = fields.List(fields.String(), validate=validate.Length(1, 54), metadata={"description": "physical deck: the Chase Cards dealt, rear to front"})
+    linear = fields.Boolean(load_default=True, metadata={"description": "a linear chase allows Dropping Back"})
+    deck = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("server", "table")), metadata={"description": "default: the chase's dice"})
+
+
+class ActionCards(Schema):
+    cards = fields.Dict(keys=fields.String(), values=fields.String(), load_default=None, allow_none=True, metadata={"description": "physical deck: the card dealt to each unit", **CARD})
+
+
+class ChangePosition(DiceInput):
+    direction = _direction(required=True)
+    as_action = fields.Boolean(load_default=False, metadata={"description": "as an action: +2"})
+    cards = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(1, 2), metadata={"description": "at most (default: as far as the roll allows)"})
+    modifier = _modifier()
+
+
+class DropBack(Schema):
+    cards = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 2))
+
+
+class Evade(Schema):
+    as_action = fields.Boolean(load_default=False)
+
+
+class Flee(DiceInput):
+    modifier = _modifier()
+
+
+class Force(OpposedDice):
+    target_id = fields.String(required=True)
+    direction = _direction(required=True)
+    modifier = _modifier()
+    defender_modifier = _modifier()
+
+
+class Ram(OpposedDice):
+    target_id = fields.String(required=True)
+    modifier = _modifier()
+    defender_modifier = _modifier()
+
+
+class SwadeAttack(DiceInput):
+    target_id = fields.String(required=True)
+    trait_die = fields.String(required=True, validate=TRAIT_DIE)
+    ranged = fields.Boolean(load_default=True)
+    weapon_range = fields.String(load_default=None, allow_none=True, metadata={"description": "Short/Medium/Long, e.g. 12/24/48"})
+    running = fields.Boolean(load_default=False)
+    modifier = _modifier()
+    target_number = fields.Integer(strict=True, load_default=4, validate=validate.Range(1, 100), metadata={"description": "4, or the target's Parry"})
+
+
+class SwadeResolve(DiceInput):
+    direction = _direction(load_default=None, allow_none=True)
+    cards = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(1, 2), metadata={"description": "a Bump: how many cards (a Joker: up to two)"})
+    card = fields.String(load_default=None, allow_none=True, metadata=CARD)
+    modifier = _modifier()
+
+
+class SwdBegin(Schema):
+    length = fields.Integer(strict=True, load_default=5, allow_none=True, validate=validate.Range(1, 1000), metadata={"description": "rounds; null: without end"})
+    deck = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("server", "table")))
+    constant = fields.Integer(strict=True, load_default=0, validate=validate.Range(-10, 10), metadata={"description": "constant chase modifier (Difficult Terrain -2)"})
+
+
+class SwdManeuver(DiceInput):
+    modifier = _modifier()
+    cards = fields.List(fields.String(), load_default=None, allow_none=True, validate=validate.Length(0, 20), metadata={"description": "physical deck: the cards dealt"})
+    keep = fields.String(load_default=None, allow_none=True, metadata={"description": "the card kept of several (default: asked for)"})
+
+
+class Cooperate(DiceInput):
+    modifier = _modifier()
+
+
+class SwdAttack(DiceInput):
+    target_id = fields.String(required=True)
+    trait_die = fields.String(required=True, validate=TRAIT_DIE)
+    modifier = _modifier()
+    target_number = fields.Integer(strict=True, load_default=4, validate=validate.Range(1, 100))
+    unstable_platform = fields.Boolean(load_default=False)
+    running = fields.Boolean(load_default=False)
+
+
+class SwdForce(OpposedDice):
+    target_id = fields.String(required=True)
+    modifier = _modifier()
+    defender_modifier = _modifier()
+
+
+class SwdResolve(DiceInput):
+    cards = fields.List(fields.String(), load_default=None, allow_none=True, validate=validate.Length(1, 20), metadata={"description": "the Action cards dealt"})
+    card = fields.String(load_default=None, allow_none=True, metadata={"description": "the card to keep", **CARD})
+    modifier = _modifier()
+    expression = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 100), metadata={"description": "obstacle damage dice instead of the default"})
+    trait_die = fields.String(load_default=None, allow_none=True, validate=TRAIT_DIE)
+
+
+class SavageResult(Schema):
+    chase = fields.Nested(ChaseView)
+    rolls = fields.List(fields.Dict(), metadata={"description": "every roll the command made, in sequence order"})
+    result = fields.Raw(allow_none=True, metadata={"description": "what the command decided"})
+    participant_id = fields.String()

@@ -1,0 +1,246 @@
+"""Savage Worlds chases in the ChaseLedger: the commands of the Adventure Edition ("swade") and
+Deluxe ("swd") chases, mixed into the application (application/chases.py).
+
+Each command loads the chase, checks it is of the system the command is for, checks who may do
+it, runs the aggregate's procedure and saves (ChaseLedger._execute: optimistic concurrency,
+read-your-writes). Answers are (result, the rolls the command recorded, the track view).
+Decks deal with server dice derived as their shuffle recorded (ServerDeckDice).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+from uuid import UUID, uuid4
+
+from application.access import KEEPER, SYSTEM, SYSTEM_ROLE, Forbidden, Principal
+from domain.recorded_chase import HistoryRefused
+from domain.rules.savage_worlds.errors import RuleBroken
+from domain.rules.savage_worlds.swade_aggregate import SwadeChase
+from domain.rules.savage_worlds.swd_aggregate import SwdChase
+
+SAVAGE_CHASES = {"swade": SwadeChase, "swd": SwdChase}
+Answer = tuple[Any, list[dict[str, Any]], dict[str, Any]]
+
+
+class ServerDeckDice:
+    """Server dice for a chase's decks (domain.rules.savage_worlds.savage_decks.DeckDice)."""
+
+    def __init__(self, seeds: Any, chase: Any) -> None:
+        self.seeds, self.chase = seeds, chase
+
+    def for_shuffle(self) -> Any:
+        if self.chase.seed_commitment is None:
+            raise HistoryRefused("the chase's seed has been revealed and the chase is over: no server shuffle")
+        return self.seeds.server_dice(self.chase.id, self.chase.seed_commitment, self.chase.entropy, self.chase.seed_epoch)
+
+    def for_provenance(self, provenance: dict[str, Any]) -> Any:
+        return self.seeds.server_dice(self.chase.id, provenance["commitment"], provenance.get("entropy", ""), provenance.get("epoch", 0))
+
+
+def acts_for(by: Principal, chase: Any, participant_id: str | None, what: str) -> None:
+    """The Keeper (GM) may do anything; a player acts for their participants and the units they are in."""
+    if by.role in (KEEPER, SYSTEM_ROLE):
+        return
+    ids: set[str] = set()
+    if participant_id in chase.participants:
+        unit = chase.unit_of(participant_id)
+        ids = {participant_id, unit} | {m.id for m in chase.members(unit)}
+    if not ids & set(by.participant_ids):
+        raise Forbidden(f"a player may {what} only for their own participants")
+
+
+class SavageWorldsCommands:
+    """The Savage Worlds commands of the ChaseLedger (a mixin of application/chases.py)."""
+
+    _execute: Callable[..., Any]
+    _dice: Callable[..., Any]
+    track: Callable[[UUID], dict[str, Any]]
+    seeds: Any
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    def _run(self, chase_id: UUID, system: str | Sequence[str], expected_version: int | None, act: Callable[[Any], Any]) -> Answer:
+        systems = (system,) if isinstance(system, str) else tuple(system)
+
+        def command(chase: Any) -> tuple[Any, list[dict[str, Any]]]:
+            if chase.SYSTEM not in systems:
+                raise RuleBroken(
+                    f"this is a {chase.SYSTEM} chase; this command is for {' or '.join(systems)} chases",
+                    "POST /chases with \"system\" chooses the rules a chase is played by",
+                )
+            result = act(chase)
+            return result, chase.recorded_rolls()
+
+        result, rolls = self._execute(chase_id, expected_version, command)
+        return result, rolls, self.track(chase_id)
+
+    def _roll_dice(self, chase: Any, choice: Any) -> Any:
+        from application.chases import SERVER_DICE
+
+        return self._dice(chase, choice or SERVER_DICE)
+
+    def _maybe_dice(self, chase: Any, choice: Any) -> Any:
+        """Dice for a step that may not roll: none when a table-dice chase entered no faces."""
+        if (choice is None or choice.faces is None) and ((choice and choice.source) or chase.dice) == "table":
+            return None
+        return self._roll_dice(chase, choice)
+
+    def _decks(self, chase: Any) -> ServerDeckDice:
+        return ServerDeckDice(self.seeds, chase)
+
+    # -- both systems ----------------------------------------------------------------------
+
+    def add_savage_participant(self, chase_id: UUID, system: str, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
+        by.require_keeper("add participants")
+        participant_id = str(uuid4())
+        _, rolls, view = self._run(chase_id, system, expected_version, lambda c: c.add_participant(participant_id, spec))
+        return participant_id, rolls, view
+
+    def savage_end_turn(self, chase_id: UUID, system: str, participant_id: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
+        def act(c: Any) -> None:
+            acts_for(by, c, participant_id, "end turns")
+            c.end_turn(participant_id, self._decks(c))
+
+        return self._run(chase_id, system, expected_version, act)
+
+    def savage_resolve(self, chase_id: UUID, system: str, choices: dict[str, Any], dice: Any = None, expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
+        """Resolve the first follow-up waiting (a roll, a Bump's direction, the card to keep)."""
+
+        def act(c: Any) -> Any:
+            head = c.next_follow_up()
+            if head["kind"] in ("bump", "chase card", "deal action cards"):
+                by.require_keeper(f"resolve the {head['kind']}")
+            acts_for(by, c, head.get("participant_id"), f"resolve the {head['kind']}")
+            return c.resolve(self._maybe_dice(c, dice), deck_dice=self._decks(c), **choices)
+
+        return self._run(chase_id, system, expected_version, act)
+
+    def savage_trait_roll(
+        self, chase_id: UUID, system: str, participant_id: str, die: str, *, purpose: str = "trait roll", modifier: int = 0,
+        target_number: int = 4, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """Any trait roll the GM calls for (Notice, Spirit, Shooting outside the maneuvers)."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "roll")
+            return c.roll_any_trait(self._roll_dice(c, dice), participant_id, die, purpose=purpose, modifier=modifier, target_number=target_number).total
+
+        return self._run(chase_id, system, expected_version, act)
+
+    def savage_damage(
+        self, chase_id: UUID, system: str, target_id: str, expression: str, *, roller_id: str | None = None, raise_bonus: bool = False,
+        strength: str | None = None, modifier: int = 0, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        def act(c: Any) -> Any:
+            if roller_id is None:
+                by.require_keeper("roll damage for no one")
+            acts_for(by, c, roller_id, "roll damage")
+            return c.damage(self._roll_dice(c, dice), target_id, expression, roller_id=roller_id, raise_bonus=raise_bonus, strength=strength, modifier=modifier)
+
+        return self._run(chase_id, system, expected_version, act)
+
+    def savage_recover(self, chase_id: UUID, system: str, participant_id: str, *, die: str | None = None, modifier: int = 0, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM) -> Answer:
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "recover from Shaken")
+            return c.recover(self._roll_dice(c, dice), participant_id, die, modifier).success
+
+        return self._run(chase_id, system, expected_version, act)
+
+    def savage_conditions(self, chase_id: UUID, system: str, participant_id: str, changes: dict[str, Any], reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
+        by.require_keeper("set conditions")
+        return self._run(chase_id, system, expected_version, lambda c: c.set_conditions(participant_id, changes, reason or "the GM"))
+
+    # -- the Adventure Edition -------------------------------------------------------------
+
+    def begin_swade(
+        self, chase_id: UUID, mode: str, placements: dict[str, int], *, chase_cards: Any = 9, linear: bool = True,
+        deck: str | None = None, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        by.require_keeper("begin the chase")
+        return self._run(
+            chase_id, "swade", expected_version,
+            lambda c: c.begin(mode, placements, chase_cards=chase_cards, linear=linear, deck=deck, deck_dice=self._decks(c)),
+        )
+
+    def deal_action_cards(self, chase_id: UUID, cards: dict[str, str] | None = None, expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
+        by.require_keeper("deal the Action cards")
+        return self._run(chase_id, "swade", expected_version, lambda c: c.deal_action_cards(cards, self._decks(c)))
+
+    def swade_maneuver(
+        self, chase_id: UUID, participant_id: str, maneuver: str, options: dict[str, Any], *, dice: Any = None,
+        defender_dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """One maneuver ("MANEUVERS"): change-position, drop-back, evade, hold-steady, flee, force, ram, attack."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, maneuver)
+            roll = lambda: self._roll_dice(c, dice)  # noqa: E731
+            defend = lambda: self._roll_dice(c, defender_dice)  # noqa: E731
+            decks = self._decks(c)
+            o = options
+            if maneuver == "change-position":
+                return c.change_position(roll(), participant_id, o["direction"], as_action=o["as_action"], cards=o.get("cards"), modifier=o["modifier"], deck_dice=decks).total
+            if maneuver == "drop-back":
+                return c.drop_back(participant_id, o["cards"], decks)
+            if maneuver == "evade":
+                return c.evade(participant_id, o["as_action"])
+            if maneuver == "hold-steady":
+                return c.hold_steady(participant_id)
+            if maneuver == "flee":
+                return c.flee(roll(), participant_id, o["modifier"], decks).success
+            if maneuver == "force":
+                return c.force(roll(), defend(), participant_id, o["target_id"], o["direction"], modifier=o["modifier"], defender_modifier=o["defender_modifier"], deck_dice=decks)
+            if maneuver == "ram":
+                return c.ram(roll(), defend(), participant_id, o["target_id"], modifier=o["modifier"], defender_modifier=o["defender_modifier"])
+            if maneuver == "attack":
+                return c.attack_foe(
+                    roll(), participant_id, o["target_id"], o["trait_die"], ranged=o["ranged"], weapon_range=o.get("weapon_range"),
+                    running=o["running"], modifier=o["modifier"], target_number=o["target_number"],
+                ).total
+            raise ValueError(f"no maneuver {maneuver}")
+
+        return self._run(chase_id, "swade", expected_version, act)
+
+    # -- the Deluxe chase ------------------------------------------------------------------
+
+    def begin_swd(self, chase_id: UUID, length: int | None = 5, *, deck: str | None = None, constant: int = 0, expected_version: int | None = None, by: Principal = SYSTEM) -> Answer:
+        by.require_keeper("begin the chase")
+        return self._run(chase_id, "swd", expected_version, lambda c: c.begin(length, deck=deck, constant=constant, deck_dice=self._decks(c)))
+
+    def swd_maneuver(
+        self, chase_id: UUID, participant_id: str, *, modifier: int = 0, cards: list[str] | None = None, keep: str | None = None,
+        dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "make maneuver rolls")
+            if cards is not None:
+                by.require_keeper("enter the cards dealt")
+            return c.maneuver(self._roll_dice(c, dice), participant_id, modifier=modifier, cards=cards, keep=keep, deck_dice=self._decks(c)).total
+
+        return self._run(chase_id, "swd", expected_version, act)
+
+    def swd_cooperate(self, chase_id: UUID, participant_id: str, *, modifier: int = 0, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM) -> Answer:
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "make cooperative rolls")
+            return c.cooperate(self._roll_dice(c, dice), participant_id, modifier).total
+
+        return self._run(chase_id, "swd", expected_version, act)
+
+    def swd_action(
+        self, chase_id: UUID, participant_id: str, action: str, options: dict[str, Any], *, dice: Any = None,
+        defender_dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """An action with Advantage ("Resolve Actions"): attack or force."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, action)
+            o = options
+            if action == "attack":
+                return c.attack_foe(
+                    self._roll_dice(c, dice), participant_id, o["target_id"], o["trait_die"], modifier=o["modifier"],
+                    target_number=o["target_number"], unstable_platform=o["unstable_platform"], running=o["running"],
+                ).total
+            if action == "force":
+                return c.force(self._roll_dice(c, dice), self._roll_dice(c, defender_dice), participant_id, o["target_id"], modifier=o["modifier"], defender_modifier=o["defender_modifier"])
+            raise ValueError(f"no action {action}")
+
+        return self._run(chase_id, "swd", expected_version, act)

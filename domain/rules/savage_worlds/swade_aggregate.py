@@ -1,0 +1,290 @@
+"""The Savage Worlds Adventure Edition chase aggregate: the row of Chase Cards and the maneuvers.
+
+swade-chases-reference.txt. Set-up ("SETUP"): the GM breaks the participants into units (a
+vehicle with those aboard, or a character with the group following them), chooses the type of
+chase (its Range Increment), deals the row of Chase Cards from an extra deck (nine by default,
+more as needed) and places each unit on a card. Each round every unit is dealt an Action card and
+the units act high to low (ties in suit order, cards.py); a unit whose Action card is a Club first
+faces a Complication ("COMPLICATIONS"). On its turn a unit maneuvers (swade_maneuvers.py); what the
+rules call for next (Bumps, critical failures, Out of Control, Critical Hits, Ram damage) are
+follow-ups (swade_follow_ups.py). Row positions count from the rear (0) to the front.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.recorded_chase import RecordedChase
+from domain.rules.savage_worlds import savage_events as ev
+from domain.rules.savage_worlds import swade_events as sev
+from domain.rules.savage_worlds.cards import card
+from domain.rules.savage_worlds.errors import SWADE, InvalidValue, RuleBroken, whole
+from domain.rules.savage_worlds.savage_base import SavageChase
+from domain.rules.savage_worlds.savage_decks import DECK_MODES, DeckDice, DeckKeeping
+from domain.rules.savage_worlds.savage_rolls import SavageRolls
+from domain.rules.savage_worlds.swade_chase import complication_due
+from domain.rules.savage_worlds.swade_follow_ups import SwadeFollowUps
+from domain.rules.savage_worlds.swade_maneuvers import SwadeManeuvers
+from domain.rules.savage_worlds.swade_tables import DEFAULT_CHASE_CARDS, range_increment
+from domain.rules.savage_worlds.swd_chase import resolution_order
+
+SETUP = f"{SWADE} \"SETUP\""
+MAX_ROW = 54  # the extra deck holds 54 cards
+
+
+class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, SavageChase):
+    """A Savage Worlds Adventure Edition chase."""
+
+    TOPIC = "swade:Chase"
+    SYSTEM = "swade"
+    RULES = SWADE
+
+    class Created(RecordedChase.Created):
+        """The chase was created; carries the commitment to its server-dice seed."""
+
+        TOPIC = "swade:Chase.Created"
+        name: str
+        dice: str
+        seed_commitment: str
+
+    # The record's own events (DESIGN.md 5 and 6), with this system's stable topics.
+    class Undone(RecordedChase.Undone):
+        TOPIC = "swade:Chase.Undone"
+
+    class Rewound(RecordedChase.Rewound):
+        TOPIC = "swade:Chase.Rewound"
+
+    class Redone(RecordedChase.Redone):
+        TOPIC = "swade:Chase.Redone"
+
+    class UndoRequested(RecordedChase.UndoRequested):
+        TOPIC = "swade:Chase.UndoRequested"
+
+    class UndoRequestAnswered(RecordedChase.UndoRequestAnswered):
+        TOPIC = "swade:Chase.UndoRequestAnswered"
+
+    class SeedRevealed(RecordedChase.SeedRevealed):
+        TOPIC = "swade:Chase.SeedRevealed"
+
+    class SeedCommitted(RecordedChase.SeedCommitted):
+        TOPIC = "swade:Chase.SeedCommitted"
+
+    class EntropyContributed(RecordedChase.EntropyContributed):
+        TOPIC = "swade:Chase.EntropyContributed"
+
+    Event = RecordedChase.Event
+
+    # The Savage Worlds events (savage_events.py), with this system's topics.
+    class ParticipantAdded(ev.ParticipantAdded):
+        TOPIC = "swade:Chase.ParticipantAdded"
+
+    class ChaseBegan(ev.ChaseBegan):
+        TOPIC = "swade:Chase.ChaseBegan"
+
+    class DeckShuffled(ev.DeckShuffled):
+        TOPIC = "swade:Chase.DeckShuffled"
+
+    class ActionCardDealt(ev.ActionCardDealt):
+        TOPIC = "swade:Chase.ActionCardDealt"
+
+    class CardsDiscarded(ev.CardsDiscarded):
+        TOPIC = "swade:Chase.CardsDiscarded"
+
+    class TraitRolled(ev.TraitRolled):
+        TOPIC = "swade:Chase.TraitRolled"
+
+    class DamageRolled(ev.DamageRolled):
+        TOPIC = "swade:Chase.DamageRolled"
+
+    class TableRolled(ev.TableRolled):
+        TOPIC = "swade:Chase.TableRolled"
+
+    class ConditionsChanged(ev.ConditionsChanged):
+        TOPIC = "swade:Chase.ConditionsChanged"
+
+    class CharacterDamaged(ev.CharacterDamaged):
+        TOPIC = "swade:Chase.CharacterDamaged"
+
+    class VehicleDamaged(ev.VehicleDamaged):
+        TOPIC = "swade:Chase.VehicleDamaged"
+
+    class StatusChanged(ev.StatusChanged):
+        TOPIC = "swade:Chase.StatusChanged"
+
+    class FollowUpRequired(ev.FollowUpRequired):
+        TOPIC = "swade:Chase.FollowUpRequired"
+
+    class FollowUpResolved(ev.FollowUpResolved):
+        TOPIC = "swade:Chase.FollowUpResolved"
+
+    class RoundBegan(ev.RoundBegan):
+        TOPIC = "swade:Chase.RoundBegan"
+
+    class TurnOrderSet(ev.TurnOrderSet):
+        TOPIC = "swade:Chase.TurnOrderSet"
+
+    class TurnBegan(ev.TurnBegan):
+        TOPIC = "swade:Chase.TurnBegan"
+
+    class TurnEnded(ev.TurnEnded):
+        TOPIC = "swade:Chase.TurnEnded"
+
+    class RoundEnded(ev.RoundEnded):
+        TOPIC = "swade:Chase.RoundEnded"
+
+    class ChaseEnded(ev.ChaseEnded):
+        TOPIC = "swade:Chase.ChaseEnded"
+
+    # The Adventure Edition's own events (swade_events.py).
+    class ChaseCardDealt(sev.ChaseCardDealt):
+        TOPIC = "swade:Chase.ChaseCardDealt"
+
+    class ParticipantPlaced(sev.ParticipantPlaced):
+        TOPIC = "swade:Chase.ParticipantPlaced"
+
+    class ManeuverTaken(sev.ManeuverTaken):
+        TOPIC = "swade:Chase.ManeuverTaken"
+
+    class Moved(sev.Moved):
+        TOPIC = "swade:Chase.Moved"
+
+    class TurnLost(sev.TurnLost):
+        TOPIC = "swade:Chase.TurnLost"
+
+    class MountFatigued(sev.MountFatigued):
+        TOPIC = "swade:Chase.MountFatigued"
+
+    class WentOutOfControl(sev.WentOutOfControl):
+        TOPIC = "swade:Chase.WentOutOfControl"
+
+    class CriticalHitTaken(sev.CriticalHitTaken):
+        TOPIC = "swade:Chase.CriticalHitTaken"
+
+    class Rammed(sev.Rammed):
+        TOPIC = "swade:Chase.Rammed"
+
+    def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
+        super().__init__(name, dice, seed_commitment)
+        self.row: list[str] = []  # the Chase Cards, rear (0) to front
+        self.evading: dict[str, int] = {}  # unit -> Evade penalty until the start of its next turn
+        self.evaded_round: dict[str, int] = {}
+        self.holding_steady: list[str] = []
+        self.lose_turn: list[str] = []
+
+    def begin_turn_state(self, unit_id: str) -> None:
+        """Evade and Hold Steady last "until the start of" the unit's next turn ("MANEUVERS")."""
+        super().begin_turn_state(unit_id)
+        self.evading.pop(unit_id, None)
+        self.holding_steady = [u for u in self.holding_steady if u != unit_id]
+        if unit_id in self.lose_turn:
+            self.lose_turn = [u for u in self.lose_turn if u != unit_id]
+            self.turn["lost"] = True
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    def begin(
+        self,
+        mode: str,
+        placements: dict[str, int],
+        *,
+        chase_cards: int | list[str] = DEFAULT_CHASE_CARDS,
+        linear: bool = True,
+        deck: str | None = None,
+        deck_dice: DeckDice | None = None,
+    ) -> None:
+        """"SETUP": the type of chase, the row of Chase Cards, where each unit starts."""
+        self._require_phase("setup", "the chase has already begun")
+        increment = range_increment(mode)
+        deck = deck or self.dice
+        if deck not in DECK_MODES:
+            raise InvalidValue("deck", f"must be one of {', '.join(DECK_MODES)}")
+        if not isinstance(linear, bool):
+            raise InvalidValue("linear", "must be true or false")
+        if deck == "server" and not isinstance(chase_cards, int):
+            raise InvalidValue("chase_cards", "the server's deck deals the row: give how many Chase Cards (nine by default)")
+        if deck == "table" and not isinstance(chase_cards, list):
+            raise InvalidValue("chase_cards", "a physical deck: enter the Chase Cards dealt, in a row from the rear")
+        count = len(chase_cards) if isinstance(chase_cards, list) else whole("chase_cards", chase_cards, 1)
+        if not 1 <= count <= MAX_ROW:
+            raise InvalidValue("chase_cards", f"a row of 1 to {MAX_ROW} Chase Cards")
+        units = self.units(in_chase=False)
+        if not {"chaser", "quarry"} <= {u.role for u in units}:
+            raise RuleBroken("a chase needs at least one chaser and one quarry", SETUP)
+        if not isinstance(placements, dict) or set(placements) != {u.id for u in units}:
+            raise InvalidValue("placements", "place every unit (each vehicle, and each character not riding or following) on a Chase Card")
+        for pid, position in placements.items():
+            if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < count:
+                raise InvalidValue("placements", f"{self.participants[pid].name}: a Chase Card from 0 (rear) to {count - 1} (front)")
+        for unit in units:
+            if unit.is_vehicle:
+                self.operator(unit.id)  # every vehicle has its driver
+        self.trigger_event(self.ChaseBegan, settings={"mode": mode, "range_increment": increment, "linear": linear, "deck": deck})
+        self.shuffle("chase", f"set-up: the extra deck of Chase Cards ({SETUP})", deck_dice)
+        self.shuffle("action", "set-up: the Action deck", deck_dice)
+        for i in range(count):
+            entered = chase_cards[i] if isinstance(chase_cards, list) else None
+            self.trigger_event(self.ChaseCardDealt, end="front", **self.draw_card("chase", deck_dice, entered))
+        for unit in units:
+            self.trigger_event(self.ParticipantPlaced, participant_id=unit.id, position=placements[unit.id])
+
+    # -- rounds and turns ------------------------------------------------------------------
+
+    def deal_action_cards(self, cards: dict[str, str] | None = None, deck_dice: DeckDice | None = None) -> None:
+        """A new round: an Action card to every unit in the chase, then they act high to low."""
+        self._require_running()
+        self._require_nothing_pending()
+        if self.round and not self.round_over:
+            raise RuleBroken(f"round {self.round} is still being played: end its turns first", "Savage Worlds core rules, \"Action Cards\"")
+        units = self.units()
+        if not self.server_deck:
+            if not isinstance(cards, dict) or set(cards) != {u.id for u in units}:
+                raise InvalidValue("cards", "a physical deck: enter the Action card dealt to each unit in the chase")
+        elif cards:
+            raise InvalidValue("cards", "this chase deals from the server's deck: no card is entered")
+        self.trigger_event(self.RoundBegan, round=self.round + 1)
+        for unit in units:
+            entered = cards[unit.id] if not self.server_deck else None  # type: ignore[index]
+            self.trigger_event(self.ActionCardDealt, participant_id=unit.id, **self.draw_card("action", deck_dice, entered))
+        order = resolution_order({u.id: card(self.action_cards[u.id][0]) for u in units})
+        self.trigger_event(self.TurnOrderSet, turn_order=order)
+        self.advance(deck_dice)
+
+    def end_turn(self, participant_id: str, deck_dice: DeckDice | None = None) -> None:
+        unit = self.acting_unit(participant_id, "end the turn")
+        self.trigger_event(self.TurnEnded, participant_id=unit.id, reason="done")
+        self.advance(deck_dice)
+
+    def advance(self, deck_dice: DeckDice | None) -> None:
+        """Begin the next unit's turn (a Club brings its Complication); after the last, end the round."""
+        while self.phase == "running" and self.whose_turn is not None:
+            unit_id = self.whose_turn
+            if self.turn.get("unit") == unit_id:
+                return  # its turn is under way
+            if not self.participants[unit_id].in_chase:
+                self.trigger_event(self.TurnEnded, participant_id=unit_id, reason="out of the chase")
+                continue
+            self.trigger_event(self.TurnBegan, participant_id=unit_id)
+            if self.turn.get("lost"):
+                self.trigger_event(self.TurnEnded, participant_id=unit_id, reason="lost turn (Critical Failure)")
+                continue
+            action_card = card(self.action_cards[unit_id][0])
+            if complication_due(action_card):
+                position = self.track.location_of(unit_id)
+                chase_card = self.row[position] if position is not None and 0 <= position < len(self.row) else None
+                self.require("complication", unit_id, chase_card=chase_card, rule="COMPLICATIONS")
+            return
+        if self.phase == "running" and not self.round_over and self.round:
+            self.trigger_event(self.RoundEnded, round=self.round)
+            self.discard_action_cards("end of the round")
+            self.reshuffle_if_due(deck_dice)
+
+    # -- guards ----------------------------------------------------------------------------
+
+    def acting_unit(self, participant_id: str, what: str) -> Any:
+        """The unit whose turn it is, for someone in it, with nothing left to resolve first."""
+        self._require_running()
+        self._require_nothing_pending()
+        unit_id = self.unit_of(participant_id)
+        if self.whose_turn != unit_id:
+            whose = self.participants[self.whose_turn].name + "'s" if self.whose_turn else "no one's (deal the Action cards)"
+            raise RuleBroken(f"{self.participants[unit_id].name} cannot {what}: it is {whose} turn", f"{SWADE} \"MANEUVERS\" (on his turn)")
+        return self._require_in_chase(unit_id)

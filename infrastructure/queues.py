@@ -1,0 +1,291 @@
+"""Job queues: RQ on Redis when REDIS_URL is set, an inline executor otherwise (DESIGN.md 8).
+
+Both carry only job ids; the job itself (kind, parameters, status, progress, lease, result) is
+in the JobStore. ``perform`` is the function RQ runs: it hands the id to this process's ledger.
+
+RQ details that matter here:
+
+* every dispatch of a job is its own RQ job, ``<job id>-<dispatch number>``, so a job sent again
+  by the sweeper never collides with an RQ job that is still registered;
+* a failed attempt is retried by RQ ``Retry`` with backoff (``RETRY_INTERVALS``), which needs
+  RQ's scheduler: ``chase worker`` runs it in a thread (RQ would fork a process for it);
+* ``chase worker`` uses a non-forking ``SimpleWorker``: the ledger (database pools, caches) is
+  built once per worker process, never shared across a fork.
+"""
+from __future__ import annotations
+
+import logging
+import queue as stdlib_queue
+import signal
+import threading
+import time
+from typing import Any, Sequence
+
+import redis
+from rq import Queue, Retry, SimpleWorker
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+from rq.scheduler import RQScheduler
+
+from application.ports import JobQueueUnavailable
+
+log = logging.getLogger(__name__)
+
+LANES = ("interactive", "batch")  # in the order a worker takes jobs from them
+RETRY_INTERVALS = (2, 10, 30, 60)  # seconds before the 2nd, 3rd, ... attempt
+TIMEOUTS = {"interactive": 15 * 60, "batch": 12 * 3600}  # seconds an attempt may run
+HELD = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.STARTED, JobStatus.DEFERRED)
+
+
+def perform(job_id: str) -> Any:
+    """What RQ runs: the job, by this process's ledger (built once per process)."""
+    from infrastructure.bootstrap import process_ledger
+
+    return process_ledger().jobs.execute(job_id)
+
+
+class CircuitBreaker:
+    """After a failure, skip Redis for ``cooldown`` seconds: a command never waits on a dead Redis
+    more than once per cooldown."""
+
+    def __init__(self, cooldown: float = 2.0) -> None:
+        self.cooldown = cooldown
+        self._open_until = 0.0
+
+    def allows(self) -> bool:
+        return time.monotonic() >= self._open_until
+
+    def trip(self) -> None:
+        self._open_until = time.monotonic() + self.cooldown
+
+    def reset(self) -> None:
+        self._open_until = 0.0
+
+
+def redis_client(url: str, **kw: Any) -> redis.Redis:
+    """A client that gives up quickly when Redis is away (commands must not hang on it)."""
+    options = {"socket_connect_timeout": 1.0, "socket_timeout": 5.0, "health_check_interval": 15, **kw}
+    return redis.Redis.from_url(url, **options)
+
+
+def queue_names(prefix: str, lanes: Sequence[str] = LANES) -> list[str]:
+    return [f"{prefix}-{lane}" for lane in lanes]
+
+
+class RQJobQueue:
+    """Sends job ids to RQ queues on Redis, one queue per lane."""
+
+    def __init__(self, url: str, prefix: str = "chase-ledger", max_attempts: int = 5, intervals: Sequence[int] = RETRY_INTERVALS) -> None:
+        self.url = url
+        self.prefix = prefix
+        self.connection = redis_client(url)
+        self.retries = max(0, max_attempts - 1)
+        self.intervals = list(intervals)
+        self.breaker = CircuitBreaker()
+
+    def _queue(self, lane: str) -> Queue:
+        return Queue(f"{self.prefix}-{lane}", connection=self.connection)
+
+    def dispatch(self, job_id: str, lane: str, dispatch: int) -> None:
+        if not self.breaker.allows():
+            raise JobQueueUnavailable("Redis was unreachable moments ago")
+        try:
+            self._queue(lane).enqueue(
+                perform,
+                job_id,
+                job_id=f"{job_id}-{dispatch}",
+                retry=Retry(max=self.retries, interval=self.intervals) if self.retries else None,
+                job_timeout=TIMEOUTS[lane],
+                result_ttl=24 * 3600,
+                failure_ttl=7 * 24 * 3600,
+                description=f"chase-ledger job {job_id} (dispatch {dispatch})",
+            )
+        except redis.RedisError as e:
+            self.breaker.trip()
+            raise JobQueueUnavailable(f"Redis at {self.url}: {e}") from e
+        self.breaker.reset()
+
+    def holds(self, job_id: str, dispatch: int) -> bool | None:
+        try:
+            job = Job.fetch(f"{job_id}-{dispatch}", connection=self.connection)
+            return job.get_status() in HELD
+        except NoSuchJobError:
+            return False
+        except redis.RedisError as e:
+            raise JobQueueUnavailable(f"Redis at {self.url}: {e}") from e
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class InlineJobQueue:
+    """Runs jobs in a background thread of this process (the embedded default: no Redis).
+
+    A failed attempt is run again after the same backoff as with RQ. Jobs outlive the process
+    in the JobStore: a job left pending or running by a process that died is sent again by the
+    sweeper this queue runs when it starts and every ``sweep_interval`` seconds while idle.
+    """
+
+    def __init__(self, intervals: Sequence[int] = RETRY_INTERVALS, sweep_interval: float = 30.0, synchronous: bool = False) -> None:
+        self.jobs: Any = None  # the Jobs service, attached by the composition root
+        # Synchronous: run each job in the caller's thread as it is sent (a plain in-memory
+        # SQLite database is private to one connection, so no other thread may touch it).
+        # A failed attempt is then left "retrying", sent again by the next sweep.
+        self.synchronous = synchronous
+        self.intervals = list(intervals)
+        self.sweep_interval = sweep_interval
+        self._queue: stdlib_queue.Queue[tuple[str, int, int] | None] = stdlib_queue.Queue()
+        self._held: set[tuple[str, int]] = set()
+        self._timers: set[threading.Timer] = set()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._closed = threading.Event()
+
+    def dispatch(self, job_id: str, lane: str, dispatch: int) -> None:
+        if self._closed.is_set():
+            raise JobQueueUnavailable("the inline executor is closed")
+        if self.synchronous:
+            try:
+                self.jobs.execute(job_id)
+            except Exception:  # noqa: BLE001 - recorded in the job
+                log.warning("inline job %s failed", job_id, exc_info=True)
+            return
+        with self._lock:
+            self._held.add((job_id, dispatch))
+        self._queue.put((job_id, dispatch, 1))
+        self._start()
+
+    def holds(self, job_id: str, dispatch: int) -> bool | None:
+        with self._lock:
+            return True if (job_id, dispatch) in self._held else None
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is None and not self._closed.is_set() and not self.synchronous:
+                self._thread = threading.Thread(target=self._work, name="inline-jobs", daemon=True)
+                self._thread.start()
+
+    def start(self) -> None:
+        """Start the executor (and its first sweep) now rather than on the first job."""
+        self._start()
+
+    def _work(self) -> None:
+        self._sweep()
+        while not self._closed.is_set():
+            try:
+                item = self._queue.get(timeout=self.sweep_interval)
+            except stdlib_queue.Empty:
+                self._sweep()
+                continue
+            if item is None:
+                return
+            job_id, dispatch, attempt = item
+            try:
+                self.jobs.execute(job_id)
+            except Exception:  # noqa: BLE001 - recorded in the job; run again after a backoff
+                log.warning("inline job %s failed (attempt %s)", job_id, attempt, exc_info=True)
+                if attempt <= len(self.intervals) and not self._closed.is_set():
+                    self._later(self.intervals[attempt - 1], (job_id, dispatch, attempt + 1))
+                    continue
+            with self._lock:
+                self._held.discard((job_id, dispatch))
+
+    def _later(self, delay: float, item: tuple[str, int, int]) -> None:
+        def put() -> None:
+            with self._lock:
+                self._timers.discard(timer)
+            if not self._closed.is_set():
+                self._queue.put(item)
+
+        timer = threading.Timer(delay, put)
+        timer.daemon = True
+        with self._lock:
+            self._timers.add(timer)
+        timer.start()
+
+    def _sweep(self) -> None:
+        try:
+            if self.jobs is not None:
+                self.jobs.sweep()
+        except Exception:  # noqa: BLE001
+            log.warning("inline sweep failed", exc_info=True)
+
+    def close(self, timeout: float = 5.0) -> None:
+        self._closed.set()
+        with self._lock:
+            timers, self._timers = list(self._timers), set()
+            thread = self._thread
+        for timer in timers:
+            timer.cancel()
+        self._queue.put(None)
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+
+# -- the worker process ------------------------------------------------------------------------
+
+
+class ChaseWorker(SimpleWorker):
+    """RQ's non-forking worker, reconnecting to Redis every few seconds when it goes away."""
+
+    max_connection_wait_time = 5.0
+
+
+class ThreadScheduler(RQScheduler):
+    """RQ's scheduler (it enqueues the retries that ``Retry`` scheduled), run in a thread."""
+
+    def _install_signal_handlers(self) -> None:  # signals belong to the main thread (the worker)
+        pass
+
+
+def run_scheduler(queues: Sequence[Queue], connection: redis.Redis, stop: threading.Event, interval: float = 1.0) -> None:
+    """Enqueue due retries until ``stop``; rides out Redis outages."""
+    while not stop.is_set():
+        try:
+            scheduler = ThreadScheduler(queues, connection=connection, interval=int(max(1, interval)))
+            scheduler.acquire_locks()
+            while not stop.wait(interval):
+                if scheduler.should_reacquire_locks:
+                    scheduler.acquire_locks()
+                scheduler.enqueue_scheduled_jobs()
+        except redis.RedisError as e:
+            log.warning("scheduler: Redis unavailable (%s); retrying", e)
+            stop.wait(2.0)
+        except Exception:  # noqa: BLE001
+            log.exception("scheduler failed; restarting it")
+            stop.wait(2.0)
+
+
+def run_worker(
+    url: str,
+    names: Sequence[str],
+    *,
+    burst: bool = False,
+    stop: threading.Event | None = None,
+    name: str | None = None,
+) -> None:
+    """Run an RQ worker on ``names`` until asked to stop (SIGTERM/SIGINT), restarting it
+    whenever it gives up on Redis (RQ quits its loop on some connection errors)."""
+    stop = stop or threading.Event()
+    backoff = 1.0
+    main = threading.current_thread() is threading.main_thread()
+    while not stop.is_set():
+        if main:  # RQ installs its own handlers while it works; between its runs, these stop us
+            signal.signal(signal.SIGTERM, lambda *_: stop.set())
+            signal.signal(signal.SIGINT, lambda *_: stop.set())
+        connection = redis_client(url, socket_timeout=None)
+        try:
+            worker = ChaseWorker([Queue(n, connection=connection) for n in names], connection=connection, name=name)
+            worker.work(burst=burst, with_scheduler=False, logging_level="INFO")
+            if burst or getattr(worker, "_shutdown_requested_date", None) is not None:
+                return  # SIGTERM/SIGINT: a warm shutdown (after the job in hand, if any)
+            log.warning("worker stopped (Redis unavailable?); starting again in %.0fs", backoff)
+        except redis.RedisError as e:
+            log.warning("worker: Redis unavailable (%s); retrying in %.0fs", e, backoff)
+        except ValueError as e:  # "There exists an active worker named ..." after a restart
+            log.warning("worker: %s", e)
+            name = None
+        finally:
+            connection.close()
+        stop.wait(backoff)
+        backoff = min(backoff * 2, 5.0)
