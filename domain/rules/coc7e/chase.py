@@ -13,7 +13,7 @@ from domain.rules.coc7e.establishing import (
     SPEED_ROLL_MOV_CHANGE,
     establish,
 )
-from domain.rules.coc7e import damage_events, obstacle_events
+from domain.rules.coc7e import chase_events, damage_events, obstacle_events
 from domain.rules.coc7e.conflict_procedures import ConflictProcedures
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.keeper_rolls import KeeperRolls
@@ -79,145 +79,19 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
 
     Event = RecordedChase.Event
 
-    class ParticipantAdded(Event):
-        TOPIC = "coc7e:Chase.ParticipantAdded"
-        participant: dict
-
-        def apply(self, chase: "Chase") -> None:
-            chase.participants[self.participant["id"]] = Participant(**self.participant)
-
-    class SpeedRolled(Event):
-        TOPIC = "coc7e:Chase.SpeedRolled"
-        participant_id: str
-        roll: dict
-        mov_before: int
-        mov_after: int
-
-        def apply(self, chase: "Chase") -> None:
-            chase.rolls_made = self.roll["sequence"]
-            chase.participants[self.participant_id].speed_mov = self.mov_after
-
-    class ChaseEstablished(Event):
-        """Cut to the chase: starting locations, escapes and pursuers left behind."""
-
-        TOPIC = "coc7e:Chase.ChaseEstablished"
-        opening_range: int
-        placements: dict
-        escaped: list
-        left_behind: list
-
-        def apply(self, chase: "Chase") -> None:
-            chase.phase = "running"
-            for pid, location in self.placements.items():
-                chase.track.place(pid, location)
-                chase.participants[pid].status = "in_chase"
-            for pid in self.escaped:
-                chase.participants[pid].status = "escaped"
-            for pid in self.left_behind:
-                chase.participants[pid].status = "left_behind"
-            for p in chase.participants.values():
-                if p.aboard:  # those aboard share their vehicle's fate: in the chase, escaped or left behind
-                    p.status = chase.participants[p.vehicle].status
-
-    class RoundBegan(Event):
-        TOPIC = "coc7e:Chase.RoundBegan"
-        round: int
-        turn_order: list
-        movement_actions: dict
-        owed: dict
-        slowest_mov: int
-
-        def apply(self, chase: "Chase") -> None:
-            chase.round = self.round
-            chase.turn_order = list(self.turn_order)
-            chase.turn_index = 0
-            chase.waiting_on = {}
-            chase.slowest_mov = self.slowest_mov
-            for pid, actions in self.movement_actions.items():
-                chase.participants[pid].movement_actions = actions
-                chase.participants[pid].owed = self.owed.get(pid, 0)
-            for p in chase.participants.values():
-                p.attacks_made = 0  # "Characters are limited to their usual number of attacks per round"
-
-    class TurnDelayed(Event):
-        TOPIC = "coc7e:Chase.TurnDelayed"
-        participant_id: str
-        until_after: str | None
-        turn_order: list
-
-        def apply(self, chase: "Chase") -> None:
-            chase.turn_order = list(self.turn_order)
-            if self.until_after is not None:
-                chase.waiting_on[self.participant_id] = self.until_after
-
-    class Moved(Event):
-        """Movement actions spent to move forward, one location per movement action."""
-
-        TOPIC = "coc7e:Chase.Moved"
-        participant_id: str
-        from_location: int
-        to_location: int
-        movement_actions_spent: int
-        movement_actions_left: int
-
-        def apply(self, chase: "Chase") -> None:
-            chase.track.place(self.participant_id, self.to_location)
-            chase.participants[self.participant_id].movement_actions = self.movement_actions_left
-
-    class CaughtUp(Event):
-        """A pursuer and a quarry now share a location; conflict may follow."""
-
-        TOPIC = "coc7e:Chase.CaughtUp"
-        pursuer_id: str
-        quarry_id: str
-        location: int
-
-        def apply(self, chase: "Chase") -> None:
-            chase.caught_up.append({"pursuer_id": self.pursuer_id, "quarry_id": self.quarry_id, "location": self.location, "round": chase.round})
-
-    class TurnEnded(Event):
-        TOPIC = "coc7e:Chase.TurnEnded"
-        participant_id: str
-        movement_actions_unused: int
-        reason: str
-
-        def apply(self, chase: "Chase") -> None:
-            chase.participants[self.participant_id].movement_actions = 0
-            chase.turn_index += 1
-
-    class RoundEnded(Event):
-        TOPIC = "coc7e:Chase.RoundEnded"
-        round: int
-
-    class SkillRolled(Event):
-        """A skill or characteristic roll the Keeper called for."""
-
-        TOPIC = "coc7e:Chase.SkillRolled"
-        participant_id: str | None
-        roll: dict
-
-        def apply(self, chase: "Chase") -> None:
-            chase.rolls_made = self.roll["sequence"]
-
-    class DiceRolled(Event):
-        """A dice expression rolled, such as damage or lost movement actions."""
-
-        TOPIC = "coc7e:Chase.DiceRolled"
-        participant_id: str | None
-        roll: dict
-
-        def apply(self, chase: "Chase") -> None:
-            chase.rolls_made = self.roll["sequence"]
-
-    class ChaseEnded(Event):
-        TOPIC = "coc7e:Chase.ChaseEnded"
-        outcome: str
-        note: str
-
-        def apply(self, chase: "Chase") -> None:
-            chase.phase = "ended"
-            chase.outcome = self.outcome
-            chase.end_note = self.note
+    # Setting up and running the chase (chase_events.py).
+    ParticipantAdded = chase_events.ParticipantAdded
+    SpeedRolled = chase_events.SpeedRolled
+    ChaseEstablished = chase_events.ChaseEstablished
+    RoundBegan = chase_events.RoundBegan
+    TurnDelayed = chase_events.TurnDelayed
+    Moved = chase_events.Moved
+    CaughtUp = chase_events.CaughtUp
+    TurnEnded = chase_events.TurnEnded
+    RoundEnded = chase_events.RoundEnded
+    SkillRolled = chase_events.SkillRolled
+    DiceRolled = chase_events.DiceRolled
+    ChaseEnded = chase_events.ChaseEnded
 
     # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
     LocationNamed = obstacle_events.LocationNamed
