@@ -17,7 +17,7 @@ from api import savage_worlds_schemas as s
 from api.auth import principal
 from api.chases import dice, expected_version
 from api.runtime import ledger
-from api.schemas import DiceInput
+from api.schemas import DiceInput, Empty
 from application.chases import DiceChoice
 
 blp = Blueprint(
@@ -153,7 +153,7 @@ def _swade(maneuver: str, schema: Any, doc: str) -> type[MethodView]:
 _swade("change-position", s.ChangePosition, "Change Position: a maneuvering roll (+2 as an action, Speed Bonus); one card, two with a raise; once a turn.")
 _swade("drop-back", s.DropBack, "Dropping Back: one or two cards back without a roll (linear chase); no Change Position this turn.")
 _swade("evade", s.Evade, "Evade: -2 (-4 as an action) to attacks against the unit and its own; once a round.")
-_swade("hold-steady", s.Evade, "Hold Steady: no Unstable Platform or Running penalties; attacks against it at +2.")
+_swade("hold-steady", Empty, "Hold Steady: no Unstable Platform or Running penalties; attacks against it at +2.")
 _swade("flee", s.Flee, "Flee: at least four cards from the closest foe; -4, -2 at five, 0 at six or more.")
 _swade("force", s.Force, "Force: opposed maneuvering rolls on the same card; a win Bumps the foe, a raise is his Critical Failure.")
 _swade("ram", s.Ram, "Ram: opposed maneuvering rolls on the same card; both sides take damage (Scale, raise, Toughness, speed).")

@@ -11,10 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.chain import GENESIS, hash_record
-from domain.dice import TENS, UNITS, D, Die, InvalidDiceExpression, derive_index, parse
+from domain.dice import TENS, UNITS, D, Die, InvalidDiceExpression, TableDice, derive_index, parse
 from domain.rules.coc7e import percentile
+from domain.rules.savage_worlds.dice import trait_roll
+from domain.rules.savage_worlds.errors import InvalidValue as SavageInvalidValue
 
 RECORD_KEYS = ("chase_id", "version", "type", "recorded_at", "data")
+# Savage Worlds roll records (domain/rules/savage_worlds: dice.py, damage.py, cards.py).
+SAVAGE_KINDS = ("trait roll", "damage roll", "table roll", "shuffle")
 
 
 class VerificationFailed(Exception):
@@ -192,7 +196,9 @@ def _check_seed(version: Any, data: dict[str, Any], commitments: dict[int, str],
 def _check_result(version: Any, roll: dict[str, Any]) -> None:
     """What the dice came to must be what the faces give: result, level, total."""
     faces = faces_of(roll)
-    if "tens" in roll:
+    if roll.get("kind") in SAVAGE_KINDS:  # before "expression": a Savage damage roll has one too
+        _check_savage_result(version, roll, faces)
+    elif "tens" in roll:
         try:
             read = percentile.resolve(roll["target"], faces, roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))
         except (KeyError, ValueError, TypeError):
@@ -207,3 +213,35 @@ def _check_result(version: Any, roll: dict[str, Any]) -> None:
             raise VerificationFailed(version, f"roll {roll.get('sequence')} has an unreadable expression") from None
         if expression.modifier != roll.get("modifier") or expression.total(faces) != roll.get("total"):
             raise VerificationFailed(version, f"roll {roll['sequence']}: {roll['expression']} with faces {faces} makes {expression.total(faces)}, not {roll.get('total')}")
+
+
+def _check_savage_result(version: Any, roll: dict[str, Any], faces: list[int]) -> None:
+    """A Savage Worlds roll's outcome from its faces: a trait roll is rolled again from them (aces,
+    Wild Die, raises, Critical Failure); damage and table rolls add up, and only a die showing its
+    highest face is marked as aced. A shuffle records no faces (domain/rules/savage_worlds/cards.py)."""
+    kind, sequence = roll["kind"], roll.get("sequence")
+    if kind == "trait roll":
+        try:
+            again = trait_roll(
+                TableDice(faces), sequence, roll["trait_die"], wild_card=roll["wild_card"], modifier=roll["modifier"],
+                target_number=roll["target_number"], joker=roll["joker"],
+            )
+        except (KeyError, TypeError, ValueError, SavageInvalidValue):
+            raise VerificationFailed(version, f"trait roll {sequence} cannot be read back from its faces") from None
+        expected = (again.total, again.success, again.raises, again.critical_failure)
+        if (roll.get("total"), roll.get("success"), roll.get("raises"), roll.get("critical_failure")) != expected:
+            raise VerificationFailed(version, f"trait roll {sequence}: its faces {faces} give total {again.total}, not what is recorded")
+        return
+    for die in roll.get("dice", []):
+        sides = int(str(die.get("die", "d0")).lstrip("d") or 0)
+        if die.get("aced") and die.get("face") != sides:
+            raise VerificationFailed(version, f"roll {sequence}: a {die.get('die')} showing {die.get('face')} did not ace")
+    if kind == "damage roll":
+        expected = sum(faces) + roll.get("modifier", 0) + (2 if roll.get("joker") else 0)  # the Joker's +2
+    elif kind == "table roll":
+        expected = sum(faces)
+    else:
+        return
+    if roll.get("total") != expected:
+        raise VerificationFailed(version, f"roll {sequence}: faces {faces} make {expected}, not {roll.get('total')}")
+

@@ -76,6 +76,8 @@ def worker(args: argparse.Namespace) -> int:
     from infrastructure.queues import queue_names, redis_client, run_scheduler, run_worker
     from infrastructure.runner import Sweeper, ViewFollower, start
 
+    if args.health:
+        return worker_health()
     _logging()
     ledger = use_as_process_ledger(build_ledger())
     settings = ledger.worker
@@ -106,16 +108,58 @@ def worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def worker_health() -> int:
+    """Healthy when an RQ worker of this host is registered with Redis (for container checks)."""
+    import socket
+
+    from rq import Worker
+
+    from infrastructure.queues import redis_client
+    from infrastructure.settings import worker_settings
+
+    settings = worker_settings()
+    if not settings.redis_url:
+        print("REDIS_URL is not set", file=sys.stderr)
+        return 1
+    try:
+        workers = Worker.all(connection=redis_client(settings.redis_url))
+    except Exception as e:  # noqa: BLE001
+        print(f"Redis: {e}", file=sys.stderr)
+        return 1
+    mine = [w for w in workers if w.hostname == socket.gethostname()]
+    print(f"{len(mine)} worker(s) of {socket.gethostname()} registered")
+    return 0 if mine else 1
+
+
+def project_health(path: str, poll: float) -> int:
+    """Healthy when the runner of this container went round its loop lately."""
+    import time
+
+    try:
+        age = time.time() - os.path.getmtime(path)
+    except OSError:
+        print(f"no heartbeat at {path}", file=sys.stderr)
+        return 1
+    print(f"last heartbeat {age:.1f}s ago")
+    return 0 if age < max(30.0, 10 * poll) else 1
+
+
 def project(args: argparse.Namespace) -> int:
     """The projection runner: keep the views current by following the notification log."""
     import threading
+
+    from infrastructure.settings import worker_settings
+
+    heartbeat = os.environ.get("CHASE_LEDGER_PROJECT_HEARTBEAT_FILE", "/tmp/chase-project.heartbeat")
+    if args.health:
+        return project_health(heartbeat, worker_settings().project_poll)
 
     from infrastructure.bootstrap import build_ledger
     from infrastructure.runner import ViewFollower
 
     _logging()
     ledger = build_ledger()
-    follower = ViewFollower(ledger, ledger.persistence, args.poll or ledger.worker.project_poll)
+    follower = ViewFollower(ledger, ledger.persistence, args.poll or ledger.worker.project_poll, heartbeat_file=heartbeat)
     try:
         if args.once:
             follower.catch_up()
@@ -247,10 +291,12 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--burst", action="store_true", help="quit when the queues are empty")
     w.add_argument("--project", action="store_true", help="also run the projection runner (see chase project)")
     w.add_argument("--no-sweep", action="store_true", help="do not resend pending, lost or abandoned jobs")
+    w.add_argument("--health", action="store_true", help="exit 0 if a worker of this host is registered (container health check)")
     w.set_defaults(func=worker)
     pr = sub.add_parser("project", help="keep the views current by following the event log (projection runner)")
     pr.add_argument("--once", action="store_true", help="catch the views up once and quit")
     pr.add_argument("--poll", type=float, help="seconds between polls (default CHASE_LEDGER_PROJECT_POLL)")
+    pr.add_argument("--health", action="store_true", help="exit 0 if this container's runner is going round (container health check)")
     pr.set_defaults(func=project)
     rb = sub.add_parser("rebuild", help="clear the views and rebuild them from the log (a job), with a progress bar")
     rb.add_argument("--views", help="track,vehicles,rolls (they share one position: any rebuilds all)")

@@ -19,6 +19,7 @@ catches up first and the runner finds nothing left to do, rather than both racin
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Mapping
@@ -30,8 +31,9 @@ log = logging.getLogger(__name__)
 class ViewFollower:
     """Follows the notification log into the views until stopped."""
 
-    def __init__(self, ledger: Any, env: Mapping[str, str], poll: float = 1.0, settle: float = 0.05) -> None:
+    def __init__(self, ledger: Any, env: Mapping[str, str], poll: float = 1.0, settle: float = 0.05, heartbeat_file: str | None = None) -> None:
         self.ledger = ledger
+        self.heartbeat_file = heartbeat_file  # touched on every round (``chase project --health``)
         self.env = dict(env)
         self.poll = poll
         self.settle = settle
@@ -58,6 +60,12 @@ class ViewFollower:
         if written:
             self.batches += 1
         self.caught_up.set()
+        if self.heartbeat_file:
+            try:
+                with open(self.heartbeat_file, "a"):
+                    os.utime(self.heartbeat_file)
+            except OSError:
+                log.warning("projection runner: cannot touch %s", self.heartbeat_file)
         return len(written)
 
     def _poll(self, stop: threading.Event) -> None:

@@ -64,7 +64,7 @@ class WorkerSettings:
     job_backoff: tuple[int, ...] = (2, 10, 30, 60)
     job_grace: float = 10.0
     sweep_interval: float = 5.0
-    rebuild_batch: int = 5_000
+    rebuild_batch: int = 20_000
     rebuild_throttle: float = 0.0
     project_poll: float = 1.0
     stream_poll: float = 2.0
@@ -105,7 +105,7 @@ def worker_settings(environ: Mapping[str, str] | None = None) -> WorkerSettings:
         job_backoff=backoff,
         job_grace=_number(environ, "CHASE_LEDGER_JOB_GRACE", 10.0),
         sweep_interval=_number(environ, "CHASE_LEDGER_SWEEP_INTERVAL", 5.0, low=0.1),
-        rebuild_batch=_number(environ, "CHASE_LEDGER_REBUILD_BATCH", 5_000, int, 1),
+        rebuild_batch=_number(environ, "CHASE_LEDGER_REBUILD_BATCH", 20_000, int, 1),
         rebuild_throttle=_number(environ, "CHASE_LEDGER_REBUILD_THROTTLE", 0.0),
         project_poll=_number(environ, "CHASE_LEDGER_PROJECT_POLL", 1.0, low=0.05),
         stream_poll=_number(environ, "CHASE_LEDGER_STREAM_POLL", 2.0, low=0.05),

@@ -64,12 +64,14 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
                     "version = excluded.version, topic = excluded.topic, state = excluded.state, doc = excluded.doc",
                     (chase_id, t["version"], t["topic"], t["state"], json.dumps(t["doc"])),
                 )
-            for row in rolls:
-                c.execute(
-                    "INSERT INTO roll_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?)",
+            c.executemany(  # one call for the batch's rows (a view rebuild writes thousands)
+                "INSERT INTO roll_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?)",
+                [
                     (row["chase_id"], row["sequence"], row["version"], row["action"], row["participant_id"],
-                     row["purpose"], row["round"], row["source"], json.dumps(row)),
-                )
+                     row["purpose"], row["round"], row["source"], json.dumps(row))
+                    for row in rolls
+                ],
+            )
             for mark in marks:
                 places = ",".join("?" * len(mark["actions"]))
                 c.execute(

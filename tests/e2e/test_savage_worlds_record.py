@@ -89,6 +89,14 @@ def test_the_export_verifies_every_server_roll_and_every_card_dealt(client):
         verify(rechain(forged))
     assert failed.value.version == deal["version"] and "revealed seed puts" in failed.value.reason
 
+    # A card claimed to come from a shuffle that is not in the log is caught too.
+    forged = copy.deepcopy(export)
+    deal = next(e for e in forged["events"] if e["name"] == "ChaseCardDealt")
+    deal["data"]["shuffle_sequence"] = 999
+    with pytest.raises(VerificationFailed) as failed:
+        verify(rechain(forged))
+    assert failed.value.version == deal["version"] and "not a server shuffle" in failed.value.reason
+
     # A server trait roll's face changed is caught as well.
     forged = copy.deepcopy(export)
     roll_event = next(e for e in forged["events"] if e["name"] == "TraitRolled")
@@ -168,3 +176,38 @@ def test_commands_answer_with_the_version_and_chain_head(client):
     chase = response.get_json()["chase"]
     assert response.headers["ETag"] == f'"{chase["version"]}"' and response.headers["X-Chain-Head"] == chase["chain_head"]
     assert table.events()[-1]["hash"] == chase["chain_head"]
+
+
+def test_every_kind_of_savage_roll_reads_back_from_its_faces(client):
+    table = SavageTable(client, "swade")
+    table.vehicle_with_driver("Sedan", "chaser", "Dan")
+    table.add(name="Goon", with_id="Sedan", maneuver_die="d6", wild_card=False, toughness=5)
+    table.vehicle_with_driver("Bike", "quarry", "Eve")
+    table.begin(mode="vehicular", placements={"Sedan": 3, "Bike": 5}, row=["2S", "3H", "4D", "5C", "RJ", "6S", "7H", "8D", "9C"])
+    table.deal(Sedan="RJ", Bike="5D")
+    table.post("/swade/trait-rolls", {"participant_id": table.ids["Goon"], "trait_die": "d6", "table_dice": [1, 4]})  # an Extra's 1 and its check die
+    table.act("Sedan", "change-position", direction=1, table_dice=[1, 1])  # a Critical Failure, Joker or not
+    table.resolve(table_dice=[1, 1])  # Out of Control 2: Major Collision
+    table.resolve(table_dice=[2])  # d4 Wounds
+    table.resolve(table_dice=[4, 5])  # Critical Hit: Crew
+    # d8 (Str), d6, the raise's d6; then the d8's and the d6's aces rerolled; the Joker's +2.
+    table.damage("Bike", "Str+d6", [8, 6, 4, 2, 3], roller_id="Goon", strength="d8", raise_bonus=True)
+    table.post("/end", {"outcome": "abandoned"})
+    export = table.get("/export")
+
+    report = verify(export)
+    assert report.rolls == report.table_rolls == 6
+
+    forged = copy.deepcopy(export)
+    damage = next(e for e in forged["events"] if e["name"] == "DamageRolled")
+    assert damage["data"]["roll"]["total"] == 8 + 2 + 6 + 3 + 4 + 2
+    damage["data"]["roll"]["total"] += 5
+    with pytest.raises(VerificationFailed) as failed:
+        verify(rechain(forged))
+    assert failed.value.version == damage["version"]
+
+    forged = copy.deepcopy(export)
+    trait = next(e for e in forged["events"] if e["name"] == "TraitRolled" and e["data"]["roll"]["purpose"] == "Change Position")
+    trait["data"]["roll"]["critical_failure"] = False
+    with pytest.raises(VerificationFailed, match="trait roll 2"):
+        verify(rechain(forged))

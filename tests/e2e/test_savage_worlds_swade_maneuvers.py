@@ -318,3 +318,10 @@ def test_damage_rolls_ace_and_the_joker_adds_two(client):
     assert [d["aced"] for d in roll["dice"]] == [True, False, False]
     runner = table.who(body["chase"], "Runner")
     assert runner["conditions"]["shaken"] and runner["wounds"] == 2  # 13 against 5: two raises
+
+
+def test_damage_from_an_attacker_who_bumped_the_vehicle_this_turn_bumps_it_no_more(client):
+    table = cars(client)
+    table.act("Sedan", "force", target_id="Bike", direction=1, table_dice=[6, 2], defender_table_dice=[3, 2])
+    body = table.damage("Bike", "2d6", [5, 5], roller_id="Dan")  # 10: at Toughness 10, a control roll...
+    assert table.pending(body["chase"]) == ["control roll"]  # ...but no second Bump by the Sedan this turn

@@ -154,3 +154,47 @@ def test_the_verifier_shuffles_as_the_deck_does():
     faces = [d.face(derive_index(b"s", "chase", 7, i, d.sides)) for i, d in enumerate(dice)]
     assert shuffled(codes, faces) == [c.code for c in cards_shuffled(FULL_DECK, faces)]
     assert [card(c) for c in shuffled(codes, faces)] == list(cards_shuffled(FULL_DECK, faces))
+
+
+# -- the deck running out, a turn ending after its unit left the chase -----------------------------
+
+
+def test_a_physical_action_deck_that_runs_out_is_shuffled_again_with_the_cards_in_play_kept_out():
+    played = swade()
+    order = [c.code for c in FULL_DECK if not c.is_joker] + ["RJ", "BJ"]
+    for round_number in range(27):
+        pair = order[2 * round_number: 2 * round_number + 2]
+        played.do(lambda c: c.deal_action_cards({"sedan": pair[0], "bike": pair[1]}))
+        while played.chase.whose_turn is not None:
+            if played.chase.pending:
+                played.do(lambda c: c.resolve(TableDice([7, 2])))  # every Complication avoided
+            else:
+                played.do(lambda c: c.end_turn(c.whose_turn))
+    shuffles = [e.reason for e in played.events if type(e).__name__ == "DeckShuffled" and e.deck == "action"]
+    assert shuffles[-1].startswith("the deck has run out")
+    assert played.chase.deck("action").undealt == tuple(FULL_DECK)
+
+
+def test_a_unit_wrecked_in_its_own_turn_can_still_end_it():
+    played = Played(SwadeChase)
+    for pid, spec in {
+        "sedan": {"name": "Sedan", "kind": "vehicle", "role": "chaser", "toughness": 10, "top_speed": 60},
+        "dan": {"name": "Dan", "with_id": "sedan", "seat": "driver", "maneuver_die": "d8"},
+        "van": {"name": "Van", "kind": "vehicle", "role": "chaser", "toughness": 10, "top_speed": 60},
+        "vic": {"name": "Vic", "with_id": "van", "seat": "driver", "maneuver_die": "d8"},
+        "bike": {"name": "Bike", "kind": "vehicle", "role": "quarry", "toughness": 8, "top_speed": 60},
+        "eve": {"name": "Eve", "with_id": "bike", "seat": "driver", "maneuver_die": "d8"},
+    }.items():
+        played.do(lambda c: c.add_participant(pid, spec))
+    played.do(lambda c: c.begin("vehicular", {"sedan": 2, "van": 2, "bike": 5}, chase_cards=ROW))
+    played.do(lambda c: c.deal_action_cards({"sedan": "KH", "van": "QH", "bike": "5D"}))
+    played.do(lambda c: c.change_position(TableDice([1, 1]), "dan", 1))  # Out of Control
+    played.do(lambda c: c.resolve(TableDice([1, 1])))  # Major Collision: d4 Wounds and a Critical Hit
+    played.do(lambda c: c.resolve(TableDice([4])))  # four Wounds: wrecked
+    chase = played.chase
+    assert chase.participants["sedan"].status == "wrecked" and chase.participants["dan"].status == "wrecked"
+    assert chase.phase == "running" and chase.whose_turn == "sedan" and "sedan" not in chase.track.positions
+    played.do(lambda c: c.resolve(TableDice([3, 3])))  # its Critical Hit: the wreck takes no more
+    played.do(lambda c: c.end_turn("dan"))
+    ended = [e for e in played.events if type(e).__name__ == "TurnEnded"][-1]
+    assert chase.whose_turn == "van" and (ended.participant_id, ended.reason) == ("sedan", "wrecked")

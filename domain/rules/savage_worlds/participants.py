@@ -11,7 +11,7 @@ or the character at the head of the group.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from domain.rules.savage_worlds.conditions import Conditions
@@ -239,7 +239,3 @@ def damage_to_character(
     new = raises + (1 if shaken and raises == 0 and shaken_again_wounds else 0)
     limit = max_wounds if wild_card else 0
     return CharacterHit(True, new, new > 0 and wounds + new > limit)
-
-
-def with_conditions(p: SavageParticipant, conditions: Conditions) -> SavageParticipant:
-    return replace(p, conditions=conditions)

@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.chain import GENESIS
 from domain.recorded_chase import RecordedChase
-from domain.rules.savage_worlds.errors import CORE, InvalidValue, RuleBroken
+from domain.rules.savage_worlds.errors import InvalidValue, RuleBroken
 from domain.rules.savage_worlds.participants import SavageParticipant, new_participant, validate
 from domain.track import Track
 
@@ -68,8 +68,9 @@ class SavageChase(RecordedChase):
 
     def set_status(self, participant_id: str, status: str) -> None:
         """The unit's status and that of everyone with it; off the row unless in the chase."""
-        for p in self.members(participant_id) if not self.participants[participant_id].aboard else [self.participants[participant_id]]:
-            p.status = status
+        p = self.participants[participant_id]
+        for member in [p] if p.aboard else self.members(participant_id):
+            member.status = status
         if status != "in_chase":
             self.track.remove(participant_id)
 

@@ -249,8 +249,8 @@ class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, Savag
         self.advance(deck_dice)
 
     def end_turn(self, participant_id: str, deck_dice: DeckDice | None = None) -> None:
-        unit = self.acting_unit(participant_id, "end the turn")
-        self.trigger_event(self.TurnEnded, participant_id=unit.id, reason="done")
+        unit = self.acting_unit(participant_id, "end the turn", in_chase=False)  # also once it left the chase
+        self.trigger_event(self.TurnEnded, participant_id=unit.id, reason="done" if unit.in_chase else f"{unit.status}")
         self.advance(deck_dice)
 
     def advance(self, deck_dice: DeckDice | None) -> None:
@@ -279,7 +279,7 @@ class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, Savag
 
     # -- guards ----------------------------------------------------------------------------
 
-    def acting_unit(self, participant_id: str, what: str) -> Any:
+    def acting_unit(self, participant_id: str, what: str, in_chase: bool = True) -> Any:
         """The unit whose turn it is, for someone in it, with nothing left to resolve first."""
         self._require_running()
         self._require_nothing_pending()
@@ -287,4 +287,4 @@ class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, Savag
         if self.whose_turn != unit_id:
             whose = self.participants[self.whose_turn].name + "'s" if self.whose_turn else "no one's (deal the Action cards)"
             raise RuleBroken(f"{self.participants[unit_id].name} cannot {what}: it is {whose} turn", f"{SWADE} \"MANEUVERS\" (on his turn)")
-        return self._require_in_chase(unit_id)
+        return self._require_in_chase(unit_id) if in_chase else self.participants[unit_id]

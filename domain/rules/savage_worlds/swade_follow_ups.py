@@ -81,8 +81,9 @@ class SwadeFollowUps:
             self.after_status_change()
             return
         self.require("control roll", vehicle_id, rule="DAMAGE: a maneuvering roll or go Out of Control")
-        if by is None or [by, vehicle_id] not in self.turn.get("bumped", []):
-            self.require("bump", vehicle_id, cards=1, by=by, rule="DAMAGE: in a chase the vehicle is Bumped as well")
+        attacker = self.unit_of(by) if by is not None else None  # Bumps are counted unit against unit
+        if attacker is None or [attacker, vehicle_id] not in self.turn.get("bumped", []):
+            self.require("bump", vehicle_id, cards=1, by=attacker, rule="DAMAGE: in a chase the vehicle is Bumped as well")
         for _ in range(hit.critical_hits):
             self.require("critical hit", vehicle_id, collision=False, reroll_crew=False, rule="DAMAGE: each raise, a Critical Hit")
 

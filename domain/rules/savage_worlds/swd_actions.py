@@ -13,12 +13,11 @@ from domain.dice import DiceSource, InvalidTableDice, TableDice
 from domain.rules.savage_worlds import swd_chase as rules
 from domain.rules.savage_worlds.cards import card as read_card
 from domain.rules.savage_worlds.dice import TARGET_NUMBER
-from domain.rules.savage_worlds.errors import CORE, SWD, InvalidValue, RuleBroken, whole
+from domain.rules.savage_worlds.errors import CORE, InvalidValue, RuleBroken, whole
 from domain.rules.savage_worlds.savage_decks import DeckDice
 from domain.rules.savage_worlds.swade_vehicles import damage_to_vehicle
 
 ROLLS = {"recover from shaken": "a Spirit roll", "complication": "a maneuver roll", "obstacle": "a maneuver roll", "obstacle damage": "the damage dice"}
-OBSTACLE = f"{SWD} \"Resolve Actions\" (Force: \"On a Raise with Force, the defender does hit an Obstacle\")"
 UNSTABLE_PLATFORM = RUNNING = -2  # "Unstable Platform or Running penalties (-2) may apply to the Attack"
 
 

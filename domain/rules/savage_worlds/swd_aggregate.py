@@ -255,17 +255,17 @@ class SwdChase(SwdActions, SavageRolls, DeckKeeping, SavageChase):
         self.trigger_event(self.RoundBegan, round=self.round + 1)
 
     def end_turn(self, participant_id: str, deck_dice: DeckDice | None = None) -> None:
-        unit = self.acting_unit(participant_id, "end the turn")
-        self.trigger_event(self.TurnEnded, participant_id=unit.id, reason="done")
+        unit = self.acting_unit(participant_id, "end the turn", in_chase=False)  # also once it left the chase
+        self.trigger_event(self.TurnEnded, participant_id=unit.id, reason="done" if unit.in_chase else f"{unit.status}")
         self.advance(deck_dice)
 
     # -- guards ----------------------------------------------------------------------------
 
-    def acting_unit(self, participant_id: str, what: str) -> Any:
+    def acting_unit(self, participant_id: str, what: str, in_chase: bool = True) -> Any:
         self._require_running()
         self._require_nothing_pending()
         unit_id = self.unit_of(participant_id)
         if self.stage != "resolving" or self.whose_turn != unit_id:
             whose = self.participants[self.whose_turn].name + "'s" if self.whose_turn else "no one's: the round is in its maneuver rolls"
             raise RuleBroken(f"{self.participants[unit_id].name} cannot {what}: it is {whose} turn (participants without an Action card take no actions)", RESOLVE)
-        return self._require_in_chase(unit_id)
+        return self._require_in_chase(unit_id) if in_chase else self.participants[unit_id]
