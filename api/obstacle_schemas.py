@@ -13,7 +13,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from domain.rules.coc7e.chase import DICE_MODES
+from domain.recorded_chase import DICE_MODES
 from domain.rules.coc7e.conflict import RESPONSES
 from domain.rules.coc7e.conflict_procedures import METHODS
 from domain.rules.coc7e.damage import COLLISIONS, INJURIES

@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from application.access import Forbidden, Unauthenticated
 from application.chases import ChaseNotFound, VersionConflict
-from domain.recorded_chase import HistoryRefused
+from domain.recorded_chase import HistoryRefused, InvalidChase
 from domain.dice import InvalidTableDice
 from domain.rules.savage_worlds.errors import InvalidValue as SavageInvalidValue, RuleBroken as SavageRuleBroken
 from domain.rules.savage_worlds.savage_base import ParticipantNotFound as SavageParticipantNotFound
@@ -56,6 +56,7 @@ def register(app: Flask) -> None:
             return problem(400, "malformed-json", "Malformed JSON", "the request body is not valid JSON", errors=[{"field": "body", "message": "not valid JSON"}])
         return problem(e.code or 500, e.name.lower().replace(" ", "-"), e.name, e.description or e.name)
 
+    @app.errorhandler(InvalidChase)
     @app.errorhandler(InvalidParticipant)
     @app.errorhandler(InvalidCommand)
     def invalid(e: InvalidCommand | InvalidParticipant) -> Response:

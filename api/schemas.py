@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from domain.rules.coc7e.chase import DICE_MODES, OUTCOMES
+from domain.recorded_chase import DICE_MODES
+from domain.rules.coc7e.chase import OUTCOMES
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
 from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY
 from domain.rules.coc7e.vehicles import ERAS, VEHICLES

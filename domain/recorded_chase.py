@@ -21,6 +21,16 @@ TIMELESS = frozenset(
     {"rolls_made", "redo_stack", "chain_head", "seed_commitment", "seed_epoch", "revealed_seeds", "entropy", "undo_requests"}
 )
 MAX_UNDO = 1000
+DICE_MODES = ("server", "table")  # a chase's default dice: the server's, or faces entered from the table
+
+
+class InvalidChase(ValueError):
+    """A chase created with a bad name or dice; ``field`` names it."""
+
+    def __init__(self, field_name: str, message: str) -> None:
+        super().__init__(f"{field_name}: {message}")
+        self.field = field_name
+        self.message = message
 
 
 class HistoryRefused(Exception):
@@ -61,7 +71,12 @@ class RecordedChase(Aggregate):
             return aggregate
 
     class Created(Aggregate.Created):
+        """The chase was created; carries the commitment to its server-dice seed."""
+
         meta = True  # the chase itself: not an action that undo could take back
+        name: str
+        dice: str
+        seed_commitment: str
 
     class Undone(Event):
         """The last actions no longer count; the state is as before them."""
@@ -165,7 +180,20 @@ class RecordedChase(Aggregate):
         def apply(self, chase: Any) -> None:
             chase.entropy = self.combined
 
-    def __init__(self, seed_commitment: str) -> None:
+    @classmethod
+    def start(cls, chase_id: Any, name: str, dice: str, seed_commitment: str) -> Any:
+        """Create a chase in set-up, committed to its server-dice seed."""
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidChase("name", "is required")
+        if dice not in DICE_MODES:
+            raise InvalidChase("dice", f"must be one of {', '.join(DICE_MODES)}")
+        return cls._create(
+            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment, action=1, previous_hash=GENESIS
+        )
+
+    def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
+        self.name = name
+        self.dice = dice
         self.seed_commitment: str | None = seed_commitment
         self.seed_epoch = 0
         self.revealed_seeds: list[dict[str, Any]] = []

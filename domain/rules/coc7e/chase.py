@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from domain.chain import GENESIS
 from domain.dice import DiceSource
 from domain.recorded_chase import RecordedChase
 from domain.rules.coc7e.establishing import (
@@ -25,7 +24,6 @@ from domain.rules.coc7e.rounds import ChaseRounds
 from domain.track import Track
 
 OUTCOMES = ("caught", "escaped", "abandoned")
-DICE_MODES = ("server", "table")
 
 
 __all__ = ["Chase", "ChaseError", "InvalidCommand", "ObstacleNotFound", "ParticipantNotFound", "RuleBroken"]
@@ -42,12 +40,7 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
     SYSTEM = "coc7e"
 
     class Created(RecordedChase.Created):
-        """The chase was created; carries the commitment to its server-dice seed."""
-
         TOPIC = "coc7e:Chase.Created"
-        name: str
-        dice: str
-        seed_commitment: str
 
     # The record's own events (DESIGN.md 5 and 6), with this system's stable topics.
     class Undone(RecordedChase.Undone):
@@ -114,21 +107,8 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
 
     # -- creation --------------------------------------------------------------------------
 
-    @classmethod
-    def start(cls, chase_id: Any, name: str, dice: str, seed_commitment: str) -> "Chase":
-        """Create a chase in set-up, committed to its server-dice seed."""
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidCommand("name", "is required")
-        if dice not in DICE_MODES:
-            raise InvalidCommand("dice", f"must be one of {', '.join(DICE_MODES)}")
-        return cls._create(
-            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment, action=1, previous_hash=GENESIS
-        )
-
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
-        super().__init__(seed_commitment)
-        self.name = name
-        self.dice = dice
+        super().__init__(name, dice, seed_commitment)
         self.phase = "setup"  # setup | running | ended
         self.outcome: str | None = None
         self.participants: dict[str, Participant] = {}

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.chain import GENESIS
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds.errors import InvalidValue, RuleBroken
 from domain.rules.savage_worlds.participants import SavageParticipant, new_participant, validate
 from domain.track import Track
 
-DICE_MODES = ("server", "table")
 OUTCOMES = ("captured", "escaped", "abandoned", "both stopped")
 OUTCOME_ALIASES = {"caught": "captured"}  # the Call of Cthulhu word, accepted by the shared /end
 
@@ -32,20 +30,8 @@ class SavageChase(RecordedChase):
     SYSTEM = "savage_worlds"
     RULES = ""  # the rules text, for refusals
 
-    @classmethod
-    def start(cls, chase_id: Any, name: str, dice: str, seed_commitment: str) -> "SavageChase":
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidValue("name", "is required")
-        if dice not in DICE_MODES:
-            raise InvalidValue("dice", f"must be one of {', '.join(DICE_MODES)}")
-        return cls._create(
-            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment, action=1, previous_hash=GENESIS
-        )
-
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
-        super().__init__(seed_commitment)
-        self.name = name
-        self.dice = dice
+        super().__init__(name, dice, seed_commitment)
         self.phase = "setup"  # setup | running | ended
         self.outcome: str | None = None
         self.end_note = ""

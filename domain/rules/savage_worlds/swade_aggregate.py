@@ -39,12 +39,7 @@ class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, Savag
     RULES = SWADE
 
     class Created(RecordedChase.Created):
-        """The chase was created; carries the commitment to its server-dice seed."""
-
         TOPIC = "swade:Chase.Created"
-        name: str
-        dice: str
-        seed_commitment: str
 
     # The record's own events (DESIGN.md 5 and 6), with this system's stable topics.
     class Undone(RecordedChase.Undone):

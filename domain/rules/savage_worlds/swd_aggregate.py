@@ -34,12 +34,7 @@ class SwdChase(SwdActions, SavageRolls, DeckKeeping, SavageChase):
     SHAKEN_AGAIN_WOUNDS = True  # Savage Worlds Deluxe core book, "Damage": Shaken twice is a Wound
 
     class Created(RecordedChase.Created):
-        """The chase was created; carries the commitment to its server-dice seed."""
-
         TOPIC = "swd:Chase.Created"
-        name: str
-        dice: str
-        seed_commitment: str
 
     # The record's own events (DESIGN.md 5 and 6), with this system's stable topics.
     class Undone(RecordedChase.Undone):
