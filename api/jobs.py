@@ -21,7 +21,11 @@ from api.problems import problem
 from api.runtime import ledger
 from application.access import Forbidden, Unauthenticated
 from application.jobs import VIEW_NAMES, JobNotFound
-from domain.rules.coc7e.random_hazards import ENVIRONMENTS, MAX_KEY_LENGTH, MAX_LOCATIONS
+from domain.rules.coc7e.random_hazards import (
+    ENVIRONMENTS,
+    MAX_KEY_LENGTH,
+    MAX_LOCATIONS,
+)
 
 blp = Blueprint("jobs", __name__, url_prefix="/chases", description="Background jobs of a chase: random hazards, replays, checks")
 admin = Blueprint("admin", __name__, url_prefix="/admin", description="Operator jobs: rebuilding the views from the log")

@@ -1,7 +1,7 @@
 """Live updates as Server-Sent Events: a chase's events as recorded, and replays at a pace.
 
 ``GET /chases/<id>/stream`` sends each event of the chase's log as it is recorded, with the
-event's version as the SSE id: a client that reconnects with ``Last-Event-ID`` (browsers' 
+event's version as the SSE id: a client that reconnects with ``Last-Event-ID`` (browsers'
 EventSource does so by itself) gets exactly the events after it, none missed and none twice,
 because events are always read from the store; the live feed (Redis pub/sub, or this process)
 only wakes the stream up, and the stream also polls in case an announcement is lost.
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 from uuid import UUID
 
 from flask import Response, request
@@ -91,6 +92,8 @@ def replay_frames(app: Any, chase_id: UUID, job_id: str, after: int, pace: float
         for frame in frames:
             yield sse(frame["step"], "frame", frame)
             after = frame["step"]
+            if time.monotonic() - started >= settings.stream_max_seconds:
+                return  # the client reconnects with Last-Event-ID
             if pace:
                 time.sleep(pace)
         if frames:

@@ -107,9 +107,10 @@ class JobStore(Protocol):
 
     def get(self, job_id: str) -> dict[str, Any] | None: ...
 
-    def mark_dispatched(self, job_id: str, statuses: Sequence[str], now: float, lease_expired_before: float | None = None) -> int | None:
-        """Pending/lost/abandoned -> queued, counting the dispatch; its number, or None if the
-        job was not in one of ``statuses`` (or, when running, its lease had not expired)."""
+    def mark_dispatched(self, job_id: str, now: float, *, status: str, dispatches: int | None = None, lease_expired_before: float | None = None) -> int | None:
+        """``status`` (pending, or lost/abandoned: queued, retrying, running) -> queued, counting
+        the dispatch; its number, or None if the job was no longer in ``status`` (with
+        ``dispatches`` sends so far, when given; when running, with its lease expired)."""
         ...
 
     def undo_dispatch(self, job_id: str, dispatch: int, now: float) -> None:

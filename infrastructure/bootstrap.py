@@ -9,7 +9,12 @@ from typing import Any
 
 from application.chases import ChaseLedger
 from application.jobs import Jobs, JobSettings
-from infrastructure.settings import POSTGRES, WorkerSettings, persistence_env, worker_settings
+from infrastructure.settings import (
+    POSTGRES,
+    WorkerSettings,
+    persistence_env,
+    worker_settings,
+)
 from infrastructure.transcodings import TRANSCODINGS
 
 
@@ -131,7 +136,7 @@ def _wire(ledger: Ledger, env: dict[str, str], settings: WorkerSettings) -> Ledg
         queue = RQJobQueue(settings.redis_url, settings.prefix, settings.job_attempts, settings.job_backoff)
         ledger.live = RedisLiveFeed(settings.redis_url, settings.prefix)
     else:
-        queue = InlineJobQueue(settings.job_backoff, max(settings.sweep_interval, 1.0), synchronous=_in_memory(env))
+        queue = InlineJobQueue(settings.job_backoff, max(settings.sweep_interval, 1.0), synchronous=_in_memory(env), max_attempts=settings.job_attempts)
         ledger.live = LocalLiveFeed()
     job_settings = JobSettings(
         lease=settings.job_lease, max_attempts=settings.job_attempts, grace=settings.job_grace,

@@ -61,7 +61,7 @@ def _logging() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
-def _stop_on_signals(stop: "threading.Event") -> None:
+def _stop_on_signals(stop: Any) -> None:
     import signal
 
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -72,8 +72,15 @@ def worker(args: argparse.Namespace) -> int:
     """An RQ worker on the job queues, with the sweeper (and the projection runner if asked)."""
     import threading
 
+    from rq import Queue
+
     from infrastructure.bootstrap import build_ledger, use_as_process_ledger
-    from infrastructure.queues import queue_names, redis_client, run_scheduler, run_worker
+    from infrastructure.queues import (
+        queue_names,
+        redis_client,
+        run_scheduler,
+        run_worker,
+    )
     from infrastructure.runner import Sweeper, ViewFollower, start
 
     if args.health:
@@ -87,8 +94,6 @@ def worker(args: argparse.Namespace) -> int:
         return 2
     lanes = [lane.strip() for lane in args.queues.split(",")] if args.queues else list(settings.lanes)
     names = queue_names(settings.prefix, lanes)
-    from rq import Queue
-
     stop = threading.Event()
     scheduler_connection = redis_client(settings.redis_url)
     threads = [start(lambda s: run_scheduler([Queue(n, connection=scheduler_connection) for n in names], scheduler_connection, s), stop, "rq-scheduler")]

@@ -7,7 +7,8 @@ compare-and-set), so two workers never both hold a job and two sweepers never bo
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from eventsourcing.postgres import PostgresDatastore, PostgresRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder
@@ -40,14 +41,18 @@ class SQLiteJobStore(SQLiteRecorder):
 
     def construct_create_table_statements(self) -> list[str]:
         return [
-            "CREATE TABLE IF NOT EXISTS chase_jobs (job_id TEXT PRIMARY KEY, kind TEXT NOT NULL, chase_id TEXT, "
-            "params TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, "
-            "dispatches INTEGER NOT NULL DEFAULT 0, done INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL DEFAULT 0, "
-            "state TEXT, result TEXT, error TEXT, worker TEXT, lease_until REAL, created_at REAL NOT NULL, "
-            "updated_at REAL NOT NULL)",
+            (
+                "CREATE TABLE IF NOT EXISTS chase_jobs (job_id TEXT PRIMARY KEY, kind TEXT NOT NULL, chase_id TEXT, "
+                "params TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, "
+                "dispatches INTEGER NOT NULL DEFAULT 0, done INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL DEFAULT 0, "
+                "state TEXT, result TEXT, error TEXT, worker TEXT, lease_until REAL, created_at REAL NOT NULL, "
+                "updated_at REAL NOT NULL)"
+            ),
             "CREATE INDEX IF NOT EXISTS chase_jobs_by_status ON chase_jobs (status, updated_at)",
-            "CREATE TABLE IF NOT EXISTS chase_replay_frames (job_id TEXT NOT NULL, step INTEGER NOT NULL, "
-            "doc TEXT NOT NULL, PRIMARY KEY (job_id, step))",
+            (
+                "CREATE TABLE IF NOT EXISTS chase_replay_frames (job_id TEXT NOT NULL, step INTEGER NOT NULL, "
+                "doc TEXT NOT NULL, PRIMARY KEY (job_id, step))"
+            ),
         ]
 
     def _one(self, sql: str, params: Sequence[Any], commit: bool = True) -> Any:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
+from typing import Self
 
 import redis
 
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 class LocalSubscription:
     """Wakes a stream when its chase is announced; an announcement between two waits is kept."""
 
-    def __init__(self, hub: "LocalHub", chase_id: str) -> None:
+    def __init__(self, hub: LocalHub, chase_id: str) -> None:
         self.hub = hub
         self.chase_id = chase_id
         self.event = threading.Event()
@@ -39,10 +39,10 @@ class LocalSubscription:
     def close(self) -> None:
         self.hub.remove(self)
 
-    def __enter__(self) -> "LocalSubscription":
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -154,8 +154,8 @@ class RedisLiveFeed:
                 try:
                     pubsub.close()
                     client.close()
-                except Exception:  # noqa: BLE001
-                    pass
+                except Exception:  # closing a connection that is already gone
+                    log.debug("live feed: closing the Redis connection failed", exc_info=True)
 
     def close(self) -> None:
         self._closed.set()

@@ -19,7 +19,8 @@ import queue as stdlib_queue
 import signal
 import threading
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import redis
 from rq import Queue, Retry, SimpleWorker
@@ -64,7 +65,7 @@ class CircuitBreaker:
 
 def redis_client(url: str, **kw: Any) -> redis.Redis:
     """A client that gives up quickly when Redis is away (commands must not hang on it)."""
-    options = {"socket_connect_timeout": 1.0, "socket_timeout": 5.0, "health_check_interval": 15, **kw}
+    options = {"socket_connect_timeout": 0.5, "socket_timeout": 5.0, "health_check_interval": 15, **kw}
     return redis.Redis.from_url(url, **options)
 
 
@@ -126,8 +127,11 @@ class InlineJobQueue:
     sweeper this queue runs when it starts and every ``sweep_interval`` seconds while idle.
     """
 
-    def __init__(self, intervals: Sequence[int] = RETRY_INTERVALS, sweep_interval: float = 30.0, synchronous: bool = False) -> None:
+    def __init__(
+        self, intervals: Sequence[int] = RETRY_INTERVALS, sweep_interval: float = 30.0, synchronous: bool = False, max_attempts: int = 5
+    ) -> None:
         self.jobs: Any = None  # the Jobs service, attached by the composition root
+        self.max_attempts = max_attempts
         # Synchronous: run each job in the caller's thread as it is sent (a plain in-memory
         # SQLite database is private to one connection, so no other thread may touch it).
         # A failed attempt is then left "retrying", sent again by the next sweep.
@@ -147,7 +151,7 @@ class InlineJobQueue:
         if self.synchronous:
             try:
                 self.jobs.execute(job_id)
-            except Exception:  # noqa: BLE001 - recorded in the job
+            except Exception:
                 log.warning("inline job %s failed", job_id, exc_info=True)
             return
         with self._lock:
@@ -182,10 +186,11 @@ class InlineJobQueue:
             job_id, dispatch, attempt = item
             try:
                 self.jobs.execute(job_id)
-            except Exception:  # noqa: BLE001 - recorded in the job; run again after a backoff
+            except Exception:
                 log.warning("inline job %s failed (attempt %s)", job_id, attempt, exc_info=True)
-                if attempt <= len(self.intervals) and not self._closed.is_set():
-                    self._later(self.intervals[attempt - 1], (job_id, dispatch, attempt + 1))
+                if attempt < self.max_attempts and self.intervals and not self._closed.is_set():
+                    # As RQ Retry does: the last interval again once the list runs out.
+                    self._later(self.intervals[min(attempt, len(self.intervals)) - 1], (job_id, dispatch, attempt + 1))
                     continue
             with self._lock:
                 self._held.discard((job_id, dispatch))
@@ -207,7 +212,7 @@ class InlineJobQueue:
         try:
             if self.jobs is not None:
                 self.jobs.sweep()
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.warning("inline sweep failed", exc_info=True)
 
     def close(self, timeout: float = 5.0) -> None:
@@ -247,11 +252,12 @@ def run_scheduler(queues: Sequence[Queue], connection: redis.Redis, stop: thread
             while not stop.wait(interval):
                 if scheduler.should_reacquire_locks:
                     scheduler.acquire_locks()
+                scheduler.heartbeat()  # keeps its locks (or learns another scheduler took them)
                 scheduler.enqueue_scheduled_jobs()
         except redis.RedisError as e:
             log.warning("scheduler: Redis unavailable (%s); retrying", e)
             stop.wait(2.0)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("scheduler failed; restarting it")
             stop.wait(2.0)
 

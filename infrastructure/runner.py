@@ -51,7 +51,7 @@ class ViewFollower:
                     self._listen(stop)
                 else:
                     self._poll(stop)
-            except Exception:  # noqa: BLE001 - database away: start again shortly
+            except Exception:
                 log.warning("projection runner: catch-up failed; retrying", exc_info=True)
                 stop.wait(min(5.0, self.poll * 2))
 

@@ -1,6 +1,7 @@
 """Jobs on real workers, PostgreSQL and Redis: exactly once, retried with backoff, and riding
 out a Redis outage; and the projection runner keeping the views current on its own.
 """
+# ruff: noqa: F811 - the fixtures imported from workers_support are used as test arguments
 from __future__ import annotations
 
 import signal

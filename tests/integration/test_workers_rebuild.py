@@ -4,6 +4,7 @@ A rebuild clears the views and replays the log into them; its tracking position 
 each batch of rows, so a worker killed mid-rebuild leaves a position the next worker resumes
 from, with no event applied twice and none skipped.
 """
+# ruff: noqa: F811 - the fixtures imported from workers_support are used as test arguments
 from __future__ import annotations
 
 import signal
