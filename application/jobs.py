@@ -19,35 +19,25 @@ API process can answer ``GET .../jobs/<id>`` whichever worker runs it.
 """
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
-from eventsourcing.persistence import IntegrityError
 
 from application.access import Forbidden, Principal
-from application.chases import ChaseNotFound, DiceChoice
-from application.history import describe
+from application.chases import ChaseNotFound
 from application.ports import EventCounter, JobQueue, JobQueueUnavailable, JobStore
-from application.projections import render_all
-from application.projections.rolls import apply_marks, roll_marks, roll_row
-from application.views import fold
-from domain.dice import InvalidTableDice, TableDice
 from domain.recorded_chase import HistoryRefused
 from domain.rules.coc7e.errors import ChaseError
 from domain.rules.coc7e.random_hazards import (
     ENVIRONMENTS,
     MAX_LOCATIONS,
-    RandomHazardsAlreadyRolled,
-    used_keys,
 )
 
 log = logging.getLogger(__name__)
@@ -66,9 +56,6 @@ FINAL = (DONE, FAILED)
 # Failures that another attempt cannot fix: the rules refused, the chase is unknown, bad input.
 PERMANENT: tuple[type[BaseException], ...] = (ChaseError, HistoryRefused, ChaseNotFound, Forbidden, LookupError, ValueError)
 
-FRAME_BATCH = 100  # replay frames stored per write
-MAX_MISMATCHES = 20  # listed in a check's result
-STATE_CACHE = 5_000  # chase states a rebuild keeps in memory between batches
 
 
 class JobNotFound(LookupError):
@@ -171,6 +158,8 @@ class Jobs:
         self.settings = settings
         self.worker_name = worker_name or f"{socket.gethostname()}:{os.getpid()}:{uuid4().hex[:6]}"
         self.clock = clock
+        from application.job_kinds import check, random_hazards, rebuild, replay  # the kinds use this module's machinery
+
         self.handlers: dict[str, Handler] = {REBUILD: rebuild, REPLAY: replay, CHECK: check, RANDOM_HAZARDS: random_hazards}
 
     # -- submitting ------------------------------------------------------------------------
@@ -361,262 +350,3 @@ def describe_error(e: BaseException) -> str:
 
 
 # -- the jobs --------------------------------------------------------------------------------
-
-
-class ViewRebuild:
-    """Catches the views up from the log in large batches, reporting progress.
-
-    The same compare-and-set as the live ViewUpdater: each batch moves the tracking position
-    from where it was read to its last notification, in the transaction that writes its rows,
-    so commands catching the views up meanwhile (read-your-writes) and this rebuild never apply
-    an event twice; whoever loses a batch reads on from the new position. Between its own
-    batches the rebuild keeps the chase states it folded, instead of reading them back.
-    """
-
-    def __init__(self, app: Any, count_events: EventCounter, batch: int = 20_000, throttle: float = 0.0) -> None:
-        self.app = app
-        self.count_events = count_events
-        self.batch = batch
-        self.throttle = throttle
-
-    def run(self, progress: Callable[[int, int], None] = lambda done, total: None) -> dict[str, Any]:
-        views, name = self.app.views, self.app.name
-        states: dict[UUID, Any] = {}
-        valid_at: int | None = -1  # the position ``states`` is valid at (-1: none yet)
-        done, total = 0, self.count_events()
-        batches = lost = 0
-        while True:
-            previous = views.max_tracking_id(name)
-            if previous != valid_at:
-                states = {}  # someone else moved the position (or this is the start): recount
-                done = self.count_events(previous) if previous else 0
-            with paused_gc():
-                notifications = self.app.recorder.select_notifications(start=(previous or 0) + 1, limit=self.batch)
-                if not notifications:
-                    break
-                events = [self.app.mapper.to_domain_event(n) for n in notifications]
-                tracks, rolls, marks, folded = self._project(events, states)
-                del events
-            try:
-                views.save_views(tracks, rolls, marks, name, notifications[-1].id, previous)
-            except IntegrityError:
-                lost += 1
-                states, valid_at = {}, -1
-                continue
-            batches += 1
-            states = folded if len(folded) <= STATE_CACHE else {}
-            valid_at = notifications[-1].id
-            done += len(notifications)
-            if done > total:
-                total = self.count_events()
-            progress(done, max(total, done))
-            if self.throttle:
-                time.sleep(self.throttle)
-        position = views.max_tracking_id(name) or 0
-        done = self.count_events(position) if position else 0
-        progress(done, done)
-        return {"events": done, "notification_id": position, "batches": batches, "batches_lost_to_others": lost}
-
-    def _project(self, events: list[Any], cached: dict[UUID, Any]) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], dict[UUID, Any]]:
-        updater = self.app.updater
-        last = {e.originator_id: i for i, e in enumerate(events)}  # each chase's last event in the batch
-        missing = [str(chase_id) for chase_id in last.keys() - cached.keys()]
-        states = dict(cached)
-        if missing:
-            states.update({UUID(cid): updater._thaw(cid, saved) for cid, saved in self.app.views.track_states(missing).items()})
-        rolls: list[dict[str, Any]] = []
-        marks: list[dict[str, Any]] = []
-        for i, event in enumerate(events):
-            chase_id = event.originator_id
-            state = states.get(chase_id)
-            if state is not None and state.version >= event.originator_version:
-                continue  # already in the views (save_views will refuse the batch)
-            # Only the chase's last event of the batch is hashed for its chain head: the hashes
-            # in between would be overwritten unread (the live updater hashes every event).
-            if last[chase_id] != i and hasattr(event, "mutate_unchained"):
-                states[chase_id] = event.mutate_unchained(state)
-            else:
-                states[chase_id] = event.mutate(state)
-            row = roll_row(event)
-            if row:
-                rolls.append(row)
-            if getattr(event, "meta", True):  # only record events (undo, rewind, redo) mark rolls
-                marks += roll_marks(event)
-        tracks = {str(chase_id): updater._freeze(states[chase_id]) for chase_id in last if chase_id in states}
-        return tracks, rolls, marks, states
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a batch is read and folded, then collect.
-
-    Decoding a batch allocates hundreds of thousands of objects, and each allocation burst
-    made the collector traverse everything alive (the folded chase states, the batch itself):
-    with it running, reading the log inside a rebuild took half as long again as the same read
-    outside one (bench/rebuild.py). Events and states hold no reference cycles worth chasing
-    mid-batch; reference counting frees them, and the young generation is collected after.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-            gc.collect(0)
-
-
-def rebuild(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
-    """Clear the views (once per job, even when resumed) and rebuild them from the log."""
-    if not run.state.get("cleared"):
-        ledger.views.clear(ledger.name)
-        run.save_state(cleared=True)
-    s = run.jobs.settings
-    result = ViewRebuild(ledger, run.jobs.count_events, s.rebuild_batch, s.rebuild_throttle).run(
-        lambda done, total: run.progress(done, total)
-    )
-    run.progress(result["events"], result["events"], force=True)
-    return {"views": list(VIEW_NAMES), **result}
-
-
-def replay(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
-    """Fold the chase event by event into fresh views, one stored frame per event.
-
-    A front-end steps through the frames, or streams them at a pace it chooses. Resumes after
-    the last stored frame; frames are stored by step, so a step written twice is kept once.
-    """
-    chase_id = UUID(params["chase_id"])
-    events = list(ledger.events.get(chase_id))
-    if not events:
-        raise ChaseNotFound(f"no chase {chase_id}")
-    total = len(events)
-    start = run.store.last_frame(run.job_id)
-    state, _ = fold(events[:start])
-    frames: list[dict[str, Any]] = []
-    for step, event in enumerate(events[start:], start + 1):
-        state = event.mutate(state)
-        frames.append({"step": step, "version": event.originator_version, "event": describe(event), "views": render_all(state)})
-        if len(frames) >= FRAME_BATCH:
-            run.store.add_frames(run.job_id, frames)
-            frames = []
-            run.progress(step, total)
-    if frames:
-        run.store.add_frames(run.job_id, frames)
-    run.progress(total, total, force=True)
-    return {"chase_id": str(chase_id), "frames": total, "version": events[-1].originator_version}
-
-
-def check(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
-    """Re-run the chase's state at every version and compare the views.
-
-    At every version, the views rendered from the state replayed event by event from the first
-    event are compared with those rendered from the state as the application loads it (the
-    latest snapshot at or before that version, then the events after it). At the end, the
-    replayed views and roll history are compared with the live ones (the read models).
-    """
-    chase_id = UUID(params["chase_id"])
-    replayed_events = list(ledger.events.get(chase_id))
-    if not replayed_events:
-        raise ChaseNotFound(f"no chase {chase_id}")
-    loaded_events = list(ledger.events.get(chase_id))  # other objects: the two folds share nothing
-    snapshots = {s.originator_version: s for s in ledger.snapshots.get(chase_id)} if ledger.snapshots else {}
-    total = len(replayed_events)
-    mismatches: list[dict[str, Any]] = []
-    replayed = loaded = None
-    rows: list[dict[str, Any]] = []
-    for done, (event, twin) in enumerate(zip(replayed_events, loaded_events), 1):
-        replayed = event.mutate(replayed)
-        row = roll_row(event)
-        if row:
-            rows.append(row)
-        apply_marks(rows, roll_marks(event))
-        version = event.originator_version
-        snapshot = snapshots.get(version)
-        loaded = snapshot.mutate(None) if snapshot is not None else twin.mutate(loaded)
-        _compare(mismatches, version, "loaded at this version", render_all(replayed), render_all(loaded))
-        if done % 200 == 0:
-            run.progress(done, total)
-    # The live views may have moved on while this ran: replay on to their version.
-    for _ in range(10):
-        live = {name: ledger.view(chase_id, name) for name in render_all(replayed)}
-        live_version = live["track"]["version"]
-        if live_version <= replayed.version:
-            break
-        for event in ledger.events.get(chase_id, gt=replayed.version, lte=live_version):
-            replayed = event.mutate(replayed)
-            row = roll_row(event)
-            if row:
-                rows.append(row)
-            apply_marks(rows, roll_marks(event))
-    _compare(mismatches, replayed.version, "live", render_all(replayed), live)
-    live_rolls = [r for r in ledger.rolls(chase_id) if r["version"] <= replayed.version]
-    if live_rolls != rows:
-        mismatches.append({"version": replayed.version, "against": "live", "views": ["rolls"]})
-    run.progress(total, total, force=True)
-    return {
-        "chase_id": str(chase_id),
-        "versions_checked": total,
-        "live_version": replayed.version,
-        "snapshots_checked": len(snapshots),
-        "equal": not mismatches,
-        "mismatches": mismatches[:MAX_MISMATCHES],
-        "mismatch_count": len(mismatches),
-    }
-
-
-def _compare(mismatches: list[dict[str, Any]], version: int, against: str, replayed: dict[str, Any], other: dict[str, Any]) -> None:
-    differ = sorted(name for name in set(replayed) | set(other) if replayed.get(name) != other.get(name))
-    if differ:
-        mismatches.append({"version": version, "against": against, "views": differ})
-
-
-class TableDiceRolls:
-    """Faces entered at the table for several rolls in a row, taken roll by roll (each roll's
-    faces checked like TableDice); faces left over are refused."""
-
-    def __init__(self, faces: Sequence[int], entered_by: str = "keeper") -> None:
-        self.left = list(faces)
-        self.entered_by = entered_by
-
-    def draw(self, sequence: int, dice: Sequence[Any]) -> Any:
-        taken, self.left = self.left[: len(dice)], self.left[len(dice):]
-        return TableDice(taken, self.entered_by).draw(sequence, dice)
-
-    def finish(self) -> None:
-        if self.left:
-            raise InvalidTableDice(f"{len(self.left)} faces were entered beyond those the rolls take")
-
-
-def random_hazards(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
-    """Roll the random hazards table (the server dice, or faces entered at the table);
-    recorded once per idempotency key."""
-    chase_id, key = UUID(params["chase_id"]), params["key"]
-    faces = params.get("table_dice")
-
-    def command(chase: Any) -> list[dict[str, Any]]:
-        dice = TableDiceRolls(faces) if faces is not None else ledger._dice(chase, DiceChoice(source="server"))
-        records = chase.roll_random_hazards(
-            dice, key, params["locations"], params["environment"], params.get("from_location"), params.get("by", "keeper")
-        )
-        if isinstance(dice, TableDiceRolls):
-            dice.finish()
-        return records
-
-    try:
-        ledger._execute(chase_id, None, command)
-        recorded_now = True
-    except RandomHazardsAlreadyRolled:
-        recorded_now = False  # an earlier run recorded them: report what it recorded
-    sequences = set(used_keys(ledger._chase(chase_id)).get(key, []))
-    rolls = [r for r in ledger.rolls(chase_id) if r["sequence"] in sequences]  # catches the views up too
-    return {
-        "chase_id": str(chase_id),
-        "key": key,
-        "recorded_now": recorded_now,
-        "rolls": [
-            {"sequence": r["sequence"], "version": r["version"], "location": r["roll"].get("location"),
-             "result": r["roll"]["result"], "outcome": r["roll"]["outcome"], "undone": r["undone"]}
-            for r in rolls
-        ],
-    }
-

@@ -143,7 +143,7 @@ def grow(ledger: Any, chase_id: UUID, events: int, shape: str = "rolls") -> int:
     Either way the history ends with single-event rolls to land exactly on ``events``.
     """
     chase = ledger.repository.get(chase_id)
-    dice = ledger.seeds.server_dice(chase_id)
+    dice = ledger.seeds.server_dice(chase_id, chase.seed_commitment)
     pending = 0
     moved: tuple[int, str] | None = None
     while chase.version < events:

@@ -12,7 +12,8 @@ from uuid import UUID
 import pytest
 
 from application.chases import DiceChoice
-from application.jobs import JobRun, Jobs, JobSettings, ViewRebuild
+from application.job_kinds import ViewRebuild
+from application.jobs import JobRun, Jobs, JobSettings
 from application.ports import JobQueueUnavailable
 from infrastructure.bootstrap import build_ledger
 from infrastructure.job_store import SQLiteEventCounter
@@ -177,7 +178,7 @@ def test_a_rebuild_killed_mid_way_resumes_from_its_tracking_position(ledger):
     assert jobs.store.get(job["job_id"])["status"] == "running"  # its worker is gone, lease held
 
     # Once the lease has expired, the sweeper sends it again and the next worker resumes it.
-    from application.jobs import rebuild
+    from application.job_kinds import rebuild
 
     jobs.handlers["rebuild"] = rebuild
     jobs.queue.up = True
