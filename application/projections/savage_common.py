@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from application.projections.record import record_state
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.conditions import FATIGUE_LEVELS
 
@@ -32,18 +33,7 @@ def record_fields(chase: Any) -> dict[str, Any]:
 
 
 def bookkeeping(chase: Any) -> dict[str, Any]:
-    return {
-        "pending": [dict(f) for f in chase.pending],
-        "seed_commitment": chase.seed_commitment,
-        "seed_epoch": chase.seed_epoch,
-        "revealed_seeds": list(chase.revealed_seeds),
-        "entropy": chase.entropy,
-        "rolls_made": chase.rolls_made,
-        "actions": len(chase.effective_actions),
-        "can_redo": bool(chase.redo_stack),
-        "undo_requests": [{"request_id": int(rid), **req} for rid, req in chase.undo_requests.items() if req["answer"] is None],
-        "created_at": chase.created_on.isoformat(),
-    }
+    return {"pending": [dict(f) for f in chase.pending], **record_state(chase)}
 
 
 def card_dict(code: str) -> dict[str, Any]:

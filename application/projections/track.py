@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from application.projections.record import record_state
+
 
 def render(chase: Any) -> dict[str, Any]:
     """The track view of a Call of Cthulhu chase's state."""
@@ -33,17 +35,7 @@ def render(chase: Any) -> dict[str, Any]:
         "obstacles": [_obstacle(o) for o in sorted(chase.obstacles.values(), key=lambda o: (o["from_location"], o["destroyed"], o["name"]))],
         "mishaps": list(chase.mishaps.values()),
         "caught_up": list(chase.caught_up),
-        "seed_commitment": chase.seed_commitment,
-        "seed_epoch": chase.seed_epoch,
-        "revealed_seeds": list(chase.revealed_seeds),
-        "entropy": chase.entropy,
-        "rolls_made": chase.rolls_made,
-        "actions": len(chase.effective_actions),
-        "can_redo": bool(chase.redo_stack),
-        "undo_requests": [
-            {"request_id": int(rid), **req} for rid, req in chase.undo_requests.items() if req["answer"] is None
-        ],
-        "created_at": chase.created_on.isoformat(),
+        **record_state(chase),
     }
 
 

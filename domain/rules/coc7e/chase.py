@@ -28,10 +28,6 @@ OUTCOMES = ("caught", "escaped", "abandoned")
 
 __all__ = ["Chase", "ChaseError", "InvalidCommand", "ObstacleNotFound", "ParticipantNotFound", "RuleBroken"]
 
-# State added after chases were first recorded (issue 3): a chase restored from an older
-# snapshot gets these empty on first use (see Chase.__getattr__).
-LATER_STATE = {"location_names": dict, "obstacles": dict, "mishaps": dict, "build_losses": dict}
-
 
 class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, ConflictProcedures, MishapProcedures, RecordedChase):
     """A Call of Cthulhu chase: its participants, its track and its rounds."""
@@ -125,13 +121,6 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
         self.obstacles: dict[str, dict[str, Any]] = {}  # hazards and barriers by id
         self.mishaps: dict[str, dict[str, Any]] = {}  # participant id: mishap awaiting the Keeper
         self.build_losses: dict[str, list[dict[str, Any]]] = {}  # vehicle id: every Build lost
-
-    def __getattr__(self, name: str) -> Any:
-        if name in LATER_STATE:
-            value = LATER_STATE[name]()
-            setattr(self, name, value)
-            return value
-        raise AttributeError(name)
 
     # -- queries ---------------------------------------------------------------------------
 
