@@ -12,7 +12,7 @@ from typing import Any
 
 from domain.chain import GENESIS, hash_record
 from domain.dice import TENS, UNITS, D, Die, InvalidDiceExpression, TableDice, derive_index, parse
-from domain.rules.coc7e import percentile
+from domain.rules.coc7e import percentile, random_hazards
 from domain.rules.savage_worlds.dice import trait_roll
 from domain.rules.savage_worlds.errors import InvalidValue as SavageInvalidValue
 
@@ -198,6 +198,8 @@ def _check_result(version: Any, roll: dict[str, Any]) -> None:
     faces = faces_of(roll)
     if roll.get("kind") in SAVAGE_KINDS:  # before "expression": a Savage damage roll has one too
         _check_savage_result(version, roll, faces)
+    elif "tens" in roll and roll.get("table") == random_hazards.TABLE_NAME:
+        _check_table_roll(version, roll, faces)
     elif "tens" in roll:
         try:
             read = percentile.resolve(roll["target"], faces, roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))
@@ -213,6 +215,19 @@ def _check_result(version: Any, roll: dict[str, Any]) -> None:
             raise VerificationFailed(version, f"roll {roll.get('sequence')} has an unreadable expression") from None
         if expression.modifier != roll.get("modifier") or expression.total(faces) != roll.get("total"):
             raise VerificationFailed(version, f"roll {roll['sequence']}: {roll['expression']} with faces {faces} makes {expression.total(faces)}, not {roll.get('total')}")
+
+
+def _check_table_roll(version: Any, roll: dict[str, Any], faces: list[int]) -> None:
+    """A roll on a table has no target: the faces give the result, and the table its outcome
+    (coc7e-chases.txt "Random Hazards and Barriers")."""
+    sequence = roll.get("sequence")
+    try:
+        result = percentile.resolve(0, faces, roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))["result"]
+        outcome = random_hazards.outcome_of(result)
+    except (KeyError, ValueError, TypeError):
+        raise VerificationFailed(version, f"table roll {sequence} cannot be read back from its faces") from None
+    if (roll.get("result"), roll.get("outcome")) != (result, outcome):
+        raise VerificationFailed(version, f"table roll {sequence}: its faces give {result} ({outcome}), not what is recorded")
 
 
 def _check_savage_result(version: Any, roll: dict[str, Any], faces: list[int]) -> None:

@@ -48,11 +48,15 @@ def _row(chase: Any) -> list[dict[str, Any]]:
 
 
 def _ranges(chase: Any, increment: int) -> list[dict[str, Any]]:
-    """The Range from each unit to each rival: cards between (his own not counted) x increment."""
+    """The Range from each unit to each rival: cards between (his own not counted) x increment.
+
+    While "SETUP" is being recorded (the row dealt, units placed one event at a time) a unit not
+    yet on a Chase Card has no Range: time travel to those versions shows the ranges known so far.
+    """
     out = []
-    units = chase.units()
-    for a in units:
-        for b in units:
+    placed = [u for u in chase.units() if chase.track.location_of(u.id) is not None]
+    for a in placed:
+        for b in placed:
             if a.role != b.role:
                 cards = cards_apart(chase.track.location_of(a.id), chase.track.location_of(b.id))
                 out.append({"from": a.id, "to": b.id, "cards_between": cards, "range": cards * increment})

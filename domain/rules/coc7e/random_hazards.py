@@ -30,6 +30,7 @@ TABLE: tuple[tuple[int, str], ...] = ((96, "extreme"), (85, "hard"), (60, "regul
 
 # Environment -> (bonus dice, penalty dice).
 ENVIRONMENTS: dict[str, tuple[int, int]] = {"normal": (0, 0), "hazardous": (0, 1), "quiet": (1, 0)}
+TABLE_NAME = "random hazards and barriers"  # a roll record's "table": how the verifier knows it
 MAX_LOCATIONS = 10
 MAX_KEY_LENGTH = 200
 
@@ -57,7 +58,7 @@ def roll_location(dice: DiceSource, sequence: int, environment: str = "normal") 
     draw = dice.draw(sequence, percentile.dice_for(bonus, penalty))
     read = percentile.resolve(0, draw.faces, bonus, penalty)
     return {
-        "table": "random hazards and barriers",
+        "table": TABLE_NAME,
         "environment": environment,
         "bonus_dice": bonus,
         "penalty_dice": penalty,
