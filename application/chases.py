@@ -15,7 +15,8 @@ from application.coc7e_commands import Coc7eCommands
 from application.history import ChaseHistory
 from application.ports import ChaseViews, SeedVault, TokenStore
 from application.savage_worlds import SAVAGE_CHASES, SavageWorldsCommands
-from application.views import ViewUpdater, project_chase
+from application.projector import Projector
+from application.views import ChaseReadSide, project_chase
 from domain.dice import DiceSource, TableDice
 from domain.recorded_chase import HistoryRefused
 from domain.rules.coc7e.chase import Chase, InvalidCommand
@@ -74,7 +75,8 @@ class ChaseLedger(SavageWorldsCommands, Coc7eCommands, ChaseHistory, Application
         self.seeds = seeds(self.factory)
         self.views = views(self.factory)
         self.access = Access(tokens(self.factory))
-        self.updater = ViewUpdater(self, self.views)
+        self.updater = Projector(self, self.views)  # follows the log: `chase project`, rebuilds
+        self.read_side = ChaseReadSide(self, self.views, self.updater.set_aside)
 
     def register_transcodings(self, transcoder: Any) -> None:
         super().register_transcodings(transcoder)
@@ -89,8 +91,8 @@ class ChaseLedger(SavageWorldsCommands, Coc7eCommands, ChaseHistory, Application
             raise InvalidCommand("system", f"must be one of {', '.join(CHASE_CLASSES)}")
         chase_id = uuid4()
         commitment = self.seeds.new_seed(chase_id)
-        self.save(CHASE_CLASSES[system].start(chase_id, name, dice, commitment))
-        return self.track(chase_id)
+        chase = CHASE_CLASSES[system].start(chase_id, name, dice, commitment)
+        return self.read_side.after_save(chase, self.save(chase))["track"]
 
     def start_chase(self, name: str, dice: str = "server", system: str = "coc7e") -> tuple[dict[str, Any], str]:
         """Create a chase and the Keeper's token for it (shown once, kept only hashed)."""
@@ -209,16 +211,18 @@ class ChaseLedger(SavageWorldsCommands, Coc7eCommands, ChaseHistory, Application
         return self.view(chase_id, "vehicles")
 
     def view(self, chase_id: UUID, name: str) -> dict[str, Any]:
-        """A view of the chase (read model), brought up to date first: read-your-writes."""
-        written = self.updater.catch_up().get(str(chase_id))
-        view = written[name] if written else self.views.chase_view(str(chase_id), name)
+        """A view of the chase (read model); every command wrote its chase's views before it
+        answered, so a read after a command shows it (read-your-writes)."""
+        view = self.read_side.views_of(str(chase_id), name)
         if view is None:
             raise ChaseNotFound(f"no chase {chase_id}")
         return view
 
     def rolls(self, chase_id: UUID, **filters: Any) -> list[dict[str, Any]]:
-        self.track(chase_id)
-        return self.views.roll_history(str(chase_id), {k: v for k, v in filters.items() if v is not None})
+        rows = self.read_side.rolls_of(str(chase_id), {k: v for k, v in filters.items() if v is not None})
+        if rows is None:
+            raise ChaseNotFound(f"no chase {chase_id}")
+        return rows
 
     # -- internals -------------------------------------------------------------------------
 
@@ -237,13 +241,14 @@ class ChaseLedger(SavageWorldsCommands, Coc7eCommands, ChaseHistory, Application
             result = command(chase)
             self._keep_seed_in_step(chase)
             try:
-                self.save(chase)
+                recordings = self.save(chase)
             except IntegrityError:
                 if expected_version is not None:
                     raise VersionConflict(
                         f"another command was recorded on this chase after version {expected_version}: reload and try again"
                     ) from None
                 continue
+            self.read_side.after_save(chase, recordings)  # this chase's views, from the aggregate just saved
             return result
         raise VersionConflict("the chase is changing too fast to record this command: try again")
 

@@ -12,11 +12,9 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError
-
 from application.chases import ChaseNotFound, DiceChoice
 from application.history import describe
-from application.ports import EventCounter
+from application.ports import EventCounter, PositionMoved
 from application.projections import render_all
 from application.projections.rolls import apply_marks, roll_marks, roll_row
 from application.views import fold
@@ -38,11 +36,12 @@ STATE_CACHE = 5_000  # chase states a rebuild keeps in memory between batches
 class ViewRebuild:
     """Catches the views up from the log in large batches, reporting progress.
 
-    The same compare-and-set as the live ViewUpdater: each batch moves the tracking position
-    from where it was read to its last notification, in the transaction that writes its rows,
-    so commands catching the views up meanwhile (read-your-writes) and this rebuild never apply
-    an event twice; whoever loses a batch reads on from the new position. Between its own
-    batches the rebuild keeps the chase states it folded, instead of reading them back.
+    The projector's batches (application/projector.py): each moves the tracking position from
+    where it was read to its last notification, in the transaction that writes its rows, and
+    each chase's write is a compare-and-set on its view version, so commands writing their
+    chase's views meanwhile (read-your-writes) and this rebuild never apply an event twice; a
+    chase that cannot be projected is set aside and the rebuild goes on. Between its own
+    batches the rebuild keeps the chase states it folded, instead of loading them again.
     """
 
     def __init__(self, app: Any, count_events: EventCounter, batch: int = 20_000, throttle: float = 0.0) -> None:
@@ -53,7 +52,7 @@ class ViewRebuild:
 
     def run(self, progress: Callable[[int, int], None] = lambda done, total: None) -> dict[str, Any]:
         views, name = self.app.views, self.app.name
-        states: dict[UUID, Any] = {}
+        states: dict[str, Any] = {}
         valid_at: int | None = -1  # the position ``states`` is valid at (-1: none yet)
         done, total = 0, self.count_events()
         batches = lost = 0
@@ -66,17 +65,15 @@ class ViewRebuild:
                 notifications = self.app.recorder.select_notifications(start=(previous or 0) + 1, limit=self.batch)
                 if not notifications:
                     break
-                events = [self.app.mapper.to_domain_event(n) for n in notifications]
-                tracks, rolls, marks, folded = self._project(events, states)
-                del events
-            try:
-                views.save_views(tracks, rolls, marks, name, notifications[-1].id, previous)
-            except IntegrityError:
-                lost += 1
-                states, valid_at = {}, -1
-                continue
+                try:
+                    self.app.updater.project(notifications, previous, states, unchained=True)
+                except PositionMoved:
+                    lost += 1
+                    states, valid_at = {}, -1
+                    continue
             batches += 1
-            states = folded if len(folded) <= STATE_CACHE else {}
+            if len(states) > STATE_CACHE:
+                states = {}
             valid_at = notifications[-1].id
             done += len(notifications)
             if done > total:
@@ -87,35 +84,8 @@ class ViewRebuild:
         position = views.max_tracking_id(name) or 0
         done = self.count_events(position) if position else 0
         progress(done, done)
-        return {"events": done, "notification_id": position, "batches": batches, "batches_lost_to_others": lost}
-
-    def _project(self, events: list[Any], cached: dict[UUID, Any]) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], dict[UUID, Any]]:
-        updater = self.app.updater
-        last = {e.originator_id: i for i, e in enumerate(events)}  # each chase's last event in the batch
-        missing = [str(chase_id) for chase_id in last.keys() - cached.keys()]
-        states = dict(cached)
-        if missing:
-            states.update({UUID(cid): updater._thaw(cid, saved) for cid, saved in self.app.views.track_states(missing).items()})
-        rolls: list[dict[str, Any]] = []
-        marks: list[dict[str, Any]] = []
-        for i, event in enumerate(events):
-            chase_id = event.originator_id
-            state = states.get(chase_id)
-            if state is not None and state.version >= event.originator_version:
-                continue  # already in the views (save_views will refuse the batch)
-            # Only the chase's last event of the batch is hashed for its chain head: the hashes
-            # in between would be overwritten unread (the live updater hashes every event).
-            if last[chase_id] != i and hasattr(event, "mutate_unchained"):
-                states[chase_id] = event.mutate_unchained(state)
-            else:
-                states[chase_id] = event.mutate(state)
-            row = roll_row(event)
-            if row:
-                rolls.append(row)
-            if getattr(event, "meta", True):  # only record events (undo, rewind, redo) mark rolls
-                marks += roll_marks(event)
-        tracks = {str(chase_id): updater._freeze(states[chase_id]) for chase_id in last if chase_id in states}
-        return tracks, rolls, marks, states
+        return {"events": done, "notification_id": position, "batches": batches, "batches_lost_to_others": lost,
+                "set_aside": len(views.set_aside_chases())}
 
 
 @contextmanager

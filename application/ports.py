@@ -23,27 +23,39 @@ class SeedVault(Protocol):
         ...
 
 
+class PositionMoved(Exception):
+    """The tracking position was not where the projector read it: another process moved it."""
+
+
 class ChaseViews(Protocol):
-    """The read models of chases, with the position (tracking) they have read up to."""
+    """The read models of chases: each chase's views at a version, its roll history, the
+    chases set aside because their events could not be projected, and the position in the
+    notification log the projector has read up to (tracking).
+
+    Every write of a chase's views is a compare-and-set on the chase's view version, so two
+    writers (a command's process and the projector, or two projectors) never apply an event
+    twice nor move a chase's views backwards (DESIGN.md section 7).
+    """
 
     def max_tracking_id(self, application_name: str) -> int | None: ...
 
-    def track_states(self, chase_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
-        """For each chase: the state its track view was rendered from (version, topic, state)."""
+    def view_versions(self, chase_ids: Iterable[str]) -> dict[str, int]:
+        """The version each chase's views are at (chases with no views are left out)."""
         ...
 
-    def save_views(
-        self,
-        tracks: dict[str, dict[str, Any]],
-        rolls: Sequence[dict[str, Any]],
-        marks: Sequence[dict[str, Any]],
-        application_name: str,
-        notification_id: int,
-        previous_id: int | None,
-    ) -> None:
-        """Write view rows, mark undone rolls, and move the tracking position from
-        ``previous_id`` to ``notification_id``, in one transaction; IntegrityError if the
-        position was not at ``previous_id``."""
+    def write_views(self, updates: Sequence[dict[str, Any]], tracking: tuple[str, int | None, int] | None = None) -> set[str]:
+        """In one transaction, for each update (chase_id, expected, version, doc, rolls, marks):
+        if the chase's views are at ``expected`` (0: none yet), write ``doc`` at ``version``,
+        add the roll rows (idempotent by chase and sequence) and apply the undo marks in order;
+        then move the tracking (application name, from, to) when given, or raise PositionMoved.
+        Returns the chases whose views were not at ``expected`` (nothing written for them).
+        Any other error (the store refusing a row) rolls the whole transaction back."""
+        ...
+
+    def read_views(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:
+        """``{"version", "doc", "set_aside"}``: the chase's views (all, or the one named, in
+        ``doc``; None when never written) and whether the chase is set aside; None when
+        neither."""
         ...
 
     def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:
@@ -54,8 +66,22 @@ class ChaseViews(Protocol):
 
     def roll_history(self, chase_id: str, filters: dict[str, Any]) -> list[dict[str, Any]]: ...
 
+    def set_aside(self, chase_id: str, version: int, notification_id: int | None, error: str, now: float, retry_at: float) -> dict[str, Any]:
+        """Record (or record again: one more attempt) that the chase's event at ``version``
+        could not be projected; the record: chase_id, version, notification_id, error,
+        first_seen, last_seen, attempts, retry_at (epoch seconds)."""
+        ...
+
+    def set_aside_chases(self, chase_ids: Iterable[str] | None = None, due_by: float | None = None) -> list[dict[str, Any]]:
+        """The set-aside records (of those chases; due for a retry by then), oldest first."""
+        ...
+
+    def release(self, chase_id: str) -> None:
+        """The chase's views caught up: it is no longer set aside."""
+        ...
+
     def clear(self, application_name: str) -> None:
-        """Empty the views and their tracking, for a rebuild by replay."""
+        """Empty the views, their tracking and the set-aside records, for a rebuild by replay."""
         ...
 
 

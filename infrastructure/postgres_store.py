@@ -4,11 +4,11 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Sequence
 
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.postgres import PostgresDatastore, PostgresRecorder, PostgresTrackingRecorder
 from psycopg.sql import SQL, Composed, Identifier
 from psycopg.types.json import Jsonb
 
+from application.ports import PositionMoved
 from infrastructure.dice import BaseSeedVault, SeedNotFound
 
 ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
@@ -19,18 +19,17 @@ def _table(datastore: PostgresDatastore, name: str) -> Composed:
 
 
 class PostgresChaseViews(PostgresTrackingRecorder):
-    """Track views and roll history, written with their tracking in one transaction.
+    """Chase views, roll history and set-aside chases, beside the events.
 
-    A batch is projected onto the track views as they were at the tracking position the
-    updater read. ``save_views`` locks the tracking row and checks it still holds that
-    position (compare-and-set): if another process caught the views up meanwhile, it raises
-    IntegrityError and the updater reads again, so no event is ever applied twice.
+    ``chase_track_views`` keeps the columns ``topic`` and ``state`` of databases written before
+    the views were rendered from the saved aggregate; they are now written empty, never read.
     """
 
     def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
         self.tracks = _table(datastore, "chase_track_views")
         self.rolls = _table(datastore, "chase_roll_history")
+        self.errors = _table(datastore, "chase_projection_errors")
         self.tracking = _table(datastore, self.tracking_table_name)
         self.sql_create_statements += [
             SQL(
@@ -43,70 +42,102 @@ class PostgresChaseViews(PostgresTrackingRecorder):
                 "round integer, source text, undone boolean NOT NULL, undone_by text, undone_at text, "
                 "doc jsonb NOT NULL, PRIMARY KEY (chase_id, sequence))"
             ).format(self.rolls),
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {0} (chase_id text PRIMARY KEY, version bigint NOT NULL, "
+                "notification_id bigint, error text NOT NULL, first_seen double precision NOT NULL, "
+                "last_seen double precision NOT NULL, attempts integer NOT NULL, retry_at double precision NOT NULL)"
+            ).format(self.errors),
         ]
 
-    def track_states(self, chase_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    def view_versions(self, chase_ids: Iterable[str]) -> dict[str, int]:
         ids = list(chase_ids)
         if not ids:
             return {}
         with self.datastore.transaction(commit=False) as c:
-            c.execute(SQL("SELECT chase_id, version, topic, state FROM {0} WHERE chase_id = ANY(%s)").format(self.tracks), (ids,))
-            return {r["chase_id"]: {"version": r["version"], "topic": r["topic"], "state": bytes(r["state"])} for r in c.fetchall()}
+            c.execute(SQL("SELECT chase_id, version FROM {0} WHERE chase_id = ANY(%s)").format(self.tracks), (ids,))
+            return {r["chase_id"]: r["version"] for r in c.fetchall()}
+
+    def read_views(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:
+        doc = SQL("doc -> %s") if name else SQL("doc")
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                SQL(
+                    "SELECT v.version, v.{2} AS doc, EXISTS (SELECT 1 FROM {1} WHERE chase_id = %s) AS set_aside "
+                    "FROM (SELECT 1) AS one LEFT JOIN {0} AS v ON v.chase_id = %s"
+                ).format(self.tracks, self.errors, doc),
+                (*([name] if name else []), chase_id, chase_id),
+            )
+            row = c.fetchone()
+        if row["doc"] is None and not row["set_aside"]:
+            return None
+        return {"version": row["version"], "doc": row["doc"], "set_aside": row["set_aside"]}
 
     def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:
         """One of the views rendered from the chase's state ("track", "vehicles")."""
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(SQL("SELECT doc -> %s AS view FROM {0} WHERE chase_id = %s").format(self.tracks), (name, chase_id))
-            row = c.fetchone()
-        return row["view"] if row else None
+        row = self.read_views(chase_id, name)
+        return row["doc"] if row else None
 
     def track_view(self, chase_id: str) -> dict[str, Any] | None:
         return self.chase_view(chase_id, "track")
 
-    def save_views(
-        self,
-        tracks: dict[str, dict[str, Any]],
-        rolls: Sequence[dict[str, Any]],
-        marks: Sequence[dict[str, Any]],
-        application_name: str,
-        notification_id: int,
-        previous_id: int | None,
-    ) -> None:
+    def write_views(self, updates: Sequence[dict[str, Any]], tracking: tuple[str, int | None, int] | None = None) -> set[str]:
+        # Set-wise statements (arrays sent binary with %b): a rebuild batch writes thousands of
+        # rows in a few round trips; a command's one chase in the same few.
+        by_id = {u["chase_id"]: u for u in updates}
+        written: set[str] = set()
         with self.datastore.transaction(commit=True) as c:
-            c.execute(SQL("SELECT notification_id FROM {0} WHERE application_name = %s FOR UPDATE").format(self.tracking), (application_name,))
-            row = c.fetchone()
-            if (row["notification_id"] if row else None) != previous_id:
-                raise IntegrityError(f"the views of {application_name} moved on from {previous_id} while this batch was read")
-            # Rows in key order, so that two batches never lock the same rows in opposite orders.
-            # executemany: psycopg pipelines the statements (one round trip, not one per row).
-            if tracks:
-                c.executemany(
+            if tracking:  # first: this row's lock makes projectors take turns
+                self._move_tracking(c, *tracking)
+            fresh = sorted(cid for cid, u in by_id.items() if not u["expected"])
+            if fresh:
+                c.execute(
                     SQL(
-                        "INSERT INTO {0} VALUES (%s, %s, %s, %s, %s) ON CONFLICT (chase_id) DO UPDATE SET "
-                        "version = excluded.version, topic = excluded.topic, state = excluded.state, doc = excluded.doc"
+                        "INSERT INTO {0} SELECT c, v, '', '', d::jsonb FROM unnest(%b::text[], %b::bigint[], %b::text[]) AS t(c, v, d) "
+                        "ON CONFLICT (chase_id) DO NOTHING RETURNING chase_id"
                     ).format(self.tracks),
-                    [(chase_id, t["version"], t["topic"], t["state"], Jsonb(t["doc"])) for chase_id, t in sorted(tracks.items())],
+                    (fresh, [by_id[cid]["version"] for cid in fresh], [json.dumps(by_id[cid]["doc"]) for cid in fresh]),
                 )
-            if rolls:  # one statement for the batch's rows, as arrays (a rebuild writes thousands)
-                ordered = sorted(rolls, key=lambda r: (r["chase_id"], r["sequence"]))
+                written.update(r["chase_id"] for r in c.fetchall())
+            known = sorted(cid for cid, u in by_id.items() if u["expected"])
+            if known:
+                c.execute(
+                    SQL(
+                        "UPDATE {0} AS v SET version = t.v, doc = t.d::jsonb FROM unnest(%b::text[], %b::bigint[], %b::bigint[], %b::text[]) "
+                        "AS t(c, e, v, d) WHERE v.chase_id = t.c AND v.version = t.e RETURNING v.chase_id"
+                    ).format(self.tracks),
+                    (known, [by_id[cid]["expected"] for cid in known], [by_id[cid]["version"] for cid in known],
+                     [json.dumps(by_id[cid]["doc"]) for cid in known]),
+                )
+                written.update(r["chase_id"] for r in c.fetchall())
+            rolls = [row for cid in sorted(written) for row in by_id[cid]["rolls"]]
+            if rolls:
                 c.execute(
                     SQL(
                         "INSERT INTO {0} SELECT c, s, v, a, p, pu, r, so, false, NULL, NULL, d::jsonb FROM unnest("
                         "%b::text[], %b::bigint[], %b::bigint[], %b::bigint[], %b::text[], %b::text[], %b::integer[], "
-                        "%b::text[], %b::text[]) AS t(c, s, v, a, p, pu, r, so, d)"
+                        "%b::text[], %b::text[]) AS t(c, s, v, a, p, pu, r, so, d) ON CONFLICT DO NOTHING"
                     ).format(self.rolls),
-                    [[r[k] for r in ordered] for k in ("chase_id", "sequence", "version", "action", "participant_id", "purpose", "round", "source")]
-                    + [[json.dumps(r) for r in ordered]],  # %b: arrays sent binary, not escaped element by element
+                    [[r[k] for r in rolls] for k in ("chase_id", "sequence", "version", "action", "participant_id", "purpose", "round", "source")]
+                    + [[json.dumps(r) for r in rolls]],
                 )
-            if marks:  # in the order they came: an undo, then the redo of it
+            marks = [mark for cid in sorted(written) for mark in by_id[cid]["marks"]]
+            if marks:  # each chase's in the order they came: an undo, then the redo of it
                 c.executemany(
                     SQL("UPDATE {0} SET undone = %s, undone_by = %s, undone_at = %s WHERE chase_id = %s AND action = ANY(%s)").format(self.rolls),
                     [(mark["undone"], mark["by"], mark["at"], mark["chase_id"], list(mark["actions"])) for mark in marks],
                 )
-            if row is None:
-                c.execute(SQL("INSERT INTO {0} VALUES (%s, %s)").format(self.tracking), (application_name, notification_id))
-            else:
-                c.execute(SQL("UPDATE {0} SET notification_id = %s WHERE application_name = %s").format(self.tracking), (notification_id, application_name))
+        return set(by_id) - written
+
+    def _move_tracking(self, c: Any, application_name: str, previous_id: int | None, notification_id: int) -> None:
+        if previous_id is None:
+            c.execute(SQL("INSERT INTO {0} VALUES (%s, %s) ON CONFLICT DO NOTHING").format(self.tracking), (application_name, notification_id))
+        else:
+            c.execute(
+                SQL("UPDATE {0} SET notification_id = %s WHERE application_name = %s AND notification_id = %s").format(self.tracking),
+                (notification_id, application_name, previous_id),
+            )
+        if c.rowcount != 1:
+            raise PositionMoved(f"the views of {application_name} moved on from {previous_id} while this batch was read")
 
     def roll_history(self, chase_id: str, filters: dict[str, Any]) -> list[dict[str, Any]]:
         where, params = [SQL("chase_id = %s")], [chase_id]
@@ -119,11 +150,42 @@ class PostgresChaseViews(PostgresTrackingRecorder):
             c.execute(query, params)
             return [dict(r["doc"], undone=r["undone"], undone_by=r["undone_by"], undone_at=r["undone_at"]) for r in c.fetchall()]
 
+    def set_aside(self, chase_id: str, version: int, notification_id: int | None, error: str, now: float, retry_at: float) -> dict[str, Any]:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(
+                SQL(
+                    "INSERT INTO {0} AS e VALUES (%s, %s, %s, %s, %s, %s, 1, %s) ON CONFLICT (chase_id) DO UPDATE SET "
+                    "version = excluded.version, notification_id = coalesce(excluded.notification_id, e.notification_id), "
+                    "error = excluded.error, last_seen = excluded.last_seen, attempts = e.attempts + 1, retry_at = excluded.retry_at "
+                    "RETURNING *"
+                ).format(self.errors),
+                (chase_id, version, notification_id, error.replace("\x00", "\\0"), now, now, retry_at),
+            )
+            return dict(c.fetchone())
+
+    def set_aside_chases(self, chase_ids: Iterable[str] | None = None, due_by: float | None = None) -> list[dict[str, Any]]:
+        where: list[Any] = [SQL("true")]
+        params: list[Any] = []
+        if chase_ids is not None:
+            where.append(SQL("chase_id = ANY(%s)"))
+            params.append(list(chase_ids))
+        if due_by is not None:
+            where.append(SQL("retry_at <= %s"))
+            params.append(due_by)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(SQL("SELECT * FROM {0} WHERE {1} ORDER BY first_seen, chase_id").format(self.errors, SQL(" AND ").join(where)), params)
+            return [dict(r) for r in c.fetchall()]
+
+    def release(self, chase_id: str) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(SQL("DELETE FROM {0} WHERE chase_id = %s").format(self.errors), (chase_id,))
+
     def clear(self, application_name: str) -> None:
-        """Empty the views and their tracking, for a rebuild by replay."""
+        """Empty the views, their tracking and the set-aside records, for a rebuild by replay."""
         with self.datastore.transaction(commit=True) as c:
             c.execute(SQL("DELETE FROM {0}").format(self.tracks))
             c.execute(SQL("DELETE FROM {0}").format(self.rolls))
+            c.execute(SQL("DELETE FROM {0}").format(self.errors))
             c.execute(SQL("DELETE FROM {0} WHERE application_name = %s").format(self.tracking), (application_name,))
 
 

@@ -5,16 +5,21 @@ import json
 from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
 
+from application.ports import PositionMoved
 from infrastructure.dice import BaseSeedVault, SeedNotFound
 
 ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
 
 
 class SQLiteChaseViews(SQLiteTrackingRecorder):
-    """Track views and roll history, written with their tracking in one transaction."""
+    """Chase views, roll history and set-aside chases, beside the events.
+
+    ``track_views`` keeps the columns ``topic`` and ``state`` of databases written before the
+    views were rendered from the saved aggregate (the projector kept a snapshot there to fold
+    on from); they are now written empty and never read.
+    """
 
     def construct_create_table_statements(self) -> list[str]:
         return super().construct_create_table_statements() + [
@@ -26,71 +31,84 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
             "action INTEGER NOT NULL, participant_id TEXT, purpose TEXT, round INTEGER, source TEXT, "
             "undone INTEGER NOT NULL, undone_by TEXT, undone_at TEXT, doc TEXT NOT NULL, "
             "PRIMARY KEY (chase_id, sequence))",
+            "CREATE TABLE IF NOT EXISTS projection_errors ("
+            "chase_id TEXT PRIMARY KEY, version INTEGER NOT NULL, notification_id INTEGER, error TEXT NOT NULL, "
+            "first_seen REAL NOT NULL, last_seen REAL NOT NULL, attempts INTEGER NOT NULL, retry_at REAL NOT NULL)",
         ]
 
-    def track_states(self, chase_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    def view_versions(self, chase_ids: Iterable[str]) -> dict[str, int]:
         ids = list(chase_ids)
         if not ids:
             return {}
-        marks = ",".join("?" * len(ids))
         with self.datastore.transaction(commit=False) as c:
-            c.execute(f"SELECT chase_id, version, topic, state FROM track_views WHERE chase_id IN ({marks})", ids)
-            return {r["chase_id"]: {"version": r["version"], "topic": r["topic"], "state": bytes(r["state"])} for r in c.fetchall()}
+            c.execute(f"SELECT chase_id, version FROM track_views WHERE chase_id IN ({','.join('?' * len(ids))})", ids)
+            return {r["chase_id"]: r["version"] for r in c.fetchall()}
+
+    def read_views(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                "SELECT (SELECT version FROM track_views WHERE chase_id = ?) AS version, "
+                "(SELECT doc FROM track_views WHERE chase_id = ?) AS doc, "
+                "EXISTS (SELECT 1 FROM projection_errors WHERE chase_id = ?) AS set_aside",
+                (chase_id, chase_id, chase_id),
+            )
+            row = c.fetchone()
+        if row["doc"] is None and not row["set_aside"]:
+            return None
+        doc = json.loads(row["doc"]) if row["doc"] is not None else None
+        return {"version": row["version"], "doc": doc[name] if doc and name else doc, "set_aside": bool(row["set_aside"])}
 
     def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:
         """One of the views rendered from the chase's state ("track", "vehicles")."""
-        with self.datastore.transaction(commit=False) as c:
-            c.execute("SELECT doc FROM track_views WHERE chase_id = ?", (chase_id,))
-            row = c.fetchone()
-        return json.loads(row["doc"])[name] if row else None
+        row = self.read_views(chase_id, name)
+        return row["doc"] if row else None
 
     def track_view(self, chase_id: str) -> dict[str, Any] | None:
         return self.chase_view(chase_id, "track")
 
-    def save_views(
-        self,
-        tracks: dict[str, dict[str, Any]],
-        rolls: Sequence[dict[str, Any]],
-        marks: Sequence[dict[str, Any]],
-        application_name: str,
-        notification_id: int,
-        previous_id: int | None,
-    ) -> None:
+    def write_views(self, updates: Sequence[dict[str, Any]], tracking: tuple[str, int | None, int] | None = None) -> set[str]:
+        refused: set[str] = set()
         with self.datastore.transaction(commit=True) as c:
-            self._move_tracking(c, application_name, previous_id, notification_id)
-            for chase_id, t in sorted(tracks.items()):
-                c.execute(
-                    "INSERT INTO track_views VALUES (?, ?, ?, ?, ?) ON CONFLICT (chase_id) DO UPDATE SET "
-                    "version = excluded.version, topic = excluded.topic, state = excluded.state, doc = excluded.doc",
-                    (chase_id, t["version"], t["topic"], t["state"], json.dumps(t["doc"])),
+            if tracking:  # first: the write takes SQLite's lock, then nobody moves it meanwhile
+                self._move_tracking(c, *tracking)
+            for u in updates:
+                doc = json.dumps(u["doc"])
+                if u["expected"]:
+                    c.execute(
+                        "UPDATE track_views SET version = ?, doc = ? WHERE chase_id = ? AND version = ?",
+                        (u["version"], doc, u["chase_id"], u["expected"]),
+                    )
+                else:
+                    c.execute("INSERT INTO track_views VALUES (?, ?, '', x'', ?) ON CONFLICT (chase_id) DO NOTHING", (u["chase_id"], u["version"], doc))
+                if c.sqlite_cursor.rowcount != 1:
+                    refused.add(u["chase_id"])
+                    continue
+                c.executemany(  # one call for the rows (a rebuild writes thousands)
+                    "INSERT INTO roll_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?) ON CONFLICT DO NOTHING",
+                    [
+                        (row["chase_id"], row["sequence"], row["version"], row["action"], row["participant_id"],
+                         row["purpose"], row["round"], row["source"], json.dumps(row))
+                        for row in u["rolls"]
+                    ],
                 )
-            c.executemany(  # one call for the batch's rows (a view rebuild writes thousands)
-                "INSERT INTO roll_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?)",
-                [
-                    (row["chase_id"], row["sequence"], row["version"], row["action"], row["participant_id"],
-                     row["purpose"], row["round"], row["source"], json.dumps(row))
-                    for row in rolls
-                ],
-            )
-            for mark in marks:
-                places = ",".join("?" * len(mark["actions"]))
-                c.execute(
-                    f"UPDATE roll_history SET undone = ?, undone_by = ?, undone_at = ? WHERE chase_id = ? AND action IN ({places})",
-                    (int(mark["undone"]), mark["by"], mark["at"], mark["chase_id"], *mark["actions"]),
-                )
+                for mark in u["marks"]:  # in the order they came: an undo, then the redo of it
+                    places = ",".join("?" * len(mark["actions"]))
+                    c.execute(
+                        f"UPDATE roll_history SET undone = ?, undone_by = ?, undone_at = ? WHERE chase_id = ? AND action IN ({places})",
+                        (int(mark["undone"]), mark["by"], mark["at"], mark["chase_id"], *mark["actions"]),
+                    )
+        return refused
 
     def _move_tracking(self, c: SQLiteCursor, application_name: str, previous_id: int | None, notification_id: int) -> None:
-        # Compare-and-set, first: the write takes SQLite's lock, and a batch read from a
-        # position another process has already moved past is refused.
         if previous_id is None:
-            c.execute("INSERT INTO tracking VALUES (?, ?)", (application_name, notification_id))
-            return
-        c.execute(
-            "UPDATE tracking SET notification_id = ? WHERE application_name = ? AND notification_id = ? RETURNING notification_id",
-            (notification_id, application_name, previous_id),
-        )
-        if c.fetchone() is None:
-            raise IntegrityError(f"the views of {application_name} moved on from {previous_id} while this batch was read")
+            c.execute("INSERT INTO tracking VALUES (?, ?) ON CONFLICT DO NOTHING", (application_name, notification_id))
+        else:
+            c.execute(
+                "UPDATE tracking SET notification_id = ? WHERE application_name = ? AND notification_id = ?",
+                (notification_id, application_name, previous_id),
+            )
+        if c.sqlite_cursor.rowcount != 1:
+            raise PositionMoved(f"the views of {application_name} moved on from {previous_id} while this batch was read")
 
     def roll_history(self, chase_id: str, filters: dict[str, Any]) -> list[dict[str, Any]]:
         where, params = ["chase_id = ?"], [chase_id]
@@ -108,11 +126,42 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
                 for r in c.fetchall()
             ]
 
+    def set_aside(self, chase_id: str, version: int, notification_id: int | None, error: str, now: float, retry_at: float) -> dict[str, Any]:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(
+                "INSERT INTO projection_errors VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (chase_id) DO UPDATE SET "
+                "version = excluded.version, notification_id = coalesce(excluded.notification_id, notification_id), "
+                "error = excluded.error, last_seen = excluded.last_seen, attempts = attempts + 1, retry_at = excluded.retry_at",
+                (chase_id, version, notification_id, error, now, now, retry_at),
+            )
+            c.execute("SELECT * FROM projection_errors WHERE chase_id = ?", (chase_id,))
+            return dict(c.fetchone())
+
+    def set_aside_chases(self, chase_ids: Iterable[str] | None = None, due_by: float | None = None) -> list[dict[str, Any]]:
+        where, params = ["1 = 1"], []
+        if chase_ids is not None:
+            ids = list(chase_ids)
+            if not ids:
+                return []
+            where.append(f"chase_id IN ({','.join('?' * len(ids))})")
+            params += ids
+        if due_by is not None:
+            where.append("retry_at <= ?")
+            params.append(due_by)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT * FROM projection_errors WHERE {' AND '.join(where)} ORDER BY first_seen, chase_id", params)
+            return [dict(r) for r in c.fetchall()]
+
+    def release(self, chase_id: str) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute("DELETE FROM projection_errors WHERE chase_id = ?", (chase_id,))
+
     def clear(self, application_name: str) -> None:
-        """Empty the views and their tracking, for a rebuild by replay."""
+        """Empty the views, their tracking and the set-aside records, for a rebuild by replay."""
         with self.datastore.transaction(commit=True) as c:
             c.execute("DELETE FROM track_views")
             c.execute("DELETE FROM roll_history")
+            c.execute("DELETE FROM projection_errors")
             c.execute("DELETE FROM tracking WHERE application_name = ?", (application_name,))
 
 
