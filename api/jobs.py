@@ -28,7 +28,7 @@ from domain.rules.coc7e.random_hazards import (
 )
 
 blp = Blueprint("jobs", __name__, url_prefix="/chases", description="Background jobs of a chase: random hazards, replays, checks")
-admin = Blueprint("admin", __name__, url_prefix="/admin", description="Operator jobs: rebuilding the views from the log")
+admin = Blueprint("admin", __name__, url_prefix="/admin", description="Operator jobs: rebuilding the views from the log; chases set aside by the projector")
 
 MAX_WAIT = 30.0
 
@@ -51,6 +51,40 @@ class RandomHazards(Schema):
 
 class Rebuild(Schema):
     views = fields.List(fields.String(validate=validate.OneOf(VIEW_NAMES)), load_default=list(VIEW_NAMES), validate=validate.Length(min=1), metadata={"description": "the views share one tracking position: naming any rebuilds them all"})
+
+
+class SetAsideChase(Schema):
+    chase_id = fields.String()
+    version = fields.Integer(metadata={"description": "the first event of the chase not in its views"})
+    notification_id = fields.Integer(allow_none=True, metadata={"description": "its position in the event log, when known"})
+    error = fields.String(metadata={"description": "why it could not be projected (the last attempt)"})
+    first_seen = fields.Float(metadata={"description": "epoch seconds"})
+    last_seen = fields.Float(metadata={"description": "epoch seconds"})
+    attempts = fields.Integer()
+    retry_at = fields.Float(metadata={"description": "epoch seconds: the projector retries it on its first round after this"})
+
+
+class SetAside(Schema):
+    count = fields.Integer()
+    chases = fields.List(fields.Nested(SetAsideChase))
+
+
+class Retry(Schema):
+    chase_id = fields.UUID(load_default=None, metadata={"description": "retry this chase only (default: every one set aside)"})
+
+
+class RetryResult(Schema):
+    chase_id = fields.String()
+    projected = fields.Boolean()
+    version = fields.Integer(metadata={"description": "its views' version, when projected"})
+    error = fields.String(metadata={"description": "why it is still set aside"})
+    attempts = fields.Integer()
+
+
+class Retried(Schema):
+    results = fields.List(fields.Nested(RetryResult))
+    count = fields.Integer(metadata={"description": "chases still set aside"})
+    chases = fields.List(fields.Nested(SetAsideChase))
 
 
 class Wait(Schema):
@@ -195,3 +229,31 @@ class AdminJob(MethodView):
         if query["wait"]:
             return ledger().jobs.wait(job_id, query["wait"])
         return ledger().jobs.get(job_id)
+
+
+@admin.route("/projection-errors")
+class ProjectionErrors(MethodView):
+    @admin.response(200, SetAside)
+    def get(self):
+        """The chases set aside because one of their events could not be projected into the views.
+
+        Every other chase goes on; a set-aside chase's later events wait (in order), and its
+        views are rendered from its events on each read meanwhile. The projector retries each
+        with backoff; POST .../retry retries now, after a fix.
+        """
+        require_operator()
+        chases = ledger().updater.set_aside_chases()
+        return {"count": len(chases), "chases": chases}
+
+
+@admin.route("/projection-errors/retry")
+class ProjectionRetry(MethodView):
+    @admin.arguments(Retry)
+    @admin.response(200, Retried)
+    def post(self, data):
+        """Project the set-aside chases (or one) again; lists those still set aside."""
+        require_operator()
+        chase_id = str(data["chase_id"]) if data["chase_id"] else None
+        results = ledger().updater.retry(chase_id)
+        chases = ledger().updater.set_aside_chases()
+        return {"results": results, "count": len(chases), "chases": chases}

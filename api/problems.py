@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from application.access import Forbidden, Unauthenticated
 from application.chases import ChaseNotFound, VersionConflict
+from application.views import ViewsUnavailable
 from domain.recorded_chase import HistoryRefused, InvalidChase
 from domain.dice import InvalidTableDice
 from domain.rules.savage_worlds.errors import InvalidValue as SavageInvalidValue, RuleBroken as SavageRuleBroken
@@ -106,6 +107,14 @@ def register(app: Flask) -> None:
     @app.errorhandler(ParticipantNotFound)
     def not_found(e: LookupError) -> Response:
         return problem(404, "not-found", "Not found", str(e))
+
+    @app.errorhandler(ViewsUnavailable)
+    def views_unavailable(e: ViewsUnavailable) -> Response:
+        # A defect in rendering this chase's views (set aside for the operator); its events,
+        # and every other chase, are unaffected: retry once the operator has fixed it.
+        response = problem(503, "views-unavailable", "Views unavailable", str(e), chase_id=e.chase_id)
+        response.headers["Retry-After"] = "60"
+        return response
 
     @app.errorhandler(RecursionError)
     def too_deep(e: RecursionError) -> Response:

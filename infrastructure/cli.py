@@ -166,6 +166,8 @@ def project(args: argparse.Namespace) -> int:
     ledger = build_ledger()
     follower = ViewFollower(ledger, ledger.persistence, args.poll or ledger.worker.project_poll, heartbeat_file=heartbeat)
     try:
+        if args.set_aside or args.retry:
+            return set_aside(ledger, args.retry)
         if args.once:
             follower.catch_up()
             return 0
@@ -176,6 +178,22 @@ def project(args: argparse.Namespace) -> int:
         return 0
     finally:
         ledger.close()
+
+
+def set_aside(ledger: Any, retry: str | None) -> int:
+    """List the chases set aside by the projector; with ``retry`` ("all" or a chase id), project
+    them again first. Exit 1 while any is still set aside."""
+    import json
+
+    if retry:
+        for result in ledger.updater.retry(None if retry == "all" else retry):
+            print(json.dumps(result))
+    records = ledger.updater.set_aside_chases()
+    for r in records:
+        print(f"set aside: chase {r['chase_id']} at event version {r['version']} (notification {r['notification_id']}), "
+              f"{r['attempts']} attempt(s): {r['error']}")
+    print(f"{len(records)} chase(s) set aside")
+    return 1 if records else 0
 
 
 def progress_bar(done: int, total: int, width: int = 30) -> str:
@@ -301,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     pr = sub.add_parser("project", help="keep the views current by following the event log (projection runner)")
     pr.add_argument("--once", action="store_true", help="catch the views up once and quit")
     pr.add_argument("--poll", type=float, help="seconds between polls (default CHASE_LEDGER_PROJECT_POLL)")
+    pr.add_argument("--set-aside", action="store_true", help="list the chases whose events could not be projected, and quit")
+    pr.add_argument("--retry", nargs="?", const="all", metavar="CHASE_ID", help="project the set-aside chases again (all, or one), list what is left, and quit")
     pr.add_argument("--health", action="store_true", help="exit 0 if this container's runner is going round (container health check)")
     pr.set_defaults(func=project)
     rb = sub.add_parser("rebuild", help="clear the views and rebuild them from the log (a job), with a progress bar")

@@ -31,6 +31,7 @@ TABLES = (
     "chaseledger_tracking",
     "chase_track_views",
     "chase_roll_history",
+    "chase_projection_errors",
     "chase_seeds",
     "chase_tokens",
 )

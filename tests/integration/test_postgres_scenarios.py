@@ -25,7 +25,7 @@ def test_the_ledger_here_is_built_on_postgres(ledger):
     assert ledger.recorder.events_table_name == "chaseledger_events"
 
 
-def test_a_scenario_leaves_its_rows_in_the_postgres_tables(keeper, pg):
+def test_a_scenario_leaves_its_rows_in_the_postgres_tables(keeper, pg, ledger):
     set_up(keeper)
     keeper.speed_roll("Harvey", [70, 2])
     keeper.speed_roll("Farmer", [80, 0])
@@ -43,6 +43,8 @@ def test_a_scenario_leaves_its_rows_in_the_postgres_tables(keeper, pg):
     rolls = pg.execute("SELECT sequence FROM chase_roll_history WHERE chase_id = %s ORDER BY sequence", (chase_id,)).fetchall()
     assert [s for (s,) in rolls] == [1, 2]
     assert pg.execute("SELECT count(*) FROM chase_seeds WHERE chase_id = %s", (chase_id,)).fetchone() == (1,)
+    # Commands wrote their chase's views; the projector, following the log, finds them there.
+    assert ledger.updater.catch_up() == {}
     (tracked,) = pg.execute("SELECT notification_id FROM chaseledger_tracking WHERE application_name = 'ChaseLedger'").fetchone()
     (last,) = pg.execute("SELECT max(notification_id) FROM chaseledger_events").fetchone()
     assert tracked == last

@@ -1,0 +1,202 @@
+"""One chase that cannot be projected is set aside; every other chase goes on (DESIGN.md section 7)."""
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+from uuid import UUID
+
+import pytest
+from eventsourcing.persistence import DataError
+
+from application.chases import DiceChoice
+from application.projections import VIEWS
+from application.views import ViewsUnavailable
+from tests.conftest import ChaseClient
+
+OPERATOR = {"Authorization": "Bearer s3cret"}
+HARVEY = {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6}
+FARMER = {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 7}
+
+
+def cursed_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A defect in the track view's renderer: it fails on a participant named Nyarlathotep."""
+    render = VIEWS["coc7e"]["track"]
+
+    def failing(state: Any) -> dict[str, Any]:
+        if any(p.name == "Nyarlathotep" for p in state.participants.values()):
+            raise RuntimeError("the renderer cannot look upon it")
+        return render(state)
+
+    monkeypatch.setitem(VIEWS["coc7e"], "track", failing)
+
+
+def picky_store(ledger: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store that refuses any row holding a NUL character, as PostgreSQL's jsonb does."""
+    write = ledger.views.write_views
+
+    def refusing(updates: Any, tracking: Any = None) -> set[str]:
+        if any("\\u0000" in json.dumps(u["doc"]) for u in updates):
+            raise DataError("unsupported Unicode escape sequence")
+        return write(updates, tracking)
+
+    monkeypatch.setattr(ledger.views, "write_views", refusing)
+
+
+def rebuilt(ledger: Any, chase_ids: list[UUID]) -> dict[UUID, Any]:
+    ledger.views.clear(ledger.name)
+    ledger.updater.catch_up()
+    return {c: (ledger.track(c), ledger.vehicles(c), ledger.rolls(c)) for c in chase_ids}
+
+
+def test_a_chase_whose_views_cannot_be_rendered_is_set_aside_and_the_others_go_on(client, ledger, monkeypatch):
+    monkeypatch.setattr(ledger, "worker", ledger.worker.__class__(admin_token="s3cret"))
+    cursed, ordinary = ChaseClient(client), ChaseClient(client)
+    cursed.create("The Dunwich road")
+    ordinary.create("The Arkham docks")
+    cursed.add(**HARVEY)
+
+    # Given a renderer that fails on one participant, the Keeper adds that participant.
+    original = VIEWS["coc7e"]["track"]
+    cursed_renderer(monkeypatch)
+    response = cursed.post("/participants", {"name": "Nyarlathotep", "role": "pursuer", "dex": 99, "con": 99, "mov": 9})
+
+    # The command is recorded, but its views cannot be shown: a clear problem, not a 500.
+    assert response.status_code == 503
+    assert response.get_json()["type"] == "/problems/views-unavailable"
+    recorded = ledger.repository.get(UUID(cursed.chase_id))
+    assert [p.name for p in recorded.participants.values()] == ["Harvey", "Nyarlathotep"]
+    assert cursed.http.get(f"/chases/{cursed.chase_id}/track").status_code == 503
+
+    # Every other chase goes on: commands, reads, and new chases.
+    ordinary.add(**HARVEY)
+    ordinary.add(**FARMER)
+    ordinary.speed_roll("Harvey", [40, 0])
+    assert len(ordinary.track()["participants"]) == 2
+    assert ordinary.rolls()[0]["roll"]["result"] == 40
+    ChaseClient(client).create("A third chase")
+
+    # The operator sees the chase set aside, with the event and the error.
+    listed = client.get("/admin/projection-errors", headers=OPERATOR).get_json()
+    assert listed["count"] == 1
+    record = listed["chases"][0]
+    assert record["chase_id"] == cursed.chase_id and record["version"] == 3
+    assert "cannot look upon it" in record["error"] and record["attempts"] == 1
+
+    # After the fix, the operator retries it: its views catch up and it is no longer set aside.
+    monkeypatch.setitem(VIEWS["coc7e"], "track", original)
+    retried = client.post("/admin/projection-errors/retry", json={}, headers=OPERATOR).get_json()
+    assert retried["results"] == [{"chase_id": cursed.chase_id, "projected": True, "version": 3}]
+    assert retried["count"] == 0
+    assert {p["name"] for p in cursed.track()["participants"].values()} == {"Harvey", "Nyarlathotep"}
+
+    # And the views equal those rebuilt from the log.
+    chases = [UUID(cursed.chase_id), UUID(ordinary.chase_id)]
+    live = {c: (ledger.track(c), ledger.vehicles(c), ledger.rolls(c)) for c in chases}
+    assert rebuilt(ledger, chases) == live
+
+
+def test_a_chase_whose_rows_the_store_refuses_keeps_answering_from_its_events(ledger, monkeypatch):
+    picky_store(ledger, monkeypatch)
+    cursed = UUID(ledger.create_chase("The Dunwich road")["chase_id"])
+    ordinary = UUID(ledger.create_chase("The Arkham docks")["chase_id"])
+
+    # A participant whose name the store refuses: the command still answers with its effect.
+    pid, view = ledger.add_participant(cursed, dict(HARVEY, name="Har\x00vey"))
+    assert view["participants"][pid]["name"] == "Har\x00vey"
+
+    # A read after it shows it (rendered from the chase's events while it is set aside).
+    assert ledger.track(cursed) == view
+    [record] = ledger.updater.set_aside_chases()
+    assert (record["chase_id"], record["version"]) == (str(cursed), 2)
+    assert "unsupported Unicode escape sequence" in record["error"]
+
+    # More commands on it keep working and keep being shown; its later events wait.
+    harvey = pid
+    ledger.roll_speed(cursed, harvey, DiceChoice(faces=[30, 0]))
+    assert ledger.rolls(cursed)[0]["roll"]["result"] == 30
+    assert ledger.track(cursed)["version"] == 3
+
+    # The other chase, and the projector following the log, go on.
+    ledger.add_participant(ordinary, FARMER)
+    ledger.updater.catch_up()
+    assert len(ledger.track(ordinary)["participants"]) == 1
+    assert [r["chase_id"] for r in ledger.updater.set_aside_chases()] == [str(cursed)]
+
+    # A retry that fails again counts the attempt (as each command's write on it did), and backs off.
+    [before] = ledger.updater.set_aside_chases()
+    [again] = ledger.updater.retry(str(cursed))
+    [after] = ledger.updater.set_aside_chases()
+    assert again["projected"] is False and after["attempts"] == before["attempts"] + 1
+    assert after["retry_at"] - after["last_seen"] > before["retry_at"] - before["last_seen"]
+
+    # After the fix (the store accepts the row), a retry projects every waiting event in order.
+    monkeypatch.undo()
+    [done] = ledger.updater.retry()
+    assert done == {"chase_id": str(cursed), "projected": True, "version": 3}
+    assert ledger.views.read_views(str(cursed))["set_aside"] is False
+    live = {c: (ledger.track(c), ledger.vehicles(c), ledger.rolls(c)) for c in (cursed, ordinary)}
+    assert rebuilt(ledger, [cursed, ordinary]) == live
+
+
+def test_the_projector_sets_aside_one_chase_of_a_batch_and_projects_the_others(ledger, monkeypatch):
+    cursed = UUID(ledger.create_chase("The Dunwich road")["chase_id"])
+    ordinary = UUID(ledger.create_chase("The Arkham docks")["chase_id"])
+
+    # Events saved without their views (as when a process dies between its save and its views).
+    for chase_id, name in ((cursed, "Nyarlathotep"), (ordinary, "Farmer")):
+        chase = ledger._chase(chase_id)
+        chase.add_participant(name.lower(), dict(FARMER, name=name))
+        ledger.save(chase)
+    cursed_renderer(monkeypatch)
+
+    # The projector follows the log: the ordinary chase is projected, the cursed one set aside.
+    written = ledger.updater.catch_up()
+    assert set(written) == {str(ordinary)}
+    assert "farmer" in ledger.track(ordinary)["participants"]
+    assert [r["chase_id"] for r in ledger.updater.set_aside_chases()] == [str(cursed)]
+    with pytest.raises(ViewsUnavailable):
+        ledger.track(cursed)
+    assert ledger.views.max_tracking_id(ledger.name) == ledger.recorder.max_notification_id()
+
+    # Once fixed, the projector's own rounds retry it when due (here: forced due).
+    monkeypatch.undo()
+    ledger.updater.clock = lambda: 10**12
+    assert str(cursed) in ledger.updater.catch_up()
+    assert "nyarlathotep" in ledger.track(cursed)["participants"]
+    assert ledger.updater.set_aside_chases() == []
+
+
+def test_reads_after_commands_show_them_with_writers_on_many_threads(tmp_path):
+    from infrastructure.bootstrap import build_ledger
+
+    # Two processes' worth of ledgers on one SQLite file, four threads each, over two chases.
+    env = {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3")}
+    ledgers = [build_ledger(env), build_ledger(env)]
+    chases = [UUID(ledgers[0].create_chase(f"Chase {i}", dice="table")["chase_id"]) for i in range(2)]
+    stale: list[tuple[int, int]] = []
+
+    def play(ledger: Any, chase_id: UUID) -> None:
+        for _ in range(15):
+            roll, view = ledger.roll_dice(chase_id, "1D6", dice=DiceChoice(faces=[3]))
+            # Each read after the command shows it: its version, and its roll in the history.
+            seen = ledger.track(chase_id)["version"]
+            if seen < view["version"] or roll["sequence"] not in {r["sequence"] for r in ledger.rolls(chase_id)}:
+                stale.append((view["version"], seen))
+
+    threads = [threading.Thread(target=play, args=(ledgers[i % 2], chases[i % 4 // 2])) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+    assert stale == []
+    for chase_id in chases:  # every roll once, in order; the views equal a rebuild
+        rolls = ledgers[0].rolls(chase_id)
+        assert [r["sequence"] for r in rolls] == list(range(1, 61))
+    live = {c: (ledgers[0].track(c), ledgers[0].rolls(c)) for c in chases}
+    ledgers[0].views.clear(ledgers[0].name)
+    ledgers[0].updater.catch_up()
+    assert {c: (ledgers[1].track(c), ledgers[1].rolls(c)) for c in chases} == live
+    for ledger in ledgers:
+        ledger.close()
