@@ -6,15 +6,16 @@ even for events no command caught up (a job's, another service's). On PostgreSQL
 LISTEN on the channel eventsourcing NOTIFYs on every insert into the events table (the same
 signal eventsourcing's own ``PostgresSubscription`` waits on); on SQLite it polls.
 
-Each wake-up calls the application's ``ViewUpdater.catch_up()``, whose batches write their view
-rows and move the tracking position in one transaction, refused if anyone moved the position
-first (compare-and-set). That is why this runner is not eventsourcing's ``ProjectionRunner``:
-that runner owns its tracking position and processes one event per transaction, but here API
-processes also catch the views up synchronously after each command (read-your-writes: a
-command's response reflects the command), so the position has several writers and must be
-compare-and-set, and batches are what make rebuilds and catch-ups fast. The runner waits a
-moment after a notification (``settle``) so that the command that wrote the events usually
-catches up first and the runner finds nothing left to do, rather than both racing for it.
+Each wake-up calls the application's ``Projector.catch_up()`` (application/projector.py), whose
+batches write the chases they move on and the tracking position in one transaction (the position
+compare-and-set, each chase's views compare-and-set on their version), set aside a chase that
+cannot be projected, and retry the set-aside chases that are due. That is why this runner is not
+eventsourcing's ``ProjectionRunner``: that runner owns its tracking position and writes one
+event per transaction, but here each command also writes its own chase's views (read-your-writes:
+a command's response reflects the command), so a chase's views have several writers and must be
+compare-and-set, and batches are what make rebuilds fast. What commands wrote is skipped without
+being decoded. The runner waits a moment after a notification (``settle``) so that the command
+that wrote the events has usually written their views first.
 """
 from __future__ import annotations
 

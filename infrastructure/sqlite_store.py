@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
 
@@ -66,9 +67,31 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
     def track_view(self, chase_id: str) -> dict[str, Any] | None:
         return self.chase_view(chase_id, "track")
 
+    @contextmanager
+    def _unsynced(self) -> Iterator[Any]:
+        """A write transaction whose commit does not wait for the disk (synchronous=NORMAL).
+
+        Safe for views, which are rebuildable, and only for them: in WAL mode commits are
+        appended to the log in order, and the events' own commits still sync it (FULL), which
+        syncs every frame before them too. So an application crash loses nothing, and a power
+        loss can only lose view writes made after the last event commit: views behind their
+        events, with a tracking position no further than them, which the projector (or the
+        chase's next command) fills in. The pooled connection is set back before it is returned.
+        """
+        wal = self.datastore.pool.is_journal_mode_wal  # False in memory: nothing to sync there
+        with self.datastore.get_connection(commit=True) as conn:
+            if wal:
+                conn.cursor().execute("PRAGMA synchronous = NORMAL")
+            try:
+                with conn.transaction(commit=True) as c:
+                    yield c
+            finally:
+                if wal:
+                    conn.cursor().execute("PRAGMA synchronous = FULL")
+
     def write_views(self, updates: Sequence[dict[str, Any]], tracking: tuple[str, int | None, int] | None = None) -> set[str]:
         refused: set[str] = set()
-        with self.datastore.transaction(commit=True) as c:
+        with self._unsynced() as c:
             if tracking:  # first: the write takes SQLite's lock, then nobody moves it meanwhile
                 self._move_tracking(c, *tracking)
             for u in updates:
