@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -77,6 +78,7 @@ class ChaseLedger(SavageWorldsCommands, Coc7eCommands, ChaseHistory, Application
         self.access = Access(tokens(self.factory))
         self.updater = Projector(self, self.views)  # follows the log: `chase project`, rebuilds
         self.read_side = ChaseReadSide(self, self.views, self.updater.set_aside)
+        self._answer = threading.local()  # the views a command just wrote, for the view it answers with
 
     def register_transcodings(self, transcoder: Any) -> None:
         super().register_transcodings(transcoder)
@@ -213,12 +215,18 @@ class ChaseLedger(SavageWorldsCommands, Coc7eCommands, ChaseHistory, Application
     def view(self, chase_id: UUID, name: str) -> dict[str, Any]:
         """A view of the chase (read model); every command wrote its chase's views before it
         answered, so a read after a command shows it (read-your-writes)."""
+        # Each command answers with a view of its chase right after ``_execute``: the views
+        # it has just written, taken once, spare a read of what it wrote.
+        answer, self._answer.views = getattr(self._answer, "views", None), None
+        if answer is not None and answer[0] == str(chase_id):
+            return answer[1][name]
         view = self.read_side.views_of(str(chase_id), name)
         if view is None:
             raise ChaseNotFound(f"no chase {chase_id}")
         return view
 
     def rolls(self, chase_id: UUID, **filters: Any) -> list[dict[str, Any]]:
+        self._answer.views = None
         rows = self.read_side.rolls_of(str(chase_id), {k: v for k, v in filters.items() if v is not None})
         if rows is None:
             raise ChaseNotFound(f"no chase {chase_id}")
@@ -248,7 +256,8 @@ class ChaseLedger(SavageWorldsCommands, Coc7eCommands, ChaseHistory, Application
                         f"another command was recorded on this chase after version {expected_version}: reload and try again"
                     ) from None
                 continue
-            self.read_side.after_save(chase, recordings)  # this chase's views, from the aggregate just saved
+            # This chase's views, rendered from the aggregate just saved and written.
+            self._answer.views = (str(chase.id), self.read_side.after_save(chase, recordings))
             return result
         raise VersionConflict("the chase is changing too fast to record this command: try again")
 

@@ -14,6 +14,38 @@ from infrastructure.dice import BaseSeedVault, SeedNotFound
 ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
 
 
+# Views written only where they are at the version expected (0: none yet); roll rows only for
+# the chases written. The commit does not wait for the WAL flush (synchronous_commit, local to
+# the transaction): safe for views, which are rebuildable, and only for them. WAL records are
+# flushed in order and the events' own commits still wait, flushing every record before them
+# too; so a server crash can only lose view writes made after the last event commit: views
+# behind their events, with a tracking position no further, which the projector (or the
+# chase's next command) fills in.
+WRITE_VIEWS = """
+WITH t AS (
+    SELECT * FROM unnest(%b::text[], %b::bigint[], %b::bigint[], %b::text[]) AS t(c, e, v, d)
+    WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL
+), fresh AS (
+    INSERT INTO {tracks} SELECT c, v, '', '', d::jsonb FROM t WHERE e = 0
+    ON CONFLICT (chase_id) DO NOTHING RETURNING chase_id
+), moved AS (
+    UPDATE {tracks} AS w SET version = t.v, doc = t.d::jsonb FROM t
+    WHERE t.e <> 0 AND w.chase_id = t.c AND w.version = t.e RETURNING w.chase_id
+), written AS (
+    SELECT chase_id FROM fresh UNION ALL SELECT chase_id FROM moved
+), rolls AS (
+    INSERT INTO {rolls}
+    SELECT c, s, v, a, p, pu, r, so, false, NULL, NULL, d::jsonb FROM unnest(
+        %b::text[], %b::bigint[], %b::bigint[], %b::bigint[], %b::text[], %b::text[], %b::integer[], %b::text[], %b::text[]
+    ) AS x(c, s, v, a, p, pu, r, so, d)
+    WHERE x.c IN (SELECT chase_id FROM written)
+    ORDER BY c, s
+    ON CONFLICT DO NOTHING
+)
+SELECT chase_id FROM written
+"""
+
+
 def _table(datastore: PostgresDatastore, name: str) -> Composed:
     return SQL("{0}.{1}").format(Identifier(datastore.schema), Identifier(name))
 
@@ -81,47 +113,27 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         return self.chase_view(chase_id, "track")
 
     def write_views(self, updates: Sequence[dict[str, Any]], tracking: tuple[str, int | None, int] | None = None) -> set[str]:
-        # Set-wise statements (arrays sent binary with %b): a rebuild batch writes thousands of
-        # rows in a few round trips; a command's one chase in the same few.
+        # One statement writes every chase's views (compare-and-set) and the roll rows of the
+        # chases written: a command's write is that statement and its commit, a rebuild batch
+        # of thousands of rows the same (arrays sent binary with %b).
+        ids = sorted(u["chase_id"] for u in updates)
         by_id = {u["chase_id"]: u for u in updates}
+        rolls = [row for cid in ids for row in by_id[cid]["rolls"]]
         written: set[str] = set()
         with self.datastore.transaction(commit=True) as c:
             if tracking:  # first: this row's lock makes projectors take turns
                 self._move_tracking(c, *tracking)
-            fresh = sorted(cid for cid, u in by_id.items() if not u["expected"])
-            if fresh:
+            if ids:
                 c.execute(
-                    SQL(
-                        "INSERT INTO {0} SELECT c, v, '', '', d::jsonb FROM unnest(%b::text[], %b::bigint[], %b::text[]) AS t(c, v, d) "
-                        "ON CONFLICT (chase_id) DO NOTHING RETURNING chase_id"
-                    ).format(self.tracks),
-                    (fresh, [by_id[cid]["version"] for cid in fresh], [json.dumps(by_id[cid]["doc"]) for cid in fresh]),
-                )
-                written.update(r["chase_id"] for r in c.fetchall())
-            known = sorted(cid for cid, u in by_id.items() if u["expected"])
-            if known:
-                c.execute(
-                    SQL(
-                        "UPDATE {0} AS v SET version = t.v, doc = t.d::jsonb FROM unnest(%b::text[], %b::bigint[], %b::bigint[], %b::text[]) "
-                        "AS t(c, e, v, d) WHERE v.chase_id = t.c AND v.version = t.e RETURNING v.chase_id"
-                    ).format(self.tracks),
-                    (known, [by_id[cid]["expected"] for cid in known], [by_id[cid]["version"] for cid in known],
-                     [json.dumps(by_id[cid]["doc"]) for cid in known]),
-                )
-                written.update(r["chase_id"] for r in c.fetchall())
-            rolls = [row for cid in sorted(written) for row in by_id[cid]["rolls"]]
-            if rolls:
-                c.execute(
-                    SQL(
-                        "INSERT INTO {0} SELECT c, s, v, a, p, pu, r, so, false, NULL, NULL, d::jsonb FROM unnest("
-                        "%b::text[], %b::bigint[], %b::bigint[], %b::bigint[], %b::text[], %b::text[], %b::integer[], "
-                        "%b::text[], %b::text[]) AS t(c, s, v, a, p, pu, r, so, d) ON CONFLICT DO NOTHING"
-                    ).format(self.rolls),
-                    [[r[k] for r in rolls] for k in ("chase_id", "sequence", "version", "action", "participant_id", "purpose", "round", "source")]
+                    SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls),
+                    [ids, [by_id[cid]["expected"] for cid in ids], [by_id[cid]["version"] for cid in ids],
+                     [json.dumps(by_id[cid]["doc"]) for cid in ids]]
+                    + [[r[k] for r in rolls] for k in ("chase_id", "sequence", "version", "action", "participant_id", "purpose", "round", "source")]
                     + [[json.dumps(r) for r in rolls]],
                 )
-            marks = [mark for cid in sorted(written) for mark in by_id[cid]["marks"]]
-            if marks:  # each chase's in the order they came: an undo, then the redo of it
+                written = {r["chase_id"] for r in c.fetchall()}
+            marks = [mark for cid in ids if cid in written for mark in by_id[cid]["marks"]]
+            if marks:  # after the rows they mark; each chase's in the order they came (an undo, then its redo)
                 c.executemany(
                     SQL("UPDATE {0} SET undone = %s, undone_by = %s, undone_at = %s WHERE chase_id = %s AND action = ANY(%s)").format(self.rolls),
                     [(mark["undone"], mark["by"], mark["at"], mark["chase_id"], list(mark["actions"])) for mark in marks],
