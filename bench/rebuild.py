@@ -137,7 +137,7 @@ def bench(name: str, env: dict[str, str], events: int, chases: int, rounds: int)
         print(f"   recorded {total:,} events in {time.perf_counter() - started:.1f}s", flush=True)
         started = time.perf_counter()
         ledger.updater.catch_up()
-        print(f"   live views caught up (ViewUpdater.catch_up) in {time.perf_counter() - started:.1f}s", flush=True)
+        print(f"   live views caught up (Projector.catch_up) in {time.perf_counter() - started:.1f}s", flush=True)
         live = snapshot_views(ledger, ids)
         batch = ledger.jobs.settings.rebuild_batch
         reads, rebuilds = [], []
