@@ -250,7 +250,7 @@ def random_hazards(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str
     except RandomHazardsAlreadyRolled:
         recorded_now = False  # an earlier run recorded them: report what it recorded
     sequences = set(used_keys(ledger._chase(chase_id)).get(key, []))
-    rolls = [r for r in ledger.rolls(chase_id) if r["sequence"] in sequences]  # catches the views up too
+    rolls = [r for r in ledger.rolls(chase_id) if r["sequence"] in sequences]
     return {
         "chase_id": str(chase_id),
         "key": key,
