@@ -16,14 +16,12 @@ from typing import Any
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds import swade_events as sev
+from domain.rules.savage_worlds import swade_follow_ups, swade_maneuvers, swade_units
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.errors import SWADE, InvalidValue, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
-from domain.rules.savage_worlds.savage_decks import DECK_MODES, DeckDice, DeckKeeping
-from domain.rules.savage_worlds.savage_rolls import SavageRolls
+from domain.rules.savage_worlds.savage_decks import DECK_MODES, DeckDice
 from domain.rules.savage_worlds.swade_chase import complication_due
-from domain.rules.savage_worlds.swade_follow_ups import SwadeFollowUps
-from domain.rules.savage_worlds.swade_maneuvers import SwadeManeuvers
 from domain.rules.savage_worlds.swade_tables import DEFAULT_CHASE_CARDS, range_increment
 from domain.rules.savage_worlds.swd_chase import resolution_order
 
@@ -31,12 +29,13 @@ SETUP = f"{SWADE} \"SETUP\""
 MAX_ROW = 54  # the extra deck holds 54 cards
 
 
-class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, SavageChase):
+class SwadeChase(SavageChase):
     """A Savage Worlds Adventure Edition chase."""
 
     TOPIC = "swade:Chase"
     SYSTEM = "swade"
     RULES = SWADE
+    SHAKEN_AGAIN_WOUNDS = False  # SWADE: Shaken twice is no Wound (Savage Worlds Deluxe: it is)
 
     class Created(RecordedChase.Created):
         TOPIC = "swade:Chase.Created"
@@ -126,7 +125,7 @@ class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, Savag
     class RoundEnded(ev.RoundEnded):
         TOPIC = "swade:Chase.RoundEnded"
 
-    class ChaseEnded(ev.ChaseEnded):
+    class ChaseEnded(RecordedChase.ChaseEnded):
         TOPIC = "swade:Chase.ChaseEnded"
 
     # The Adventure Edition's own events (swade_events.py).
@@ -156,6 +155,23 @@ class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, Savag
 
     class Rammed(sev.Rammed):
         TOPIC = "swade:Chase.Rammed"
+
+    # The procedures (functions taking the chase, each module's Protocol naming what it uses),
+    # bound as methods. Maneuvers and attacks (swade_maneuvers.py):
+    change_position = swade_maneuvers.change_position
+    drop_back = swade_maneuvers.drop_back
+    evade = swade_maneuvers.evade
+    hold_steady = swade_maneuvers.hold_steady
+    flee = swade_maneuvers.flee
+    force = swade_maneuvers.force
+    ram = swade_maneuvers.ram
+    attack_foe = swade_maneuvers.attack_foe
+    # Follow-ups, and what raises them (swade_follow_ups.py); damage_vehicle is this system's rule.
+    resolve = swade_follow_ups.resolve
+    critical_failure = swade_follow_ups.critical_failure
+    damage_vehicle = swade_follow_ups.damage_vehicle
+    forfeit_turn = swade_follow_ups.forfeit_turn
+    position = swade_units.position  # a unit's Chase Card (swade_units.py: units on the row)
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)

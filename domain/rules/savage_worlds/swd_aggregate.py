@@ -15,17 +15,16 @@ from typing import Any
 
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds import savage_events as ev
+from domain.rules.savage_worlds import swd_actions, swd_follow_ups
 from domain.rules.savage_worlds import swd_events as dev
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.errors import SWD, InvalidValue, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
-from domain.rules.savage_worlds.savage_decks import DECK_MODES, DeckDice, DeckKeeping
-from domain.rules.savage_worlds.savage_rolls import SavageRolls
-from domain.rules.savage_worlds.swd_actions import SwdActions
+from domain.rules.savage_worlds.savage_decks import DECK_MODES, DeckDice
 from domain.rules.savage_worlds.swd_chase import ENDS, LENGTH, RESOLVE, chase_length, complication, complication_due, resolution_order, time_ran_out
 
 
-class SwdChase(SwdActions, SavageRolls, DeckKeeping, SavageChase):
+class SwdChase(SavageChase):
     """A Savage Worlds Deluxe chase."""
 
     TOPIC = "swd:Chase"
@@ -121,7 +120,7 @@ class SwdChase(SwdActions, SavageRolls, DeckKeeping, SavageChase):
     class RoundEnded(ev.RoundEnded):
         TOPIC = "swd:Chase.RoundEnded"
 
-    class ChaseEnded(ev.ChaseEnded):
+    class ChaseEnded(RecordedChase.ChaseEnded):
         TOPIC = "swd:Chase.ChaseEnded"
 
     # The Deluxe chase's own events (swd_events.py).
@@ -142,6 +141,16 @@ class SwdChase(SwdActions, SavageRolls, DeckKeeping, SavageChase):
 
     class RecoveriesCalled(dev.RecoveriesCalled):
         TOPIC = "swd:Chase.RecoveriesCalled"
+
+    # The procedures (functions taking the chase, each module's Protocol naming what it uses),
+    # bound as methods. The round's rolls and actions (swd_actions.py):
+    maneuver = swd_actions.maneuver
+    cooperate = swd_actions.cooperate
+    attack_foe = swd_actions.attack_foe
+    force = swd_actions.force
+    obstacle_hit = swd_actions.obstacle_hit
+    damage_vehicle = swd_actions.damage_vehicle  # this system's rule (savage_rolls.apply_damage)
+    resolve = swd_follow_ups.resolve  # what the rules call for next (swd_follow_ups.py)
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)
