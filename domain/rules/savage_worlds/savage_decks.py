@@ -14,10 +14,19 @@ from __future__ import annotations
 from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
+from domain.recorded_chase import DICE_MODES
 from domain.rules.savage_worlds.cards import ACTION_CARDS, Card, Deck, card, committed_shuffle
 from domain.rules.savage_worlds.errors import InvalidValue
 
-DECK_MODES = ("server", "table")
+DECK_MODES = DICE_MODES  # the server's deck (a committed shuffle), or a physical one on the table
+
+
+def deck_mode(deck: str | None, chase_dice: str) -> str:
+    """The deck a chase deals from: the one chosen, else as the chase's dice."""
+    deck = deck or chase_dice
+    if deck not in DECK_MODES:
+        raise InvalidValue("deck", f"must be one of {', '.join(DECK_MODES)}")
+    return deck
 
 
 class DeckDice(Protocol):

@@ -20,7 +20,7 @@ from domain.rules.savage_worlds import swade_follow_ups, swade_maneuvers, swade_
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.errors import SWADE, InvalidValue, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
-from domain.rules.savage_worlds.savage_decks import DECK_MODES, DeckDice
+from domain.rules.savage_worlds.savage_decks import DeckDice, deck_mode
 from domain.rules.savage_worlds.swade_chase import complication_due
 from domain.rules.savage_worlds.swade_tables import DEFAULT_CHASE_CARDS, range_increment
 from domain.rules.savage_worlds.swd_chase import resolution_order
@@ -171,7 +171,15 @@ class SwadeChase(SavageChase):
     critical_failure = swade_follow_ups.critical_failure
     damage_vehicle = swade_follow_ups.damage_vehicle
     forfeit_turn = swade_follow_ups.forfeit_turn
-    position = swade_units.position  # a unit's Chase Card (swade_units.py: units on the row)
+    # A unit on the row (swade_units.py).
+    position = swade_units.position
+    maneuver_modifiers = swade_units.maneuver_modifiers
+    maneuvering_roll = swade_units.maneuvering_roll
+    require_free_to_act = swade_units.require_free_to_act
+    move_unit = swade_units.move_unit
+    closest_foe = swade_units.closest_foe
+    fastest_rival = swade_units.fastest_rival
+    rival_on_same_card = swade_units.rival_on_same_card
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)
@@ -205,9 +213,7 @@ class SwadeChase(SavageChase):
         """"SETUP": the type of chase, the row of Chase Cards, where each unit starts."""
         self._require_phase("setup", "the chase has already begun")
         increment = range_increment(mode)
-        deck = deck or self.dice
-        if deck not in DECK_MODES:
-            raise InvalidValue("deck", f"must be one of {', '.join(DECK_MODES)}")
+        deck = deck_mode(deck, self.dice)
         if not isinstance(linear, bool):
             raise InvalidValue("linear", "must be true or false")
         if deck == "server" and not isinstance(chase_cards, int):

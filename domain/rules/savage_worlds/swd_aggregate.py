@@ -18,9 +18,9 @@ from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds import swd_actions, swd_follow_ups
 from domain.rules.savage_worlds import swd_events as dev
 from domain.rules.savage_worlds.cards import card
-from domain.rules.savage_worlds.errors import SWD, InvalidValue, RuleBroken, whole
+from domain.rules.savage_worlds.errors import SWD, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
-from domain.rules.savage_worlds.savage_decks import DECK_MODES, DeckDice
+from domain.rules.savage_worlds.savage_decks import DeckDice, deck_mode
 from domain.rules.savage_worlds.swd_chase import ENDS, LENGTH, RESOLVE, chase_length, complication, complication_due, resolution_order, time_ran_out
 
 
@@ -171,9 +171,7 @@ class SwdChase(SavageChase):
         ("Constant chase modifiers": Difficult Terrain -2, say); round 1 begins."""
         self._require_phase("setup", "the chase has already begun")
         length = chase_length(length)
-        deck = deck or self.dice
-        if deck not in DECK_MODES:
-            raise InvalidValue("deck", f"must be one of {', '.join(DECK_MODES)}")
+        deck = deck_mode(deck, self.dice)
         whole("constant", constant)
         units = self.units(in_chase=False)
         if not {"chaser", "quarry"} <= {u.role for u in units}:
