@@ -4,7 +4,9 @@ DESIGN.md sections 4 to 6. The log is append-only: undo, rewind and redo are new
 restore the game state of an earlier version (carried in the event, so applying it stays
 deterministic); undone events stay in the log, and roll sequence numbers are never reused.
 A system's chase aggregate subclasses RecordedChase and gives each of these events its own
-stable topic.
+stable topic. The lifecycle every chase shares (created with a seed commitment, a phase of
+set-up, running and ended, the end with its outcome, the seed revealed and committed anew)
+lives here once; a system says which outcomes it knows and when its chase ends.
 """
 from __future__ import annotations
 
@@ -77,6 +79,17 @@ class RecordedChase(Aggregate):
         name: str
         dice: str
         seed_commitment: str
+
+    class ChaseEnded(Event):
+        """The chase is over: its outcome (in the system's words) and why."""
+
+        outcome: str
+        note: str
+
+        def apply(self, chase: Any) -> None:
+            chase.phase = "ended"
+            chase.outcome = self.outcome
+            chase.end_note = self.note
 
     class Undone(Event):
         """The last actions no longer count; the state is as before them."""
@@ -194,6 +207,9 @@ class RecordedChase(Aggregate):
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         self.name = name
         self.dice = dice
+        self.phase = "setup"  # setup | running | ended (ChaseEnded)
+        self.outcome: str | None = None
+        self.end_note = ""
         self.seed_commitment: str | None = seed_commitment
         self.seed_epoch = 0
         self.revealed_seeds: list[dict[str, Any]] = []
@@ -333,6 +349,12 @@ class RecordedChase(Aggregate):
         self.trigger_event(self.SeedRevealed, seed=seed_hex, commitment=self.seed_commitment, epoch=self.seed_epoch, by=by)
         if next_commitment is not None:
             self.trigger_event(self.SeedCommitted, commitment=next_commitment, epoch=self.seed_epoch + 1)
+
+    def commit_seed(self, commitment: str) -> None:
+        """A fresh seed for the rolls still to come, when play resumes after a reveal."""
+        if self.seed_commitment is not None:
+            raise HistoryRefused("the chase is already committed to a seed")
+        self.trigger_event(self.SeedCommitted, commitment=commitment, epoch=self.seed_epoch + 1)
 
     def contribute_entropy(self, entropy: str, by: str) -> None:
         if not isinstance(entropy, str) or not 1 <= len(entropy) <= 200:
