@@ -49,8 +49,7 @@ class DataclassAsDict(Transcoding):
         return data
 
     def decode(self, data: dict[str, Any]) -> Any:
-        data = dict(data)
-        version = data.pop(VERSION_KEY, 1)
+        version = data.pop(VERSION_KEY, 1)  # data is the transcoder's own fresh dict: changed in place
         if _as_written.get():
             return data  # the value as its record showed it when written (RecordKeepingMapper)
         if version > self.class_version:
