@@ -7,6 +7,16 @@ A system's chase aggregate subclasses RecordedChase and gives each of these even
 stable topic. The lifecycle every chase shares (created with a seed commitment, a phase of
 set-up, running and ended, the end with its outcome, the seed revealed and committed anew)
 lives here once; a system says which outcomes it knows and when its chase ends.
+
+History outlives the code (DESIGN.md 3). Every persisted event class has a ``class_version``
+(1 when not given) and the ``upcast_vN_vN+1`` steps eventsourcing runs on load; an event upcaster
+is wrapped in ``keeps_record`` so that an upcast event keeps its hash (domain/chain.py). The state
+a chase stores, in its snapshots and in the ``restored`` payload of undo, rewind and redo, has one
+schema: the aggregate class's ``class_version``, with the aggregate's ``upcast_vN_vN+1`` steps.
+Eventsourcing runs them on a snapshot; ``restore`` runs the same steps on an older ``restored``
+payload, whose events say which schema they wrote (``restored_schema``; absent, in events written
+before it was recorded, it is 1). A restored payload has no TIMELESS keys: an aggregate upcaster
+must work on a state without them.
 """
 from __future__ import annotations
 
@@ -16,7 +26,7 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from domain.chain import GENESIS, hash_event
+from domain.chain import GENESIS, hash_event, keeps_record
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
@@ -24,6 +34,12 @@ TIMELESS = frozenset(
 )
 MAX_UNDO = 1000
 DICE_MODES = ("server", "table")  # a chase's default dice: the server's, or faces entered from the table
+
+
+def restored_schema_1(state: dict[str, Any]) -> None:
+    """Undone, Rewound and Redone v1 -> v2: v1 did not say which state schema ``restored`` has;
+    every v1 event was written when the state schema of every chase was 1."""
+    state["restored_schema"] = 1
 
 
 class InvalidChase(ValueError):
@@ -45,6 +61,8 @@ class HistoryRefused(Exception):
 
 class RecordedChase(Aggregate):
     """Base of every chase: groups events into actions, chains them, undoes and redoes them."""
+
+    class_version = 1  # the schema of the state a chase stores (snapshots, restored payloads)
 
     class Event(Aggregate.Event):
         # Version of the first event of the command that produced this one: the events of one
@@ -94,30 +112,38 @@ class RecordedChase(Aggregate):
     class Undone(Event):
         """The last actions no longer count; the state is as before them."""
 
+        class_version = 2  # v2: restored_schema
+        upcast_v1_v2 = keeps_record(restored_schema_1)
+
         meta = True
         actions: list
         restored_version: int
         restored: dict
+        restored_schema: int  # the aggregate's class_version when ``restored`` was written
         by: str
         reason: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.restored)
+            chase.restore(self.restored, self.restored_schema)
             chase.redo_stack.append({"undo_version": self.originator_version, "actions": list(self.actions)})
 
     class Rewound(Event):
         """The chase is back at an earlier version; what came after no longer counts."""
+
+        class_version = 2  # v2: restored_schema
+        upcast_v1_v2 = keeps_record(restored_schema_1)
 
         meta = True
         to_version: int
         actions: list
         restored_actions: list
         restored: dict
+        restored_schema: int
         by: str
         reason: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.restored)
+            chase.restore(self.restored, self.restored_schema)
             chase.redo_stack.append(
                 {"undo_version": self.originator_version, "actions": list(self.actions), "restored_actions": list(self.restored_actions)}
             )
@@ -125,15 +151,19 @@ class RecordedChase(Aggregate):
     class Redone(Event):
         """An undone or rewound stretch counts again, with its original dice."""
 
+        class_version = 2  # v2: restored_schema
+        upcast_v1_v2 = keeps_record(restored_schema_1)
+
         meta = True
         undo_version: int
         actions: list  # count again
         undone_again: list  # a redone rewind had brought these back: they no longer count
         restored: dict
+        restored_schema: int
         by: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.restored)
+            chase.restore(self.restored, self.restored_schema)
             chase.redo_stack.pop()
 
     class UndoRequested(Event):
@@ -236,9 +266,20 @@ class RecordedChase(Aggregate):
             if not k.startswith("_") and k not in TIMELESS
         }
 
-    def restore(self, state: dict[str, Any]) -> None:
-        for key, value in state.items():
-            setattr(self, key, copy.deepcopy(value))
+    def restore(self, state: dict[str, Any], schema: int) -> None:
+        """Set the game state from a stored payload written in state schema ``schema``."""
+        for key, value in self.upcast_state(copy.deepcopy(state), schema).items():
+            setattr(self, key, value)
+
+    @classmethod
+    def upcast_state(cls, state: dict[str, Any], schema: int) -> dict[str, Any]:
+        """A state payload of an earlier schema in this class's: the aggregate's own
+        ``upcast_vN_vN+1`` steps, the ones eventsourcing runs on an older snapshot."""
+        if schema > cls.class_version:
+            raise ValueError(f"a state of schema {schema} is newer than this code's {cls.__name__} (schema {cls.class_version})")
+        for version in range(schema, cls.class_version):
+            getattr(cls, f"upcast_v{version}_v{version + 1}")(state)
+        return state
 
     # -- undo, rewind, redo ----------------------------------------------------------------
 
@@ -259,6 +300,7 @@ class RecordedChase(Aggregate):
             actions=self.effective_actions[-count:],
             restored_version=target,
             restored=earlier.game_state(),
+            restored_schema=self.class_version,
             by=by,
             reason=reason,
         )
@@ -275,6 +317,7 @@ class RecordedChase(Aggregate):
             actions=[a for a in self.effective_actions if a not in kept],
             restored_actions=[a for a in earlier.effective_actions if a not in now],
             restored=earlier.game_state(),
+            restored_schema=self.class_version,
             by=by,
             reason=reason,
         )
@@ -295,6 +338,7 @@ class RecordedChase(Aggregate):
             actions=entry["actions"],
             undone_again=entry.get("restored_actions", []),
             restored=earlier.game_state(),
+            restored_schema=self.class_version,
             by=by,
         )
 

@@ -15,7 +15,7 @@ from infrastructure.settings import (
     persistence_env,
     worker_settings,
 )
-from infrastructure.transcodings import TRANSCODINGS
+from infrastructure.transcodings import TRANSCODINGS, RecordKeepingMapper
 
 
 def _create(recorder: Any) -> Any:
@@ -100,6 +100,10 @@ class Ledger(ChaseLedger):
     live: Any
     worker: WorkerSettings
     persistence: dict[str, str]
+
+    def construct_mapper(self) -> Any:
+        # An upcast event keeps its record as first written, so its hash still checks out (DESIGN.md 3).
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=RecordKeepingMapper)
 
     def _notify(self, recordings: list[Any]) -> None:
         super()._notify(recordings)
