@@ -36,6 +36,13 @@ and p99 < 20 ms, and aggregate load at 10,000 events no more than 2x the load at
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a script, this folder comes first on sys.path, where bench/http.py would shadow the
+# standard library's http package: take the folder off.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
 import argparse
 import gc
 import http.client
@@ -46,12 +53,10 @@ import shutil
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from importlib.metadata import version as dist_version
-from pathlib import Path
 from typing import Any, Callable
 from uuid import UUID
 

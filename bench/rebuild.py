@@ -25,15 +25,20 @@ schema of its own, dropped afterwards. A backend that cannot be reached is skipp
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a script, this folder comes first on sys.path, where bench/http.py would shadow the
+# standard library's http package: take the folder off.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
 import argparse
 import os
 import platform
 import shutil
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
