@@ -15,6 +15,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 
 from domain.chain import GENESIS, hash_event
+from domain.errors import InvalidInput
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
@@ -24,13 +25,8 @@ MAX_UNDO = 1000
 DICE_MODES = ("server", "table")  # a chase's default dice: the server's, or faces entered from the table
 
 
-class InvalidChase(ValueError):
+class InvalidChase(InvalidInput):
     """A chase created with a bad name or dice; ``field`` names it."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
-        self.message = message
 
 
 class HistoryRefused(Exception):

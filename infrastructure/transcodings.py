@@ -1,18 +1,16 @@
-"""JSON transcodings for the value objects kept in chase snapshots.
+"""JSON transcodings for the value objects kept in chase snapshots: the core's and every
+registered system's (GameSystem.value_types).
 
 Names are stable strings, not module paths, so moving a class never breaks a stored snapshot.
 """
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Sequence
 
 from eventsourcing.persistence import Transcoding
 
-from domain.rules.coc7e.participants import Participant
-from domain.rules.savage_worlds.conditions import Conditions
-from domain.rules.savage_worlds.participants import SavageParticipant
-from domain.rules.savage_worlds.swade_vehicles import VehicleState
+from application.plugins import GameSystem
 from domain.track import Track
 
 
@@ -30,10 +28,9 @@ class DataclassAsDict(Transcoding):
         return self.type(**data)
 
 
-TRANSCODINGS = [
-    DataclassAsDict(Participant, "coc7e.Participant"),
-    DataclassAsDict(Track, "core.Track"),
-    DataclassAsDict(SavageParticipant, "savage_worlds.Participant"),
-    DataclassAsDict(Conditions, "savage_worlds.Conditions"),
-    DataclassAsDict(VehicleState, "savage_worlds.VehicleState"),
-]
+def transcodings(systems: Sequence[GameSystem]) -> list[Transcoding]:
+    """The core's value types and those of every system."""
+    found: list[Transcoding] = [DataclassAsDict(Track, "core.Track")]
+    for plugin in systems:
+        found += [DataclassAsDict(cls, name) for name, cls in plugin.value_types.items()]
+    return found

@@ -17,7 +17,8 @@ from domain.rules.coc7e import percentile
 from domain.verification import dice_of, faces_of
 
 from domain.chain import GENESIS
-from domain.verification import VerificationFailed, verify
+from domain.verification import VerificationFailed
+from infrastructure.systems import verify
 from tests.unit.chase_log import SEEDS, ChaseLog, rechain
 
 
