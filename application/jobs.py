@@ -25,7 +25,6 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID, uuid4
 
