@@ -203,6 +203,10 @@ def _check_result(version: Any, roll: dict[str, Any], checks: Sequence[RollCheck
     faces = faces_of(roll)
     if any(check(version, roll, faces) for check in checks):
         return
+    if "expression" not in roll:
+        # Not a dice expression and claimed by no system's check: an export of a system this
+        # verifier was not given, or a record that was tampered with. Never passed unchecked.
+        raise VerificationFailed(version, f"roll {roll.get('sequence')} is of no kind the given game systems' checks read")
     if "expression" in roll:
         try:
             expression = parse(roll["expression"])
