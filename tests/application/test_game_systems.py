@@ -58,7 +58,7 @@ def test_a_typo_in_a_systems_code_is_an_attribute_error_not_a_409(ledger):
 def test_every_registered_system_brings_its_chases_views_and_commands(ledger):
     # The registry lists each plug-in once; together they play every system a chase may choose.
     assert len({plugin.package for plugin in SYSTEMS}) == len(SYSTEMS)
-    assert set(system_names()) == set(ledger.chase_classes) == {"coc7e", "swade", "swd"}
+    assert set(system_names()) == set(ledger.chase_classes) >= {"coc7e", "swade", "swd"}
     for plugin in SYSTEMS:
         # Each system has a track view, and its aggregate says which system it plays.
         for system, cls in plugin.chases.items():
