@@ -15,7 +15,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from application.ports import ChaseViews
 from application.projections.rolls import apply_marks, roll_marks, roll_row
-from application.projections import render_all
+from application.projections import Renderers
 
 BATCH = 500
 
@@ -43,9 +43,10 @@ def fold(events: Iterable[Any], state: Any = None) -> tuple[Any, list[dict[str, 
 class ViewUpdater:
     """Projects new events from an application's notification log into its views."""
 
-    def __init__(self, app: Any, views: ChaseViews) -> None:
+    def __init__(self, app: Any, views: ChaseViews, renderers: Renderers) -> None:
         self.app = app
         self.views = views
+        self.renderers = renderers
 
     def catch_up(self) -> dict[str, dict[str, Any]]:
         """Process every event not yet in the views; returns the views it wrote, by chase then name."""
@@ -83,7 +84,7 @@ class ViewUpdater:
 
     def _freeze(self, state: Any) -> dict[str, Any]:
         stored = self.app.mapper.to_stored_event(Snapshot.take(state))
-        return {"doc": render_all(state), "version": state.version, "topic": stored.topic, "state": stored.state}
+        return {"doc": self.renderers.all(state), "version": state.version, "topic": stored.topic, "state": stored.state}
 
     def _thaw(self, chase_id: str, saved: dict[str, Any]) -> Any:
         stored = StoredEvent(originator_id=UUID(chase_id), originator_version=saved["version"], topic=saved["topic"], state=saved["state"])

@@ -27,6 +27,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 
 from domain.chain import GENESIS, hash_event, keeps_record
+from domain.errors import InvalidInput
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
@@ -42,13 +43,8 @@ def restored_schema_1(state: dict[str, Any]) -> None:
     state["restored_schema"] = 1
 
 
-class InvalidChase(ValueError):
+class InvalidChase(InvalidInput):
     """A chase created with a bad name or dice; ``field`` names it."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
-        self.message = message
 
 
 class HistoryRefused(Exception):

@@ -1,5 +1,6 @@
-"""JSON transcodings for the value objects kept in chase events and snapshots, and the mapper that
-keeps an upcast event's record as first written.
+"""JSON transcodings for the value objects kept in chase events and snapshots (the core's and
+every registered system's: GameSystem.value_types), and the mapper that keeps an upcast event's
+record as first written.
 
 Names are stable strings, not module paths, so moving a class never breaks a stored snapshot.
 A value object's shape has a schema version like an event's (DESIGN.md 3): the dataclass's
@@ -12,16 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, Sequence
 
 from eventsourcing.domain import CanSnapshotAggregate
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoding
 
+from application.plugins import GameSystem
 from domain.chain import AS_RECORDED, recorded_data
-from domain.rules.coc7e.participants import Participant
-from domain.rules.savage_worlds.conditions import Conditions
-from domain.rules.savage_worlds.participants import SavageParticipant
-from domain.rules.savage_worlds.swade_vehicles import VehicleState
 from domain.track import Track
 
 VERSION_KEY = "class_version"
@@ -96,10 +94,9 @@ class RecordKeepingMapper(Mapper):
         return recorded_data(decoded)
 
 
-TRANSCODINGS = [
-    DataclassAsDict(Participant, "coc7e.Participant"),
-    DataclassAsDict(Track, "core.Track"),
-    DataclassAsDict(SavageParticipant, "savage_worlds.Participant"),
-    DataclassAsDict(Conditions, "savage_worlds.Conditions"),
-    DataclassAsDict(VehicleState, "savage_worlds.VehicleState"),
-]
+def transcodings(systems: Sequence[GameSystem]) -> list[Transcoding]:
+    """The core's value types and those of every system."""
+    found: list[Transcoding] = [DataclassAsDict(Track, "core.Track")]
+    for plugin in systems:
+        found += [DataclassAsDict(cls, name) for name, cls in plugin.value_types.items()]
+    return found

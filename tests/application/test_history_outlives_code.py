@@ -14,7 +14,7 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 
 from domain.chain import GENESIS, hash_record
-from domain.verification import verify
+from infrastructure.systems import verify
 from infrastructure import cli
 from infrastructure.bootstrap import build_ledger
 from tests.application.test_history_scenarios import Table, game
@@ -69,9 +69,9 @@ def rolls(ledger: Any, chase_id: UUID) -> list[dict[str, Any]]:
 
 def back_and_forth(ledger: Any, chase_id: UUID, table: Table) -> None:
     """Undo the last action, redo it, undo it again and play on."""
-    ledger.undo(chase_id, 1)
-    ledger.redo(chase_id)
-    ledger.undo(chase_id, 1)
+    ledger.history.undo(chase_id, 1)
+    ledger.history.redo(chase_id)
+    ledger.history.undo(chase_id, 1)
     table.play(1)
 
 
@@ -82,12 +82,12 @@ def test_a_chase_recorded_by_the_earlier_code_loads_shows_the_same_views_and_ver
     table.play(2)
     mark = table.track()["version"]
     table.play(3)
-    today.undo(table.id, 2)
-    today.redo(table.id)
-    today.rewind(table.id, mark)
-    today.redo(table.id)
+    today.history.undo(table.id, 2)
+    today.history.redo(table.id)
+    today.history.rewind(table.id, mark)
+    today.history.redo(table.id)
     table.play(1)
-    today.undo(table.id, 1)
+    today.history.undo(table.id, 1)
 
     # Step 2: the same chase as the code before restored_schema stored it, in a database of its own.
     previous = build_ledger({"SQLITE_DBNAME": str(tmp_path / "previous.db")})
@@ -98,7 +98,7 @@ def test_a_chase_recorded_by_the_earlier_code_loads_shows_the_same_views_and_ver
 
     # Step 3: the old events load upcast (their state is of schema 1) and show as written.
     assert all(e.restored_schema == 1 for e in restoring)
-    export = previous.export(table.id)
+    export = previous.history.export(table.id)
     shown = [e["data"] for e in export["events"] if e["type"].endswith(RESTORING)]
     assert shown and all("restored_schema" not in data for data in shown)
 
@@ -107,7 +107,7 @@ def test_a_chase_recorded_by_the_earlier_code_loads_shows_the_same_views_and_ver
     assert game(now) == game(today.track(table.id))
     assert previous.rolls(table.id) == today.rolls(table.id)
     for version in range(1, now["version"] + 1):
-        assert game(previous.track_at(table.id, version)) == game(today.track_at(table.id, version)), version
+        assert game(previous.history.track_at(table.id, version)) == game(today.history.track_at(table.id, version)), version
 
     # Step 5: the old log verifies, online and with `chase verify`, to the chain head the API shows.
     report = verify(export, kept_head=now["chain_head"])
@@ -119,15 +119,15 @@ def test_a_chase_recorded_by_the_earlier_code_loads_shows_the_same_views_and_ver
     # Step 6: play goes on in both: redo the old undo, undo and redo again, play, end the chase.
     for ledger, chase in ((today, table), (previous, Table.__new__(Table))):
         chase.ledger, chase.id = ledger, table.id
-        ledger.redo(table.id)
+        ledger.history.redo(table.id)
         back_and_forth(ledger, table.id, chase)
     assert game(previous.track(table.id)) == game(today.track(table.id))
     assert rolls(previous, table.id) == rolls(today, table.id)
-    previous.reveal_seed(table.id)
+    previous.history.reveal_seed(table.id)
 
     # Step 7: the new events say their schema, the old ones still do not, and everything verifies,
     # the revealed seed recomputing every server roll; a reopened database loads the same.
-    export = previous.export(table.id)
+    export = previous.history.export(table.id)
     shown = [e["data"] for e in export["events"] if e["type"].endswith(RESTORING)]
     assert ["restored_schema" in data for data in shown] == [False] * 5 + [True] * 4
     report = verify(export, kept_head=now["chain_head"])
@@ -136,6 +136,6 @@ def test_a_chase_recorded_by_the_earlier_code_loads_shows_the_same_views_and_ver
     previous.close()
     reopened = build_ledger({"SQLITE_DBNAME": str(tmp_path / "previous.db")})
     assert reopened.track(table.id) == view
-    assert verify(reopened.export(table.id)).head == view["chain_head"]
+    assert verify(reopened.history.export(table.id)).head == view["chain_head"]
     reopened.close()
     today.close()

@@ -28,7 +28,8 @@ from domain.chain import AS_RECORDED, GENESIS, hash_event, hash_record, record_o
 from domain.dice import TableDice
 from domain.recorded_chase import RecordedChase
 from domain.rules.coc7e.chase import Chase
-from infrastructure.transcodings import TRANSCODINGS, DataclassAsDict, RecordKeepingMapper
+from infrastructure.systems import SYSTEMS
+from infrastructure.transcodings import DataclassAsDict, RecordKeepingMapper, transcodings
 from tests.unit.chase_log import ChaseLog
 
 SCHEMAS = Path(__file__).parent.parent / "fixtures" / "schemas.json"
@@ -62,7 +63,7 @@ def shapes() -> dict[str, Any]:
         }
         for event in event_classes(aggregate):
             events[event.TOPIC] = {"class_version": getattr(event, "class_version", 1), "fields": [f.name for f in dataclasses.fields(event)]}
-    values = {t.name: {"class_version": t.class_version, "fields": [f.name for f in dataclasses.fields(t.type)]} for t in TRANSCODINGS}
+    values = {t.name: {"class_version": t.class_version, "fields": [f.name for f in dataclasses.fields(t.type)]} for t in transcodings(SYSTEMS)}
     return {"aggregates": aggregates, "events": events, "values": values}
 
 
@@ -93,7 +94,7 @@ def test_every_stored_shape_is_the_one_of_its_version():
 
 
 def test_every_upcaster_chain_is_whole_and_event_upcasters_keep_the_record():
-    upcasting = [*persisted_aggregates(), *(e for a in persisted_aggregates() for e in event_classes(a)), *(t.type for t in TRANSCODINGS)]
+    upcasting = [*persisted_aggregates(), *(e for a in persisted_aggregates() for e in event_classes(a)), *(t.type for t in transcodings(SYSTEMS))]
     for cls in upcasting:
         for version in range(1, getattr(cls, "class_version", 1)):
             step = getattr(cls, f"upcast_v{version}_v{version + 1}", None)
@@ -206,7 +207,7 @@ def test_a_value_object_of_the_previous_shape_is_upcast_and_the_current_one_says
     with pytest.raises(ValueError, match="newer"):
         lanterns.decode({"name": "storm lantern", "fuel_hours": 6, "class_version": 3})
     # Today's value objects are at version 1: their stored form is as before versions were kept.
-    participant = next(t for t in TRANSCODINGS if t.name == "coc7e.Participant")
+    participant = next(t for t in transcodings(SYSTEMS) if t.name == "coc7e.Participant")
     log = ChaseLog("table")
     harvey, _ = log.running()
     assert "class_version" not in participant.encode(log.chase.participants[harvey])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.errors import NotFound
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds import savage_decks, savage_rolls
 from domain.rules.savage_worlds import savage_events as ev
@@ -23,7 +24,7 @@ OUTCOMES = ("captured", "escaped", "abandoned", "both stopped")
 OUTCOME_ALIASES = {"caught": "captured"}  # the Call of Cthulhu word, accepted by the shared /end
 
 
-class ParticipantNotFound(LookupError):
+class ParticipantNotFound(NotFound):
     """No such participant in this chase."""
 
 
@@ -241,19 +242,3 @@ class SavageChase(RecordedChase):
         if not p.in_chase:
             raise RuleBroken(f"{p.name} is not in the chase ({p.status})", self.RULES)
         return p
-
-    # -- procedures of other systems ----------------------------------------------------------
-
-    def __getattr__(self, name: str) -> Any:
-        """A command of another system's chases (the Call of Cthulhu speed roll, a hazard, ...)
-        asked of this chase: refused as a broken rule (409), not a crash. Only for public names;
-        as an AttributeError too, hasattr() and getattr() with a default keep working."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        raise NotInThisSystem(
-            f"{name.replace('_', ' ')} is not a procedure of a {self.SYSTEM} chase: use /chases/<id>/{self.SYSTEM}/...", self.RULES
-        )
-
-
-class NotInThisSystem(RuleBroken, AttributeError):
-    """A procedure of another game system asked of a Savage Worlds chase."""
