@@ -25,6 +25,14 @@ class RuleBroken(Exception):
         self.rule = rule
 
 
+class HistoryRefused(Exception):
+    """An undo, rewind, redo or reveal that cannot be done; ``field`` names the bad input."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class NotFound(LookupError):
     """No participant, obstacle or other thing of that id in this chase (404)."""
 

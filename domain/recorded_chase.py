@@ -21,13 +21,13 @@ must work on a state without them.
 from __future__ import annotations
 
 import copy
-import hashlib
 from typing import Any
 
 from eventsourcing.domain import Aggregate
 
 from domain.chain import GENESIS, hash_event, keeps_record
-from domain.errors import InvalidInput
+from domain import seed_record, undo_requests
+from domain.errors import HistoryRefused, InvalidInput
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
@@ -45,14 +45,6 @@ def restored_schema_1(state: dict[str, Any]) -> None:
 
 class InvalidChase(InvalidInput):
     """A chase created with a bad name or dice; ``field`` names it."""
-
-
-class HistoryRefused(Exception):
-    """An undo, rewind, redo or reveal that cannot be done; ``field`` names the bad input."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 class RecordedChase(Aggregate):
@@ -338,66 +330,18 @@ class RecordedChase(Aggregate):
             by=by,
         )
 
-    def request_undo(self, count: int, by: str, note: str = "") -> int:
-        """A player asks the Keeper to undo the last ``count`` actions; returns the request id."""
-        self.undo_target(count)
-        request_id = self.version + 1
-        actions = self.effective_actions[-count:]
-        self.trigger_event(self.UndoRequested, request_id=request_id, count=count, actions=actions, by=by, note=note)
-        return request_id
-
-    def undo_request(self, request_id: int) -> dict[str, Any]:
-        request = self.undo_requests.get(str(request_id))
-        if request is None:
-            raise HistoryRefused(f"no undo request {request_id} in this chase", "request_id")
-        if request["answer"] is not None:
-            raise HistoryRefused(f"undo request {request_id} was already {request['answer']}", "request_id")
-        return request
-
-    def undo_request_target(self, request_id: int) -> int:
-        """The version an accepted request restores; refused when what it asked about is no longer last."""
-        request = self.undo_request(request_id)
-        if self.effective_actions[-request["count"]:] != request["actions"]:
-            raise HistoryRefused(
-                f"undo request {request_id} asked to undo actions {request['actions']}, and they are no longer "
-                "the last ones: refuse it, or undo what is last now"
-            )
-        return self.undo_target(request["count"])
-
-    def answer_undo_request(self, request_id: int, accept: bool, by: str, earlier: "RecordedChase | None" = None) -> None:
-        """The Keeper accepts (and so undoes) or refuses a player's undo request."""
-        request = self.undo_request(request_id)
-        if accept:
-            self.undo_request_target(request_id)
-        self.trigger_event(self.UndoRequestAnswered, request_id=request_id, accepted=accept, by=by)
-        if accept:
-            assert earlier is not None
-            self.undo(request["count"], earlier, by, reason=f"undo request {request_id} by {request['by']}")
+    # A player's undo requests and the Keeper's answers (domain/undo_requests.py).
+    request_undo = undo_requests.request_undo
+    undo_request = undo_requests.undo_request
+    undo_request_target = undo_requests.undo_request_target
+    answer_undo_request = undo_requests.answer_undo_request
 
     def _check_earlier(self, earlier: "RecordedChase", version: int) -> None:
         if earlier.id != self.id or earlier.version != version:
             raise HistoryRefused(f"the earlier state given is not this chase at version {version}")
 
-    # -- the server-dice seed ----------------------------------------------------------------
+    # -- the server-dice seed and the players' entropy (domain/seed_record.py) ---------------
 
-    def reveal_seed(self, seed_hex: str, by: str, next_commitment: str | None = None) -> None:
-        """Reveal the seed (it must match the commitment); commit a fresh one if play goes on."""
-        if self.seed_commitment is None:
-            raise HistoryRefused("the seed has already been revealed")
-        if hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest() != self.seed_commitment:
-            raise HistoryRefused("the seed does not match the chase's commitment")
-        self.trigger_event(self.SeedRevealed, seed=seed_hex, commitment=self.seed_commitment, epoch=self.seed_epoch, by=by)
-        if next_commitment is not None:
-            self.trigger_event(self.SeedCommitted, commitment=next_commitment, epoch=self.seed_epoch + 1)
-
-    def commit_seed(self, commitment: str) -> None:
-        """A fresh seed for the rolls still to come, when play resumes after a reveal."""
-        if self.seed_commitment is not None:
-            raise HistoryRefused("the chase is already committed to a seed")
-        self.trigger_event(self.SeedCommitted, commitment=commitment, epoch=self.seed_epoch + 1)
-
-    def contribute_entropy(self, entropy: str, by: str) -> None:
-        if not isinstance(entropy, str) or not 1 <= len(entropy) <= 200:
-            raise HistoryRefused("entropy must be 1 to 200 characters", "entropy")
-        combined = hashlib.sha256(f"{self.entropy}|{entropy}".encode()).hexdigest()
-        self.trigger_event(self.EntropyContributed, by=by, entropy=entropy, combined=combined)
+    reveal_seed = seed_record.reveal_seed
+    commit_seed = seed_record.commit_seed
+    contribute_entropy = seed_record.contribute_entropy
