@@ -1,6 +1,7 @@
 """The HTTP API: Flask app factory, blueprints, schemas, problem details and OpenAPI."""
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any, Callable
 
 from flask import Flask
@@ -8,6 +9,7 @@ from flask_smorest import Api
 
 from api import auth, problems
 from api.runtime import install
+from infrastructure.systems import SYSTEMS
 
 
 def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
@@ -36,20 +38,18 @@ def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
     from api.jobs import admin, blp as jobs
     from api.stream import blp as stream
 
-    api.register_blueprint(chases)
-    api.register_blueprint(record)
-    api.register_blueprint(jobs)
-    api.register_blueprint(stream)
-    api.register_blueprint(admin)
-    from api.conflict import blp as conflict
-    from api.obstacles import blp as track_features, reference as coc7e_rules
-
-    api.register_blueprint(track_features)
-    api.register_blueprint(conflict)
-    api.register_blueprint(coc7e_rules)
-    from api.savage_worlds import blp as savage_worlds
-
-    api.register_blueprint(savage_worlds)
+    for blueprint in (chases, record, jobs, stream, admin):
+        api.register_blueprint(blueprint)
+    # Each registered game system's blueprints (api/systems/<package>/) and track-view schemas.
+    app.extensions["chase_view_schemas"] = {}
+    for plugin in SYSTEMS:
+        module = import_module(f"api.systems.{plugin.package}")
+        for blueprint in module.blueprints:
+            api.register_blueprint(blueprint)
+        for system, schema in module.VIEW_SCHEMAS.items():
+            app.extensions["chase_view_schemas"][system] = schema
+            if schema.__name__ not in api.spec.components.schemas:  # documented beside the envelope (ChaseView)
+                api.spec.components.schema(schema.__name__, schema=schema)
     problems.register(app)
     auth.install(app)
 

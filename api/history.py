@@ -27,7 +27,7 @@ class Rolls(MethodView):
     def get(self, query, chase_id: UUID):
         """Every roll in sequence order, with its dice, context and whether it was undone."""
         version = query.pop("version", None)
-        rolls = ledger().rolls_at(chase_id, version, **query) if version is not None else ledger().rolls(chase_id, **query)
+        rolls = ledger().history.rolls_at(chase_id, version, **query) if version is not None else ledger().rolls(chase_id, **query)
         return with_head({"rolls": rolls}, chase_id)
 
 
@@ -37,7 +37,7 @@ class Events(MethodView):
     @blp.response(200, s.EventLog)
     def get(self, page, chase_id: UUID):
         """The chase's event log, oldest first, after a version; each event with its hash."""
-        return with_head({"events": ledger().chase_events(chase_id, page["after"], page["limit"])}, chase_id)
+        return with_head({"events": ledger().history.chase_events(chase_id, page["after"], page["limit"])}, chase_id)
 
 
 @blp.route("/<uuid:chase_id>/export")
@@ -45,7 +45,7 @@ class Export(MethodView):
     @blp.response(200, s.Export)
     def get(self, chase_id: UUID):
         """The full log as JSON, for `chase verify` to check offline."""
-        return with_head(ledger().export(chase_id), chase_id)
+        return with_head(ledger().history.export(chase_id), chase_id)
 
 
 @blp.route("/<uuid:chase_id>/tokens")
@@ -64,7 +64,7 @@ class Undo(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID):
         """Undo the last actions (Keeper): one new event; the undone stay in the log."""
-        return result(ledger().undo(chase_id, data["count"], data["reason"], expected_version(), by=principal(chase_id)))
+        return result(ledger().history.undo(chase_id, data["count"], data["reason"], expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/rewind")
@@ -73,7 +73,7 @@ class Rewind(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID):
         """Rewind to an earlier version (Keeper), as one new event."""
-        return result(ledger().rewind(chase_id, data["to_version"], data["reason"], expected_version(), by=principal(chase_id)))
+        return result(ledger().history.rewind(chase_id, data["to_version"], data["reason"], expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/redo")
@@ -82,7 +82,7 @@ class Redo(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID):
         """Redo the last undone or rewound stretch (Keeper), with its original dice."""
-        return result(ledger().redo(chase_id, expected_version(), by=principal(chase_id)))
+        return result(ledger().history.redo(chase_id, expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/undo-requests")
@@ -91,7 +91,7 @@ class UndoRequests(MethodView):
     @blp.response(201, s.CommandResult)
     def post(self, data, chase_id: UUID):
         """A player asks the Keeper to undo the last actions."""
-        request_id, chase = ledger().request_undo(chase_id, data["count"], data["note"], by=principal(chase_id))
+        request_id, chase = ledger().history.request_undo(chase_id, data["count"], data["note"], by=principal(chase_id))
         return result(chase, 201, request_id=request_id)
 
 
@@ -101,7 +101,7 @@ class UndoAnswers(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID, request_id: int):
         """The Keeper accepts (and so undoes) or refuses an undo request."""
-        return result(ledger().answer_undo_request(chase_id, request_id, data["accept"], expected_version(), by=principal(chase_id)))
+        return result(ledger().history.answer_undo_request(chase_id, request_id, data["accept"], expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/reveal-seed")
@@ -110,7 +110,7 @@ class RevealSeed(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID):
         """Reveal the server-dice seed now (Keeper); a fresh one is committed if play goes on."""
-        return result(ledger().reveal_seed(chase_id, by=principal(chase_id)))
+        return result(ledger().history.reveal_seed(chase_id, by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/entropy")
@@ -119,4 +119,4 @@ class Entropy(MethodView):
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID):
         """Contribute entropy that every later server roll mixes in."""
-        return result(ledger().contribute_entropy(chase_id, data["entropy"], by=principal(chase_id)))
+        return result(ledger().history.contribute_entropy(chase_id, data["entropy"], by=principal(chase_id)))

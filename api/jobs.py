@@ -1,4 +1,5 @@
-"""Background jobs over HTTP: random hazards, replays, checks, and (for the operator) rebuilds.
+"""Background jobs over HTTP: replays, checks, and (for the operator) rebuilds; a game system
+submits its own kinds (coc7e's random hazards: api/systems/coc7e/hazards.py).
 
 Submitting a job answers ``202 Accepted`` with the job and its ``Location``; ``GET`` on it shows
 its status and progress (``?wait=N`` waits up to N seconds for it to finish). Chase jobs need the
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import hmac
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID
 
 from flask import Response, request, url_for
 from flask.views import MethodView
@@ -21,13 +22,8 @@ from api.problems import problem
 from api.runtime import ledger
 from application.access import Forbidden, Unauthenticated
 from application.jobs import VIEW_NAMES, JobNotFound
-from domain.rules.coc7e.random_hazards import (
-    ENVIRONMENTS,
-    MAX_KEY_LENGTH,
-    MAX_LOCATIONS,
-)
 
-blp = Blueprint("jobs", __name__, url_prefix="/chases", description="Background jobs of a chase: random hazards, replays, checks")
+blp = Blueprint("jobs", __name__, url_prefix="/chases", description="Background jobs of a chase: replays, checks, and each system's own")
 admin = Blueprint("admin", __name__, url_prefix="/admin", description="Operator jobs: rebuilding the views from the log; chases set aside by the projector")
 
 MAX_WAIT = 30.0
@@ -39,14 +35,6 @@ def job_not_found(e: JobNotFound) -> Response:
 
 blp.register_error_handler(JobNotFound, job_not_found)
 admin.register_error_handler(JobNotFound, job_not_found)
-
-
-class RandomHazards(Schema):
-    locations = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, MAX_LOCATIONS), metadata={"description": "locations ahead to roll for, one roll each"})
-    environment = fields.String(load_default="normal", validate=validate.OneOf(list(ENVIRONMENTS)), metadata={"description": "hazardous: a penalty die; quiet: a bonus die (coc7e-chases.txt \"Random Hazards and Barriers\")"})
-    from_location = fields.Integer(strict=True, allow_none=True, load_default=None, metadata={"description": "the first stretch rolled starts at this location"})
-    key = fields.String(validate=validate.Length(1, MAX_KEY_LENGTH), metadata={"description": "idempotency key (or the Idempotency-Key header): the same key records once"})
-    table_dice = fields.List(fields.Integer(strict=True), validate=validate.Length(0, 100), metadata={"description": "faces rolled at the table instead of the server dice"})
 
 
 class Rebuild(Schema):
@@ -103,7 +91,7 @@ class Progress(Schema):
 
 class Job(Schema):
     job_id = fields.String()
-    kind = fields.String(metadata={"description": "random_hazards, replay, check or rebuild"})
+    kind = fields.String(metadata={"description": "replay, check, rebuild, or a system's own (random_hazards)"})
     chase_id = fields.String(allow_none=True)
     status = fields.String(metadata={"description": "pending (not yet sent to a worker), queued, running, retrying, done or failed"})
     progress = fields.Nested(Progress)
@@ -129,25 +117,6 @@ def accepted(job: dict[str, Any], location: str) -> tuple[dict[str, Any], int, d
 
 def chase_job_url(chase_id: UUID, job: dict[str, Any]) -> str:
     return url_for("jobs.ChaseJob", chase_id=chase_id, job_id=job["job_id"])
-
-
-@blp.route("/<uuid:chase_id>/random-hazards")
-class RandomHazardsJob(MethodView):
-    @blp.arguments(RandomHazards)
-    @blp.response(202, JobAccepted)
-    def post(self, data, chase_id: UUID):
-        """The Keeper rolls the random hazards table for the locations ahead (a background job).
-
-        Each location's roll is an event on the chase, with the chase's server dice. Send an
-        ``Idempotency-Key`` header (or ``key``): the same key returns the same job and the rolls
-        are recorded once, however often the request or the job is repeated.
-        """
-        by = principal(chase_id)
-        key = data.get("key") or request.headers.get("Idempotency-Key") or str(uuid4())
-        job = ledger().jobs.roll_random_hazards(
-            chase_id, key, data["locations"], data["environment"], data["from_location"], data.get("table_dice"), by=by
-        )
-        return accepted(job, chase_job_url(chase_id, job))
 
 
 @blp.route("/<uuid:chase_id>/replays")

@@ -1,4 +1,9 @@
-"""Errors as RFC 9457 problem details (application/problem+json)."""
+"""Errors as RFC 9457 problem details (application/problem+json).
+
+Every game system's refusals subclass the core's three (domain/errors.py): a bad input naming
+its field (422), a broken rule citing its source (409), nothing of that id (404). Only those, the
+record's and the application's errors are mapped here: no system's error type is named.
+"""
 from __future__ import annotations
 
 import logging
@@ -8,14 +13,11 @@ from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from application.access import Forbidden, Unauthenticated
-from application.chases import ChaseNotFound, VersionConflict
+from application.runner import ChaseNotFound, VersionConflict
 from application.views import ViewsUnavailable
-from domain.recorded_chase import HistoryRefused, InvalidChase
 from domain.dice import InvalidTableDice
-from domain.rules.savage_worlds.errors import InvalidValue as SavageInvalidValue, RuleBroken as SavageRuleBroken
-from domain.rules.savage_worlds.savage_base import ParticipantNotFound as SavageParticipantNotFound
-from domain.rules.coc7e.chase import InvalidCommand, ParticipantNotFound, RuleBroken
-from domain.rules.coc7e.participants import InvalidParticipant
+from domain.errors import InvalidInput, NotFound, RuleBroken
+from domain.recorded_chase import HistoryRefused
 
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
@@ -57,10 +59,8 @@ def register(app: Flask) -> None:
             return problem(400, "malformed-json", "Malformed JSON", "the request body is not valid JSON", errors=[{"field": "body", "message": "not valid JSON"}])
         return problem(e.code or 500, e.name.lower().replace(" ", "-"), e.name, e.description or e.name)
 
-    @app.errorhandler(InvalidChase)
-    @app.errorhandler(InvalidParticipant)
-    @app.errorhandler(InvalidCommand)
-    def invalid(e: InvalidCommand | InvalidParticipant) -> Response:
+    @app.errorhandler(InvalidInput)
+    def invalid(e: InvalidInput) -> Response:
         return problem(422, "invalid-request", "Invalid request", str(e), errors=[{"field": e.field, "message": e.message}])
 
     @app.errorhandler(InvalidTableDice)
@@ -70,18 +70,6 @@ def register(app: Flask) -> None:
     @app.errorhandler(RuleBroken)
     def rule_broken(e: RuleBroken) -> Response:
         return problem(409, "rule-broken", "Rule broken", str(e), rule=e.rule)
-
-    @app.errorhandler(SavageRuleBroken)
-    def savage_rule_broken(e: SavageRuleBroken) -> Response:
-        return problem(409, "rule-broken", "Rule broken", str(e), rule=e.rule)
-
-    @app.errorhandler(SavageInvalidValue)
-    def savage_invalid(e: SavageInvalidValue) -> Response:
-        return problem(422, "invalid-request", "Invalid request", str(e), errors=[{"field": e.field, "message": e.message}])
-
-    @app.errorhandler(SavageParticipantNotFound)
-    def savage_not_found(e: SavageParticipantNotFound) -> Response:
-        return problem(404, "not-found", "Not found", str(e))
 
     @app.errorhandler(VersionConflict)
     def conflict(e: VersionConflict) -> Response:
@@ -104,7 +92,7 @@ def register(app: Flask) -> None:
         return problem(409, "history-refused", "Refused by the record", str(e), rule="DESIGN.md section 5 (undo, rewind, redo) and 4 (the seed)")
 
     @app.errorhandler(ChaseNotFound)
-    @app.errorhandler(ParticipantNotFound)
+    @app.errorhandler(NotFound)
     def not_found(e: LookupError) -> Response:
         return problem(404, "not-found", "Not found", str(e))
 

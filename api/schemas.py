@@ -1,50 +1,28 @@
-"""Request and response schemas: what front-ends send and get back."""
+"""Request and response schemas every chase shares, whatever its game system.
+
+Each system's own schemas are in api/systems/<package>/schemas.py, with the schema of its track
+view (VIEW_SCHEMAS), which the ``chase`` of a command's answer is dumped with (SystemView).
+"""
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from typing import Any
+
+from flask import current_app
+from marshmallow import Schema, fields, validate
 
 from domain.recorded_chase import DICE_MODES
-from domain.rules.coc7e.chase import OUTCOMES
-from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
-from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY
-from domain.rules.coc7e.vehicles import ERAS, VEHICLES
+from infrastructure.systems import SYSTEMS, system_names
 
-
-def _whole(limit: str, **kw):
-    low, high = LIMITS[limit]
-    return fields.Integer(strict=True, validate=validate.Range(low, high), **kw)
+SYSTEM_NAMES = system_names()
 
 
 class ChaseCreate(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 200), metadata={"example": "Harvey and the farmer"})
     dice = fields.String(load_default="server", validate=validate.OneOf(DICE_MODES), metadata={"description": "default dice for rolls: server dice, or faces entered from the table"})
-    system = fields.String(load_default="coc7e", validate=validate.OneOf(("coc7e", "swade", "swd")), metadata={"description": "the rules: coc7e (Call of Cthulhu 7e), swade (Savage Worlds Adventure Edition chase cards) or swd (Savage Worlds Deluxe action cards)"})
-
-
-class ParticipantCreate(Schema):
-    name = fields.String(validate=validate.Length(1, 200), metadata={"description": "required, except for a chart_vehicle (default: the chart's name)"})
-    kind = fields.String(load_default="character", validate=validate.OneOf(KINDS))
-    role = fields.String(validate=validate.OneOf(ROLES), metadata={"description": "required unless riding in a vehicle"})
-    mov = _whole("mov", metadata={"description": "required, except for a chart_vehicle (which gives it)"})
-    dex = _whole("dex", metadata={"description": "required for characters and creatures"})
-    con = _whole("con", metadata={"description": "required on foot: the speed roll is a CON roll"})
-    hp = _whole("hp")
-    build = _whole("build")
-    armor = _whole("armor")
-    damage_bonus = fields.String(validate=validate.Regexp(r"^(0|[+-]?\d+|[+-]?\d*[dD]\d+)$"), metadata={"example": "+1D4"})
-    skills = fields.Dict(keys=fields.String(validate=validate.Length(1, 80)), values=_whole("skill"), metadata={"example": {"Drive Auto": 40, "Dodge": 30}})
-    driving_skill = fields.String(validate=validate.OneOf(DRIVING_SKILLS))
-    vehicle_id = fields.String(metadata={"description": "ride in this vehicle (a participant of kind vehicle)"})
-    seat = fields.String(validate=validate.OneOf(SEATS))
-    chart_vehicle = fields.String(
-        validate=validate.Length(1, 100),
-        metadata={
-            "description": "a vehicle of coc7e-chases.txt \"Vehicle Reference Charts\" by name (any case): fills mov, build, armor "
-            "and driving_skill, each overridable; kind must be vehicle",
-            "enum": [v.name for v in VEHICLES],
-        },
+    system = fields.String(
+        load_default=SYSTEM_NAMES[0], validate=validate.OneOf(SYSTEM_NAMES),
+        metadata={"description": "the rules: " + "; ".join(f"{', '.join(p.chases)} ({p.title})" for p in SYSTEMS)},
     )
-    era = fields.String(validate=validate.OneOf(ERAS), metadata={"description": "with chart_vehicle: modern (default) or 1920s (MOV about 20% lower)"})
 
 
 class DiceInput(Schema):
@@ -53,47 +31,13 @@ class DiceInput(Schema):
     entropy = fields.String(load_default="", validate=validate.Length(0, 200), metadata={"description": "player-supplied entropy mixed into server dice"})
 
 
-class CutToTheChase(Schema):
-    opening_range = fields.Integer(strict=True, load_default=2, validate=validate.Range(1, 2), metadata={"description": "locations between the foremost pursuer and the slowest quarry"})
-    staying = fields.List(fields.String(), load_default=list, metadata={"description": "quarries fast enough to escape who choose to stay"})
-
-
-class Move(Schema):
-    locations = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 100))
-
-
-class Delay(Schema):
-    until_after = fields.String(load_default=None, allow_none=True, metadata={"description": "act after this participant; default: last"})
-
-
 class Empty(Schema):
     pass
 
 
 class EndChase(Schema):
-    outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES))
+    outcome = fields.String(required=True, validate=validate.Length(1, 40), metadata={"description": "how the chase ended, in its system's words (its rules check them: see the system's tag)"})
     note = fields.String(load_default="", validate=validate.Length(0, 2000))
-
-
-class SkillRoll(DiceInput):
-    skill = fields.String(required=True, validate=validate.Length(1, 80), metadata={"example": "Luck"})
-    participant_id = fields.String(load_default=None, allow_none=True)
-    target = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 999))
-    difficulty = fields.String(load_default="regular", validate=validate.OneOf(DIFFICULTIES))
-    bonus_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_BONUS_OR_PENALTY))
-    penalty_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_BONUS_OR_PENALTY))
-    purpose = fields.String(load_default="skill roll", validate=validate.Length(1, 200))
-
-    @validates_schema
-    def _needs_someone(self, data, **kwargs):
-        if data.get("target") is None and not data.get("participant_id"):
-            raise ValidationError("give a target value, or a participant whose value is used", "target")
-
-
-class DiceRoll(DiceInput):
-    expression = fields.String(required=True, validate=validate.Length(1, 100), metadata={"example": "1D10+1D4+2"})
-    participant_id = fields.String(load_default=None, allow_none=True)
-    purpose = fields.String(load_default="dice roll", validate=validate.Length(1, 200))
 
 
 class RollFilters(Schema):
@@ -110,11 +54,12 @@ class EventPage(Schema):
 
 
 class ChaseView(Schema):
-    """The track view: locations in order and who stands where, round and turn order."""
+    """The track view's envelope: what every chase shows, whatever its system. Each system's
+    track view adds its own fields (its schema, in api/systems/<package>/schemas.py, extends this)."""
 
     chase_id = fields.String()
     name = fields.String()
-    system = fields.String()
+    system = fields.String(metadata={"description": "the game system, which decides the other fields of the view"})
     dice = fields.String()
     seed_commitment = fields.String()
     phase = fields.String(metadata={"description": "setup, running or ended"})
@@ -123,10 +68,8 @@ class ChaseView(Schema):
     round = fields.Integer()
     turn_order = fields.List(fields.String())
     whose_turn = fields.String(allow_none=True)
-    slowest_mov = fields.Integer()
     locations = fields.List(fields.Dict())
     participants = fields.Dict(keys=fields.String(), values=fields.Dict())
-    caught_up = fields.List(fields.Dict())
     created_at = fields.String()
     end_note = fields.String()
     chain_head = fields.String(metadata={"description": "hash of the chase's latest event (also the X-Chain-Head header)"})
@@ -137,24 +80,24 @@ class ChaseView(Schema):
     actions = fields.Integer(metadata={"description": "actions that count (not undone)"})
     can_redo = fields.Boolean()
     undo_requests = fields.List(fields.Dict(), metadata={"description": "undo requests awaiting the Keeper"})
-    # Savage Worlds chases (swade, swd; api/savage_worlds.py): "locations" is then the row of Chase Cards.
-    stage = fields.String(metadata={"description": "Savage Worlds: this round's stage, maneuvering (swd), resolving or over"})
-    mode = fields.String(allow_none=True, metadata={"description": "swade: the type of chase (foot, vehicular, airplane, ...)"})
-    range_increment = fields.Integer(allow_none=True, metadata={"description": "swade: Range per Chase Card between"})
-    linear = fields.Boolean(allow_none=True)
-    ranges = fields.List(fields.Dict(), metadata={"description": "swade: from, to, cards_between, range"})
-    length = fields.Integer(allow_none=True, metadata={"description": "swd: the chase length in rounds (null: without end)"})
-    rounds_left = fields.Integer(allow_none=True)
-    action_cards = fields.List(fields.Dict(), metadata={"description": "Savage Worlds: the round's Action cards high to low (swd: with Advantage and Attack Range)"})
-    deck = fields.Dict(metadata={"description": "Savage Worlds: the decks (cards left, discards, shuffle sequence)"})
-    pending = fields.List(fields.Dict(), metadata={"description": "Savage Worlds: what waits to be resolved, first first (POST .../resolve)"})
-    location_names = fields.List(fields.Dict(), metadata={"description": "the Keeper's names for locations: {index, name}"})
-    obstacles = fields.List(fields.Dict(), metadata={"description": "hazards and barriers: id, kind, name, between (two adjacent locations), skills, difficulty, hit_points, starting_hit_points, preset, destroyed, debris_of"})
-    mishaps = fields.List(fields.Dict(), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
+
+
+class SystemView(fields.Nested):
+    """A chase's track view, dumped with its system's schema (api/__init__.py registers each
+    system's VIEW_SCHEMAS with the app); documented as the envelope every system extends."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(ChaseView, **kwargs)
+
+    def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        if nested_obj is None:
+            return None
+        schema = current_app.extensions["chase_view_schemas"].get(nested_obj.get("system"), ChaseView)
+        return schema().dump(nested_obj)
 
 
 class CommandResult(Schema):
-    chase = fields.Nested(ChaseView)
+    chase = SystemView()
     roll = fields.Dict()
     rolls = fields.List(fields.Dict(), metadata={"description": "every roll the command made, in sequence order"})
     outcome = fields.Dict(metadata={"description": "what the command's rolls decided (passed, winner, destroyed, ...)"})

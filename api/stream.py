@@ -64,7 +64,7 @@ def chase_events(app: Any, chase_id: UUID, after: int) -> Iterator[str]:
     try:
         yield f"retry: 1000\n: chase {chase_id} after version {after}\n\n"
         while True:
-            events = app.chase_events(chase_id, after=after, limit=PAGE)
+            events = app.history.chase_events(chase_id, after=after, limit=PAGE)
             for event in events:
                 yield sse(event["version"], event["name"], event)
                 after = event["version"]

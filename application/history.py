@@ -5,8 +5,10 @@ from typing import Any
 from uuid import UUID
 
 from application.access import SYSTEM, Principal
-from application.projections import render_one
-from application.views import fold, project_chase
+from application.ports import SeedVault
+from application.projections import Renderers
+from application.runner import ChaseNotFound, CommandRunner, ReadSide
+from application.views import fold
 from domain.chain import hash_record, record_of
 from domain.recorded_chase import HistoryRefused
 
@@ -14,7 +16,18 @@ EXPORT_FORMAT = "chase-ledger-export/1"
 
 
 class ChaseHistory:
-    """The record-keeping commands and reads of the ChaseLedger application."""
+    """The record-keeping commands and reads of every chase, whatever its game system.
+
+    ``events`` is the event store (the eventsourcing Application's ``events``): the chase's own
+    log, read without loading the chase.
+    """
+
+    def __init__(self, runner: CommandRunner, events: Any, seeds: SeedVault, renderers: Renderers, read_side: ReadSide) -> None:
+        self.runner = runner
+        self.events = events
+        self.seeds = seeds
+        self.renderers = renderers
+        self.read_side = read_side
 
     # -- undo, rewind, redo ----------------------------------------------------------------
 
@@ -26,8 +39,7 @@ class ChaseHistory:
             earlier = self._chase_at(chase_id, chase.undo_target(count))
             chase.undo(count, earlier, by.name, reason)
 
-        self._execute(chase_id, expected_version, command)
-        return self.track(chase_id)
+        return self.runner.run(chase_id, command, expected_version=expected_version).track
 
     def rewind(self, chase_id: UUID, to_version: int, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """Go back to the state as at an earlier version, as one new event."""
@@ -38,19 +50,17 @@ class ChaseHistory:
                 self._check_action_boundary(chase_id, to_version)
             chase.rewind(to_version, self._chase_at(chase_id, to_version) if 1 <= to_version < chase.version else chase, by.name, reason)
 
-        self._execute(chase_id, expected_version, command)
-        return self.track(chase_id)
+        return self.runner.run(chase_id, command, expected_version=expected_version).track
 
     def redo(self, chase_id: UUID, expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """Restore the last undone or rewound stretch, with its original dice."""
         by.require_keeper("redo")
-        self._execute(chase_id, expected_version, lambda c: c.redo(self._chase_at(chase_id, c.redo_target()), by.name))
-        return self.track(chase_id)
+        return self.runner.run(chase_id, lambda c: c.redo(self._chase_at(chase_id, c.redo_target()), by.name), expected_version=expected_version).track
 
     def request_undo(self, chase_id: UUID, count: int = 1, note: str = "", *, by: Principal = SYSTEM) -> tuple[int, dict[str, Any]]:
         """A player asks the Keeper to undo the last ``count`` actions."""
-        request_id = self._execute(chase_id, None, lambda c: c.request_undo(count, by.name, note))
-        return request_id, self.track(chase_id)
+        done = self.runner.run(chase_id, lambda c: c.request_undo(count, by.name, note))
+        return done.result, done.track
 
     def answer_undo_request(self, chase_id: UUID, request_id: int, accept: bool, expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
         by.require_keeper("answer undo requests")
@@ -60,8 +70,7 @@ class ChaseHistory:
             earlier = self._chase_at(chase_id, chase.undo_request_target(request_id)) if accept else None
             chase.answer_undo_request(request_id, accept, by.name, earlier)
 
-        self._execute(chase_id, expected_version, command)
-        return self.track(chase_id)
+        return self.runner.run(chase_id, command, expected_version=expected_version).track
 
     # -- the seed --------------------------------------------------------------------------
 
@@ -75,13 +84,11 @@ class ChaseHistory:
             seed = self.seeds.seed_to_reveal(chase.id, chase.seed_commitment)
             chase.reveal_seed(seed, by.name)
 
-        self._execute(chase_id, None, command)
-        return self.track(chase_id)
+        return self.runner.run(chase_id, command).track
 
     def contribute_entropy(self, chase_id: UUID, entropy: str, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """A player's entropy, mixed into every later server roll of the chase."""
-        self._execute(chase_id, None, lambda c: c.contribute_entropy(entropy, by.name))
-        return self.track(chase_id)
+        return self.runner.run(chase_id, lambda c: c.contribute_entropy(entropy, by.name)).track
 
     # -- reading the record ----------------------------------------------------------------
 
@@ -89,7 +96,7 @@ class ChaseHistory:
         """The chase's own log, oldest first, each event with its hash."""
         events = list(self.events.get(chase_id, gt=after or None, limit=limit))
         if not events and not after:
-            self._chase(chase_id)
+            self.runner.load(chase_id)
         return [describe(e) for e in events]
 
     def export(self, chase_id: UUID) -> dict[str, Any]:
@@ -104,7 +111,7 @@ class ChaseHistory:
     def view_at(self, chase_id: UUID, version: int, name: str) -> dict[str, Any]:
         """A view as it was at ``version``, folded afresh from the log up to it."""
         state, _ = fold(self.events.get(chase_id, lte=self._past_version(chase_id, version)))
-        return render_one(state, name)
+        return self.renderers.one(state, name)
 
     def rolls_at(self, chase_id: UUID, version: int, **filters: Any) -> list[dict[str, Any]]:
         """The roll history as it was at ``version``, with what counted then."""
@@ -114,13 +121,16 @@ class ChaseHistory:
     # -- internals -------------------------------------------------------------------------
 
     def _past_version(self, chase_id: UUID, version: int) -> int:
-        current = self.track(chase_id)["version"]
+        track = self.read_side.views_of(chase_id).get("track")
+        if track is None:
+            raise ChaseNotFound(f"no chase {chase_id}")
+        current = track["version"]
         if not 1 <= version <= current:
             raise HistoryRefused(f"version must be from 1 to {current}, the chase's current version", "version")
         return version
 
     def _chase_at(self, chase_id: UUID, version: int) -> Any:
-        return self.repository.get(chase_id, version=version, projector_func=project_chase)
+        return self.runner.load_at(chase_id, version)
 
     def _check_action_boundary(self, chase_id: UUID, version: int) -> None:
         """A rewind lands between actions: never half-way through a move and the turn it ended."""

@@ -1,30 +1,25 @@
-"""What each kind of background job does: rebuild the views, replay or check a chase, roll random hazards.
+"""What each of the core's kinds of background job does: rebuild the views, replay or check a chase.
 
-The machinery that submits, claims, retries and sweeps them is in application/jobs.py.
+The machinery that submits, claims, retries and sweeps them is in application/jobs.py; a game
+system adds its own kinds (GameSystem.job_kinds, such as coc7e's random hazards).
 """
 from __future__ import annotations
 
 import gc
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from application.chases import ChaseNotFound, DiceChoice
 from application.history import describe
+from application.job_run import VIEW_NAMES, JobRun
+from application.plugins import JobKind
 from application.ports import EventCounter, PositionMoved
-from application.projections import render_all
 from application.projections.rolls import apply_marks, roll_marks, roll_row
+from application.runner import ChaseNotFound
 from application.views import fold
-from domain.dice import InvalidTableDice, TableDice
-from domain.rules.coc7e.random_hazards import (
-    RandomHazardsAlreadyRolled,
-    used_keys,
-)
-
-from application.jobs import VIEW_NAMES, JobRun
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +132,7 @@ def replay(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
     frames: list[dict[str, Any]] = []
     for step, event in enumerate(events[start:], start + 1):
         state = event.mutate(state)
-        frames.append({"step": step, "version": event.originator_version, "event": describe(event), "views": render_all(state)})
+        frames.append({"step": step, "version": event.originator_version, "event": describe(event), "views": ledger.renderers.all(state)})
         if len(frames) >= FRAME_BATCH:
             run.store.add_frames(run.job_id, frames)
             frames = []
@@ -175,12 +170,12 @@ def check(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
         version = event.originator_version
         snapshot = snapshots.get(version)
         loaded = snapshot.mutate(None) if snapshot is not None else twin.mutate(loaded)
-        _compare(mismatches, version, "loaded at this version", render_all(replayed), render_all(loaded))
+        _compare(mismatches, version, "loaded at this version", ledger.renderers.all(replayed), ledger.renderers.all(loaded))
         if done % 200 == 0:
             run.progress(done, total)
     # The live views may have moved on while this ran: replay on to their version.
     for _ in range(10):
-        live = {name: ledger.view(chase_id, name) for name in render_all(replayed)}
+        live = {name: ledger.view(chase_id, name) for name in ledger.renderers.all(replayed)}
         live_version = live["track"]["version"]
         if live_version <= replayed.version:
             break
@@ -190,7 +185,7 @@ def check(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
             if row:
                 rows.append(row)
             apply_marks(rows, roll_marks(event))
-    _compare(mismatches, replayed.version, "live", render_all(replayed), live)
+    _compare(mismatches, replayed.version, "live", ledger.renderers.all(replayed), live)
     live_rolls = [r for r in ledger.rolls(chase_id) if r["version"] <= replayed.version]
     if live_rolls != rows:
         mismatches.append({"version": replayed.version, "against": "live", "views": ["rolls"]})
@@ -212,53 +207,9 @@ def _compare(mismatches: list[dict[str, Any]], version: int, against: str, repla
         mismatches.append({"version": version, "against": against, "views": differ})
 
 
-class TableDiceRolls:
-    """Faces entered at the table for several rolls in a row, taken roll by roll (each roll's
-    faces checked like TableDice); faces left over are refused."""
-
-    def __init__(self, faces: Sequence[int], entered_by: str = "keeper") -> None:
-        self.left = list(faces)
-        self.entered_by = entered_by
-
-    def draw(self, sequence: int, dice: Sequence[Any]) -> Any:
-        taken, self.left = self.left[: len(dice)], self.left[len(dice):]
-        return TableDice(taken, self.entered_by).draw(sequence, dice)
-
-    def finish(self) -> None:
-        if self.left:
-            raise InvalidTableDice(f"{len(self.left)} faces were entered beyond those the rolls take")
-
-
-def random_hazards(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
-    """Roll the random hazards table (the server dice, or faces entered at the table);
-    recorded once per idempotency key."""
-    chase_id, key = UUID(params["chase_id"]), params["key"]
-    faces = params.get("table_dice")
-
-    def command(chase: Any) -> list[dict[str, Any]]:
-        dice = TableDiceRolls(faces) if faces is not None else ledger._dice(chase, DiceChoice(source="server"))
-        records = chase.roll_random_hazards(
-            dice, key, params["locations"], params["environment"], params.get("from_location"), params.get("by", "keeper")
-        )
-        if isinstance(dice, TableDiceRolls):
-            dice.finish()
-        return records
-
-    try:
-        ledger._execute(chase_id, None, command)
-        recorded_now = True
-    except RandomHazardsAlreadyRolled:
-        recorded_now = False  # an earlier run recorded them: report what it recorded
-    sequences = set(used_keys(ledger._chase(chase_id)).get(key, []))
-    rolls = [r for r in ledger.rolls(chase_id) if r["sequence"] in sequences]
-    return {
-        "chase_id": str(chase_id),
-        "key": key,
-        "recorded_now": recorded_now,
-        "rolls": [
-            {"sequence": r["sequence"], "version": r["version"], "location": r["roll"].get("location"),
-             "result": r["roll"]["result"], "outcome": r["roll"]["outcome"], "undone": r["undone"]}
-            for r in rolls
-        ],
-    }
-
+# Lanes (queues): quick jobs a player waits for never wait behind a rebuild of every view.
+CORE_KINDS = {
+    "rebuild": JobKind(rebuild, "batch"),
+    "replay": JobKind(replay, "interactive"),
+    "check": JobKind(check, "batch"),
+}

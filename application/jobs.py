@@ -24,118 +24,34 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
-from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
+from uuid import UUID, uuid4
 
-
-from application.access import Forbidden, Principal
-from application.chases import ChaseNotFound
+from application.access import Forbidden
+from application.job_kinds import CORE_KINDS
+from application.job_run import VIEW_NAMES, JobRun, JobSettings, LeaseLost
+from application.plugins import JobHandler, JobKind
 from application.ports import EventCounter, JobQueue, JobQueueUnavailable, JobStore
+from application.runner import ChaseNotFound
+from domain.errors import RuleBroken
 from domain.recorded_chase import HistoryRefused
-from domain.rules.coc7e.errors import ChaseError
-from domain.rules.coc7e.random_hazards import (
-    ENVIRONMENTS,
-    MAX_LOCATIONS,
-)
 
 log = logging.getLogger(__name__)
 
-REBUILD, REPLAY, CHECK, RANDOM_HAZARDS = "rebuild", "replay", "check", "random_hazards"
-# Lanes (queues): quick jobs a player waits for never wait behind a rebuild of every view.
-INTERACTIVE, BATCH = "interactive", "batch"
-LANES = {RANDOM_HAZARDS: INTERACTIVE, REPLAY: INTERACTIVE, CHECK: BATCH, REBUILD: BATCH}
-# The views a rebuild can name. They share one tracking position (written in one transaction),
-# so naming any of them rebuilds them all: clearing one alone would leave the position claiming
-# rows that are gone.
-VIEW_NAMES = ("track", "vehicles", "rolls")
+__all__ = ["JobRun", "JobSettings", "Jobs", "JobNotFound", "LeaseLost", "VIEW_NAMES"]
+REBUILD, REPLAY, CHECK = "rebuild", "replay", "check"
 
 PENDING, QUEUED, RUNNING, RETRYING, DONE, FAILED = "pending", "queued", "running", "retrying", "done", "failed"
 FINAL = (DONE, FAILED)
 # Failures that another attempt cannot fix: the rules refused, the chase is unknown, bad input.
-PERMANENT: tuple[type[BaseException], ...] = (ChaseError, HistoryRefused, ChaseNotFound, Forbidden, LookupError, ValueError)
-
+# (Every game system's refusals are core RuleBroken, InvalidInput (a ValueError) or NotFound
+# (a LookupError): domain/errors.py.)
+PERMANENT: tuple[type[BaseException], ...] = (RuleBroken, HistoryRefused, ChaseNotFound, Forbidden, LookupError, ValueError)
 
 
 class JobNotFound(LookupError):
     """No job with that id (or not one of this chase's)."""
-
-
-class LeaseLost(Exception):
-    """Another worker took the job over (this one was presumed dead): stop at once."""
-
-
-@dataclass(frozen=True)
-class JobSettings:
-    lease: float = 30.0  # seconds a claim lasts unless renewed (renewed every lease / 3)
-    max_attempts: int = 5
-    grace: float = 10.0  # seconds before a pending or lost job is sent again by the sweeper
-    rebuild_batch: int = 20_000  # notifications per rebuild transaction
-    rebuild_throttle: float = 0.0  # seconds between rebuild batches, to spare a busy database
-    progress_every: float = 1.0  # seconds between progress writes (each is a commit)
-    heartbeat: bool = True  # renew leases from a thread (not on a database private to one thread)
-
-
-@dataclass
-class JobRun:
-    """What a running job sees: its parameters, its resumption notes and its progress."""
-
-    jobs: Jobs
-    job: dict[str, Any]
-    worker: str
-    state: dict[str, Any] = field(default_factory=dict)
-    _lost: threading.Event = field(default_factory=threading.Event)
-    _stopped: threading.Event = field(default_factory=threading.Event)
-    _last_progress: float = 0.0
-
-    @property
-    def job_id(self) -> str:
-        return self.job["job_id"]
-
-    @property
-    def store(self) -> JobStore:
-        return self.jobs.store
-
-    def progress(self, done: int, total: int, force: bool = False) -> None:
-        """Record progress (at most every ``progress_every`` seconds unless forced)."""
-        self.check()
-        now = self.jobs.clock()
-        if force or now - self._last_progress >= self.jobs.settings.progress_every:
-            self._last_progress = now
-            self._renew(progress=(done, total))
-
-    def save_state(self, **state: Any) -> None:
-        """Keep resumption notes with the job (e.g. that the views were cleared)."""
-        self.state.update(state)
-        self._renew(state=self.state)
-
-    def check(self) -> None:
-        if self._lost.is_set():
-            raise LeaseLost(f"job {self.job_id} was taken over by another worker")
-
-    def _renew(self, progress: tuple[int, int] | None = None, state: dict[str, Any] | None = None) -> None:
-        s = self.jobs.settings
-        if not self.store.renew(self.job_id, self.worker, self.jobs.clock(), s.lease, progress, state):
-            self._lost.set()
-            self.check()
-
-    def keep_lease(self) -> None:
-        """Heartbeat (in a thread): renew the lease until the job ends."""
-        interval = self.jobs.settings.lease / 3
-        while not self._stopped.wait(interval):
-            try:
-                if not self.store.renew(self.job_id, self.worker, self.jobs.clock(), self.jobs.settings.lease):
-                    self._lost.set()
-                    return
-            except Exception:
-                log.warning("could not renew the lease of job %s", self.job_id, exc_info=True)
-
-    def stop(self) -> None:
-        self._stopped.set()
-
-
-Handler = Callable[[Any, JobRun, dict[str, Any]], dict[str, Any]]
 
 
 class Jobs:
@@ -150,7 +66,9 @@ class Jobs:
         settings: JobSettings = JobSettings(),
         worker_name: str | None = None,
         clock: Callable[[], float] = time.time,
+        kinds: Mapping[str, JobKind] | None = None,
     ) -> None:
+        """``kinds``: the game systems' own kinds of job (ChaseLedger.job_kinds), beside the core's."""
         self.ledger = ledger
         self.store = store
         self.queue = queue
@@ -158,9 +76,9 @@ class Jobs:
         self.settings = settings
         self.worker_name = worker_name or f"{socket.gethostname()}:{os.getpid()}:{uuid4().hex[:6]}"
         self.clock = clock
-        from application.job_kinds import check, random_hazards, rebuild, replay  # the kinds use this module's machinery
-
-        self.handlers: dict[str, Handler] = {REBUILD: rebuild, REPLAY: replay, CHECK: check, RANDOM_HAZARDS: random_hazards}
+        every: dict[str, JobKind] = {**CORE_KINDS, **(kinds if kinds is not None else ledger.job_kinds)}
+        self.handlers: dict[str, JobHandler] = {kind: job.handler for kind, job in every.items()}
+        self.lanes: dict[str, str] = {kind: job.lane for kind, job in every.items()}
 
     # -- submitting ------------------------------------------------------------------------
 
@@ -173,44 +91,13 @@ class Jobs:
 
     def replay(self, chase_id: UUID) -> dict[str, Any]:
         """Replay the chase event by event into frames of fresh views, as a job."""
-        self._require_chase(chase_id)
+        self.require_chase(chase_id)
         return self.submit(REPLAY, {"chase_id": str(chase_id)}, chase_id=str(chase_id))
 
     def check(self, chase_id: UUID) -> dict[str, Any]:
         """Re-run the chase's state at every version and compare with the live views, as a job."""
-        self._require_chase(chase_id)
+        self.require_chase(chase_id)
         return self.submit(CHECK, {"chase_id": str(chase_id)}, chase_id=str(chase_id))
-
-    def roll_random_hazards(
-        self,
-        chase_id: UUID,
-        key: str,
-        locations: int = 1,
-        environment: str = "normal",
-        from_location: int | None = None,
-        table_dice: Sequence[int] | None = None,
-        *,
-        by: Principal | None = None,
-    ) -> dict[str, Any]:
-        """Roll the random hazards table for ``locations`` locations ahead, as a job.
-
-        The job's id is derived from the chase and the idempotency key: the same key submits
-        the same job, and the chase refuses a key already used, so it is recorded once.
-        """
-        if by is not None:
-            by.require_keeper("roll random hazards")
-        if not isinstance(key, str) or not key.strip():
-            raise ValueError("an idempotency key is required")
-        if environment not in ENVIRONMENTS or not 1 <= locations <= MAX_LOCATIONS:
-            raise ValueError("bad environment or number of locations")
-        self._require_chase(chase_id)
-        params = {
-            "chase_id": str(chase_id), "key": key, "locations": locations, "environment": environment,
-            "from_location": from_location, "table_dice": list(table_dice) if table_dice is not None else None,
-            "by": by.name if by is not None else "keeper",
-        }
-        job_id = str(uuid5(NAMESPACE_URL, f"chase-ledger:random-hazards:{chase_id}:{key}"))
-        return self.submit(RANDOM_HAZARDS, params, chase_id=str(chase_id), job_id=job_id)
 
     def submit(self, kind: str, params: dict[str, Any], *, chase_id: str | None = None, job_id: str | None = None) -> dict[str, Any]:
         """Record a job (or find the one with that id) and send it to the queue."""
@@ -233,7 +120,7 @@ class Jobs:
         if number is None:
             return False
         try:
-            self.queue.dispatch(job_id, LANES[job["kind"]], number)
+            self.queue.dispatch(job_id, self.lanes[job["kind"]], number)
         except JobQueueUnavailable as e:
             log.warning("job %s stays pending: %s", job_id, e)
             self.store.undo_dispatch(job_id, number, self.clock())
@@ -323,7 +210,8 @@ class Jobs:
                 sent += 1
         return sent
 
-    def _require_chase(self, chase_id: UUID) -> None:
+    def require_chase(self, chase_id: UUID) -> None:
+        """ChaseNotFound unless the chase has events (without loading it)."""
         if not self.ledger.recorder.select_events(chase_id, limit=1):
             raise ChaseNotFound(f"no chase {chase_id}")
 

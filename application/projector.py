@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 from uuid import UUID
 
 from application.ports import ChaseViews, PositionMoved
+from application.projections import Renderers
 from application.views import TRANSIENT, chase_update, project_chase
 
 log = logging.getLogger(__name__)
@@ -36,9 +37,10 @@ ERROR_CHARS = 2000  # of an error's text kept in its record
 class Projector:
     """Projects the application's notification log into its views, chase by chase."""
 
-    def __init__(self, app: Any, views: ChaseViews, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, app: Any, views: ChaseViews, renderers: Renderers, clock: Callable[[], float] = time.time) -> None:
         self.app = app
         self.views = views
+        self.renderers = renderers
         self.clock = clock
         self.set_aside_total = 0  # chases set aside by this process (each attempt that failed)
 
@@ -117,7 +119,7 @@ class Projector:
                 else:  # events before this batch are missing from the views: read them from the chase's stream
                     events = list(self.app.events.get(UUID(chase_id), gt=stored, lte=new[-1].originator_version))
                 state = self._fold(state, events, unchained)
-                updates.append(chase_update(chase_id, stored, state, events))
+                updates.append(chase_update(chase_id, stored, state, events, self.renderers.all(state)))
                 cache[chase_id] = state
             except TRANSIENT:
                 raise
@@ -194,5 +196,5 @@ class Projector:
             if not events:
                 return stored
             state = self._fold(self._load(chase_id, stored), events, unchained=False)
-            if not self.views.write_views([chase_update(chase_id, stored, state, events)]):
+            if not self.views.write_views([chase_update(chase_id, stored, state, events, self.renderers.all(state))]):
                 return state.version

@@ -1,4 +1,8 @@
-"""The read side of the write path: a command's views, rendered from the aggregate it just saved.
+"""What the write path and the projector share: folding a chase, what to write for it, and the
+errors that set a chase aside or do not.
+
+The read side of the write path (application/read_side.py): a command's views, rendered from
+the aggregate it just saved.
 
 After a successful save, ``ChaseReadSide.after_save`` renders the chase's views from the
 in-memory aggregate (no event is read back or folded again) and writes them for that chase
@@ -16,17 +20,13 @@ from the aggregate on each read, so a GET after a 2xx still shows the command's 
 """
 from __future__ import annotations
 
-import logging
 from typing import Any, Callable, Iterable
 from uuid import UUID
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 
-from application.ports import ChaseViews, PositionMoved
-from application.projections import render_all
+from application.ports import PositionMoved
 from application.projections.rolls import apply_marks, roll_marks, roll_row
-
-log = logging.getLogger(__name__)
 
 # Errors that say the store is away or busy, not that this chase's rows are unwritable: they
 # propagate (the caller retries) instead of setting the chase aside.
@@ -63,8 +63,9 @@ def fold(events: Iterable[Any], state: Any = None) -> tuple[Any, list[dict[str, 
     return state, rows
 
 
-def chase_update(chase_id: str, expected: int, state: Any, events: Iterable[Any], doc: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What to write for a chase whose views are at ``expected`` and whose ``events`` led to ``state``."""
+def chase_update(chase_id: str, expected: int, state: Any, events: Iterable[Any], doc: dict[str, Any]) -> dict[str, Any]:
+    """What to write for a chase whose views are at ``expected`` and whose ``events`` led to
+    ``state``, whose views are ``doc`` (by name)."""
     rolls: list[dict[str, Any]] = []
     marks: list[dict[str, Any]] = []
     for event in events:
@@ -73,88 +74,4 @@ def chase_update(chase_id: str, expected: int, state: Any, events: Iterable[Any]
             rolls.append(row)
         marks += roll_marks(event)
     return {"chase_id": chase_id, "expected": expected, "version": state.version,
-            "doc": render_all(state) if doc is None else doc, "rolls": rolls, "marks": marks}
-
-
-class ChaseReadSide:
-    """The chase's views after a command, and the views and roll history a query reads.
-
-    ``app`` is the event-sourced application (its ``events`` and ``repository``); ``set_aside``
-    records a chase that cannot be projected (the projector's ``set_aside``).
-    """
-
-    def __init__(self, app: Any, views: ChaseViews, set_aside: Callable[[str, int, int | None, BaseException], None]) -> None:
-        self.app = app
-        self.views = views
-        self.set_aside = set_aside
-
-    def after_save(self, chase: Any, recordings: list[Any]) -> dict[str, dict[str, Any]]:
-        """The chase's views by name, rendered from the aggregate just saved and written."""
-        chase_id = str(chase.id)
-        mine = [r for r in recordings if r.domain_event.originator_id == chase.id]
-        first = mine[0].domain_event.originator_version if mine else chase.version
-        notification_id = mine[0].notification.id if mine else None
-        try:
-            doc = render_all(chase)
-        except Exception as e:  # noqa: BLE001 - a renderer's defect must not stop the other chases
-            self.set_aside(chase_id, first, notification_id, e)
-            raise ViewsUnavailable(chase_id, repr(e)) from e
-        try:
-            update = chase_update(chase_id, first - 1, chase, [r.domain_event for r in mine], doc)
-            if self.views.write_views([update]):  # the views were not where this save left them
-                self._catch_up(chase, doc)
-        except TRANSIENT:
-            raise
-        except Exception as e:  # noqa: BLE001 - the store refused this chase's rows: set it aside
-            self.set_aside(chase_id, first, notification_id, e)
-        return doc
-
-    def _catch_up(self, chase: Any, doc: dict[str, Any]) -> None:
-        """Write the views of a chase whose stored views are not at the version before the
-        events just saved: behind (fill in from its own stream) or ahead (nothing to do)."""
-        chase_id = str(chase.id)
-        for _ in range(CATCH_UP_TRIES):
-            stored = self.views.view_versions([chase_id]).get(chase_id, 0)
-            if stored >= chase.version or self.views.set_aside_chases([chase_id]):
-                return  # newer views written by another writer; or set aside: its events wait
-            missing = list(self.app.events.get(chase.id, gt=stored, lte=chase.version))
-            if not self.views.write_views([chase_update(chase_id, stored, chase, missing, doc)]):
-                return
-        log.info("views of chase %s still moving after %d tries: left to the projector", chase_id, CATCH_UP_TRIES)
-
-    def views_of(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:
-        """The chase's views by name (or the one named); None when there is no such chase."""
-        row = self.views.read_views(chase_id, name)
-        if row is not None and not row["set_aside"]:
-            return row["doc"]
-        # Set aside, or never written (its process died between save and view write): render
-        # from the aggregate, so that what a command answered stays what a GET shows.
-        state = self._state(chase_id)
-        if state is None:
-            return None
-        try:
-            doc = render_all(state)
-        except Exception as e:  # noqa: BLE001
-            raise ViewsUnavailable(chase_id, repr(e)) from e
-        return doc[name] if name else doc
-
-    def rolls_of(self, chase_id: str, filters: dict[str, Any]) -> list[dict[str, Any]] | None:
-        """The chase's roll history, filtered (participant_id, purpose, round, source, undone)."""
-        row = self.views.read_views(chase_id, "track")
-        if row is not None and not row["set_aside"]:
-            return self.views.roll_history(chase_id, filters)
-        try:
-            events = list(self.app.events.get(UUID(chase_id)))
-        except ValueError:
-            return None
-        if not events:
-            return None
-        _, rows = fold(events)
-        return [r for r in rows if all(r.get(k) == (bool(v) if k == "undone" else v) for k, v in filters.items())]
-
-    def _state(self, chase_id: str) -> Any:
-        try:
-            events = self.app.recorder.select_events(UUID(chase_id), limit=1)
-        except ValueError:
-            return None
-        return self.app.repository.get(UUID(chase_id), projector_func=project_chase) if events else None
+            "doc": doc, "rolls": rolls, "marks": marks}

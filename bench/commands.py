@@ -36,6 +36,13 @@ and p99 < 20 ms, and aggregate load at 10,000 events no more than 2x the load at
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a script, this folder comes first on sys.path, where bench/http.py would shadow the
+# standard library's http package: take the folder off.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
 import argparse
 import gc
 import http.client
@@ -46,12 +53,10 @@ import shutil
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from importlib.metadata import version as dist_version
-from pathlib import Path
 from typing import Any, Callable
 from uuid import UUID
 
@@ -63,7 +68,8 @@ from eventsourcing.application import Application, Repository  # noqa: E402
 from eventsourcing.domain import Aggregate, event  # noqa: E402
 
 from api import create_app  # noqa: E402
-from application.chases import SNAPSHOT_INTERVAL, DiceChoice  # noqa: E402
+from application.chases import SNAPSHOT_INTERVAL
+from application.dice import DiceChoice  # noqa: E402
 from infrastructure.bootstrap import build_ledger  # noqa: E402
 
 SIZES = (10, 1_000, 10_000)
@@ -126,11 +132,11 @@ def new_chase(ledger: Any) -> UUID:
     view, token = ledger.start_chase("Harvey and the farmer (bench)", "server")
     chase_id = UUID(view["chase_id"])
     TOKENS[chase_id] = token
-    harvey, _ = ledger.add_participant(chase_id, HARVEY)
-    farmer, _ = ledger.add_participant(chase_id, FARMER)
-    ledger.roll_speed(chase_id, harvey, DiceChoice(faces=[70, 2]))
-    ledger.roll_speed(chase_id, farmer, DiceChoice(faces=[40, 0]))
-    ledger.cut_to_the_chase(chase_id, 2)
+    harvey, _ = ledger.commands["coc7e"].add_participant(chase_id, HARVEY)
+    farmer, _ = ledger.commands["coc7e"].add_participant(chase_id, FARMER)
+    ledger.commands["coc7e"].roll_speed(chase_id, harvey, DiceChoice(faces=[70, 2]))
+    ledger.commands["coc7e"].roll_speed(chase_id, farmer, DiceChoice(faces=[40, 0]))
+    ledger.commands["coc7e"].cut_to_the_chase(chase_id, 2)
     return chase_id
 
 
@@ -204,10 +210,10 @@ class Driver:
 
     def call(self, ledger: Any, kind: str, who: str | None) -> dict[str, Any]:
         if kind == "dice":
-            return ledger.roll_dice(self.chase_id, "1D6")[1]
+            return ledger.commands["coc7e"].roll_dice(self.chase_id, "1D6")[1]
         if kind == "move":
-            return ledger.move(self.chase_id, who, 1)
-        return ledger.end_turn(self.chase_id, who)
+            return ledger.commands["coc7e"].move(self.chase_id, who, 1)
+        return ledger.commands["coc7e"].end_turn(self.chase_id, who)
 
 
 @dataclass

@@ -25,15 +25,20 @@ schema of its own, dropped afterwards. A backend that cannot be reached is skipp
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a script, this folder comes first on sys.path, where bench/http.py would shadow the
+# standard library's http package: take the folder off.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
 import argparse
 import os
 import platform
 import shutil
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -41,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from application.chases import DiceChoice
+from application.dice import DiceChoice
 from infrastructure.bootstrap import build_ledger
 
 TARGET = 0.5
@@ -56,11 +61,11 @@ def record_history(ledger: Any, events: int, chases: int) -> list[UUID]:
     ids = []
     for n in range(chases):
         chase_id = UUID(ledger.create_chase(f"Bench chase {n}", dice="server")["chase_id"])
-        harvey, _ = ledger.add_participant(chase_id, dict(HARVEY))
-        farmer, _ = ledger.add_participant(chase_id, dict(FARMER))
-        ledger.roll_speed(chase_id, harvey, DiceChoice(faces=[40, 0]))
-        ledger.roll_speed(chase_id, farmer, DiceChoice(faces=[40, 0]))
-        ledger.cut_to_the_chase(chase_id)
+        harvey, _ = ledger.commands["coc7e"].add_participant(chase_id, dict(HARVEY))
+        farmer, _ = ledger.commands["coc7e"].add_participant(chase_id, dict(FARMER))
+        ledger.commands["coc7e"].roll_speed(chase_id, harvey, DiceChoice(faces=[40, 0]))
+        ledger.commands["coc7e"].roll_speed(chase_id, farmer, DiceChoice(faces=[40, 0]))
+        ledger.commands["coc7e"].cut_to_the_chase(chase_id)
         ids.append(chase_id)
     per_chase = events // chases
     left = {chase_id: per_chase for chase_id in ids}
@@ -73,7 +78,7 @@ def record_history(ledger: Any, events: int, chases: int) -> list[UUID]:
             if left[chase_id] <= 0:
                 continue
             chase = ledger.repository.get(chase_id)
-            dice = ledger._dice(chase, DiceChoice())
+            dice = ledger.dice.dice(chase, DiceChoice())
             target = chase.version + left[chase_id]
             for _ in range(SAVE_EVERY):
                 remaining = target - chase.version

@@ -4,17 +4,30 @@ DESIGN.md sections 4 to 6. The log is append-only: undo, rewind and redo are new
 restore the game state of an earlier version (carried in the event, so applying it stays
 deterministic); undone events stay in the log, and roll sequence numbers are never reused.
 A system's chase aggregate subclasses RecordedChase and gives each of these events its own
-stable topic.
+stable topic. The lifecycle every chase shares (created with a seed commitment, a phase of
+set-up, running and ended, the end with its outcome, the seed revealed and committed anew)
+lives here once; a system says which outcomes it knows and when its chase ends.
+
+History outlives the code (DESIGN.md 3). Every persisted event class has a ``class_version``
+(1 when not given) and the ``upcast_vN_vN+1`` steps eventsourcing runs on load; an event upcaster
+is wrapped in ``keeps_record`` so that an upcast event keeps its hash (domain/chain.py). The state
+a chase stores, in its snapshots and in the ``restored`` payload of undo, rewind and redo, has one
+schema: the aggregate class's ``class_version``, with the aggregate's ``upcast_vN_vN+1`` steps.
+Eventsourcing runs them on a snapshot; ``restore`` runs the same steps on an older ``restored``
+payload, whose events say which schema they wrote (``restored_schema``; absent, in events written
+before it was recorded, it is 1). A restored payload has no TIMELESS keys: an aggregate upcaster
+must work on a state without them.
 """
 from __future__ import annotations
 
 import copy
-import hashlib
 from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from domain.chain import GENESIS, hash_event
+from domain.chain import GENESIS, hash_event, keeps_record
+from domain import seed_record, undo_requests
+from domain.errors import HistoryRefused, InvalidInput
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
@@ -24,25 +37,20 @@ MAX_UNDO = 1000
 DICE_MODES = ("server", "table")  # a chase's default dice: the server's, or faces entered from the table
 
 
-class InvalidChase(ValueError):
+def restored_schema_1(state: dict[str, Any]) -> None:
+    """Undone, Rewound and Redone v1 -> v2: v1 did not say which state schema ``restored`` has;
+    every v1 event was written when the state schema of every chase was 1."""
+    state["restored_schema"] = 1
+
+
+class InvalidChase(InvalidInput):
     """A chase created with a bad name or dice; ``field`` names it."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
-        self.message = message
-
-
-class HistoryRefused(Exception):
-    """An undo, rewind, redo or reveal that cannot be done; ``field`` names the bad input."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 class RecordedChase(Aggregate):
     """Base of every chase: groups events into actions, chains them, undoes and redoes them."""
+
+    class_version = 1  # the schema of the state a chase stores (snapshots, restored payloads)
 
     class Event(Aggregate.Event):
         # Version of the first event of the command that produced this one: the events of one
@@ -78,33 +86,52 @@ class RecordedChase(Aggregate):
         dice: str
         seed_commitment: str
 
+    class ChaseEnded(Event):
+        """The chase is over: its outcome (in the system's words) and why."""
+
+        outcome: str
+        note: str
+
+        def apply(self, chase: Any) -> None:
+            chase.phase = "ended"
+            chase.outcome = self.outcome
+            chase.end_note = self.note
+
     class Undone(Event):
         """The last actions no longer count; the state is as before them."""
+
+        class_version = 2  # v2: restored_schema
+        upcast_v1_v2 = keeps_record(restored_schema_1)
 
         meta = True
         actions: list
         restored_version: int
         restored: dict
+        restored_schema: int  # the aggregate's class_version when ``restored`` was written
         by: str
         reason: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.restored)
+            chase.restore(self.restored, self.restored_schema)
             chase.redo_stack.append({"undo_version": self.originator_version, "actions": list(self.actions)})
 
     class Rewound(Event):
         """The chase is back at an earlier version; what came after no longer counts."""
+
+        class_version = 2  # v2: restored_schema
+        upcast_v1_v2 = keeps_record(restored_schema_1)
 
         meta = True
         to_version: int
         actions: list
         restored_actions: list
         restored: dict
+        restored_schema: int
         by: str
         reason: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.restored)
+            chase.restore(self.restored, self.restored_schema)
             chase.redo_stack.append(
                 {"undo_version": self.originator_version, "actions": list(self.actions), "restored_actions": list(self.restored_actions)}
             )
@@ -112,15 +139,19 @@ class RecordedChase(Aggregate):
     class Redone(Event):
         """An undone or rewound stretch counts again, with its original dice."""
 
+        class_version = 2  # v2: restored_schema
+        upcast_v1_v2 = keeps_record(restored_schema_1)
+
         meta = True
         undo_version: int
         actions: list  # count again
         undone_again: list  # a redone rewind had brought these back: they no longer count
         restored: dict
+        restored_schema: int
         by: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.restored)
+            chase.restore(self.restored, self.restored_schema)
             chase.redo_stack.pop()
 
     class UndoRequested(Event):
@@ -194,6 +225,9 @@ class RecordedChase(Aggregate):
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         self.name = name
         self.dice = dice
+        self.phase = "setup"  # setup | running | ended (ChaseEnded)
+        self.outcome: str | None = None
+        self.end_note = ""
         self.seed_commitment: str | None = seed_commitment
         self.seed_epoch = 0
         self.revealed_seeds: list[dict[str, Any]] = []
@@ -220,9 +254,20 @@ class RecordedChase(Aggregate):
             if not k.startswith("_") and k not in TIMELESS
         }
 
-    def restore(self, state: dict[str, Any]) -> None:
-        for key, value in state.items():
-            setattr(self, key, copy.deepcopy(value))
+    def restore(self, state: dict[str, Any], schema: int) -> None:
+        """Set the game state from a stored payload written in state schema ``schema``."""
+        for key, value in self.upcast_state(copy.deepcopy(state), schema).items():
+            setattr(self, key, value)
+
+    @classmethod
+    def upcast_state(cls, state: dict[str, Any], schema: int) -> dict[str, Any]:
+        """A state payload of an earlier schema in this class's: the aggregate's own
+        ``upcast_vN_vN+1`` steps, the ones eventsourcing runs on an older snapshot."""
+        if schema > cls.class_version:
+            raise ValueError(f"a state of schema {schema} is newer than this code's {cls.__name__} (schema {cls.class_version})")
+        for version in range(schema, cls.class_version):
+            getattr(cls, f"upcast_v{version}_v{version + 1}")(state)
+        return state
 
     # -- undo, rewind, redo ----------------------------------------------------------------
 
@@ -243,6 +288,7 @@ class RecordedChase(Aggregate):
             actions=self.effective_actions[-count:],
             restored_version=target,
             restored=earlier.game_state(),
+            restored_schema=self.class_version,
             by=by,
             reason=reason,
         )
@@ -259,6 +305,7 @@ class RecordedChase(Aggregate):
             actions=[a for a in self.effective_actions if a not in kept],
             restored_actions=[a for a in earlier.effective_actions if a not in now],
             restored=earlier.game_state(),
+            restored_schema=self.class_version,
             by=by,
             reason=reason,
         )
@@ -279,63 +326,22 @@ class RecordedChase(Aggregate):
             actions=entry["actions"],
             undone_again=entry.get("restored_actions", []),
             restored=earlier.game_state(),
+            restored_schema=self.class_version,
             by=by,
         )
 
-    def request_undo(self, count: int, by: str, note: str = "") -> int:
-        """A player asks the Keeper to undo the last ``count`` actions; returns the request id."""
-        self.undo_target(count)
-        request_id = self.version + 1
-        actions = self.effective_actions[-count:]
-        self.trigger_event(self.UndoRequested, request_id=request_id, count=count, actions=actions, by=by, note=note)
-        return request_id
-
-    def undo_request(self, request_id: int) -> dict[str, Any]:
-        request = self.undo_requests.get(str(request_id))
-        if request is None:
-            raise HistoryRefused(f"no undo request {request_id} in this chase", "request_id")
-        if request["answer"] is not None:
-            raise HistoryRefused(f"undo request {request_id} was already {request['answer']}", "request_id")
-        return request
-
-    def undo_request_target(self, request_id: int) -> int:
-        """The version an accepted request restores; refused when what it asked about is no longer last."""
-        request = self.undo_request(request_id)
-        if self.effective_actions[-request["count"]:] != request["actions"]:
-            raise HistoryRefused(
-                f"undo request {request_id} asked to undo actions {request['actions']}, and they are no longer "
-                "the last ones: refuse it, or undo what is last now"
-            )
-        return self.undo_target(request["count"])
-
-    def answer_undo_request(self, request_id: int, accept: bool, by: str, earlier: "RecordedChase | None" = None) -> None:
-        """The Keeper accepts (and so undoes) or refuses a player's undo request."""
-        request = self.undo_request(request_id)
-        if accept:
-            self.undo_request_target(request_id)
-        self.trigger_event(self.UndoRequestAnswered, request_id=request_id, accepted=accept, by=by)
-        if accept:
-            assert earlier is not None
-            self.undo(request["count"], earlier, by, reason=f"undo request {request_id} by {request['by']}")
+    # A player's undo requests and the Keeper's answers (domain/undo_requests.py).
+    request_undo = undo_requests.request_undo
+    undo_request = undo_requests.undo_request
+    undo_request_target = undo_requests.undo_request_target
+    answer_undo_request = undo_requests.answer_undo_request
 
     def _check_earlier(self, earlier: "RecordedChase", version: int) -> None:
         if earlier.id != self.id or earlier.version != version:
             raise HistoryRefused(f"the earlier state given is not this chase at version {version}")
 
-    # -- the server-dice seed ----------------------------------------------------------------
+    # -- the server-dice seed and the players' entropy (domain/seed_record.py) ---------------
 
-    def reveal_seed(self, seed_hex: str, by: str, next_commitment: str | None = None) -> None:
-        """Reveal the seed (it must match the commitment); commit a fresh one if play goes on."""
-        if self.seed_commitment is None:
-            raise HistoryRefused("the seed has already been revealed")
-        if hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest() != self.seed_commitment:
-            raise HistoryRefused("the seed does not match the chase's commitment")
-        self.trigger_event(self.SeedRevealed, seed=seed_hex, commitment=self.seed_commitment, epoch=self.seed_epoch, by=by)
-        if next_commitment is not None:
-            self.trigger_event(self.SeedCommitted, commitment=next_commitment, epoch=self.seed_epoch + 1)
-
-    def contribute_entropy(self, entropy: str, by: str) -> None:
-        if not isinstance(entropy, str) or not 1 <= len(entropy) <= 200:
-            raise HistoryRefused("entropy must be 1 to 200 characters", "entropy")
-        combined = hashlib.sha256(f"{self.entropy}|{entropy}".encode()).hexdigest()
-        self.trigger_event(self.EntropyContributed, by=by, entropy=entropy, combined=combined)
+    reveal_seed = seed_record.reveal_seed
+    commit_seed = seed_record.commit_seed
+    contribute_entropy = seed_record.contribute_entropy

@@ -3,22 +3,25 @@
 Checks, event by event: versions in order with none missing, the hash chain, each revealed seed
 against its commitment, the roll sequence (no gaps, no repeats), and every server roll whose
 seed is revealed, recomputed die by die. Needs nothing but the export: no server, no database.
+
+What a roll's faces came to (a percentile level, a Savage trait total) is each game system's
+rule: a system hands in its RollCheck (domain/rules/<system>/verification.py), and the registry
+(infrastructure/systems.py) passes every system's checks; the core knows dice expressions only.
 """
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from domain.chain import GENESIS, hash_record
-from domain.dice import TENS, UNITS, D, Die, InvalidDiceExpression, TableDice, derive_index, parse
-from domain.rules.coc7e import percentile, random_hazards
-from domain.rules.savage_worlds.dice import trait_roll
-from domain.rules.savage_worlds.errors import InvalidValue as SavageInvalidValue
+from domain.dice import TENS, UNITS, D, Die, InvalidDiceExpression, derive_index, parse
 
 RECORD_KEYS = ("chase_id", "version", "type", "recorded_at", "data")
-# Savage Worlds roll records (domain/rules/savage_worlds: dice.py, damage.py, cards.py).
-SAVAGE_KINDS = ("trait roll", "damage roll", "table roll", "shuffle")
+# A game system's check of what a roll's faces came to: (event version, roll record, faces) ->
+# True when the roll is one of the system's (checked: raises VerificationFailed if it does not
+# check out), False to leave it to the other checks.
+RollCheck = Callable[[Any, dict[str, Any], list[int]], bool]
 
 
 class VerificationFailed(Exception):
@@ -80,8 +83,9 @@ def faces_of(roll: dict[str, Any]) -> list[int]:
     return [d["face"] for d in roll.get("dice", [])]
 
 
-def verify(export: dict[str, Any], kept_head: str | None = None) -> Report:
-    """Check an export; raises VerificationFailed naming the first event that fails."""
+def verify(export: dict[str, Any], kept_head: str | None = None, checks: Sequence[RollCheck] = ()) -> Report:
+    """Check an export; raises VerificationFailed naming the first event that fails. ``checks``:
+    the game systems' roll checks (infrastructure/systems.py passes every registered one)."""
     events = export.get("events")
     if not isinstance(events, list) or not events:
         raise VerificationFailed("-", "the export holds no events")
@@ -133,7 +137,7 @@ def verify(export: dict[str, Any], kept_head: str | None = None) -> Report:
             if roll.get("sequence") != report.rolls:
                 raise VerificationFailed(version, f"roll number {roll.get('sequence')} where {report.rolls} was due: a roll is missing or repeated")
             report.roll_actions.setdefault(data.get("action"), []).append(roll["sequence"])
-            _check_result(version, roll)
+            _check_result(version, roll, checks)
             if roll.get("source", {}).get("kind") == "server":
                 if roll["source"].get("epoch", 0) != epoch_now:
                     raise VerificationFailed(version, f"server roll {roll['sequence']} claims seed epoch {roll['source'].get('epoch')}, but epoch {epoch_now} was the one committed")
@@ -193,70 +197,20 @@ def _check_seed(version: Any, data: dict[str, Any], commitments: dict[int, str],
     seeds[epoch] = seed
 
 
-def _check_result(version: Any, roll: dict[str, Any]) -> None:
-    """What the dice came to must be what the faces give: result, level, total."""
+def _check_result(version: Any, roll: dict[str, Any], checks: Sequence[RollCheck]) -> None:
+    """What the dice came to must be what the faces give: a system's roll by its own check,
+    a dice expression (the core's) by its total."""
     faces = faces_of(roll)
-    if roll.get("kind") in SAVAGE_KINDS:  # before "expression": a Savage damage roll has one too
-        _check_savage_result(version, roll, faces)
-    elif "tens" in roll and roll.get("table") == random_hazards.TABLE_NAME:
-        _check_table_roll(version, roll, faces)
-    elif "tens" in roll:
-        try:
-            read = percentile.resolve(roll["target"], faces, roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))
-        except (KeyError, ValueError, TypeError):
-            raise VerificationFailed(version, f"percentile roll {roll.get('sequence')} cannot be read back from its faces") from None
-        expected = (read["result"], read["level"], percentile.meets(read["level"], roll.get("difficulty", "regular")))
-        if (roll.get("result"), roll.get("level"), roll.get("success")) != expected:
-            raise VerificationFailed(version, f"roll {roll['sequence']}: its faces give {expected[0]} ({expected[1]}), not what is recorded")
-    elif "expression" in roll:
+    if any(check(version, roll, faces) for check in checks):
+        return
+    if "expression" not in roll:
+        # Not a dice expression and claimed by no system's check: an export of a system this
+        # verifier was not given, or a record that was tampered with. Never passed unchecked.
+        raise VerificationFailed(version, f"roll {roll.get('sequence')} is of no kind the given game systems' checks read")
+    if "expression" in roll:
         try:
             expression = parse(roll["expression"])
         except InvalidDiceExpression:
             raise VerificationFailed(version, f"roll {roll.get('sequence')} has an unreadable expression") from None
         if expression.modifier != roll.get("modifier") or expression.total(faces) != roll.get("total"):
             raise VerificationFailed(version, f"roll {roll['sequence']}: {roll['expression']} with faces {faces} makes {expression.total(faces)}, not {roll.get('total')}")
-
-
-def _check_table_roll(version: Any, roll: dict[str, Any], faces: list[int]) -> None:
-    """A roll on a table has no target: the faces give the result, and the table its outcome
-    (coc7e-chases.txt "Random Hazards and Barriers")."""
-    sequence = roll.get("sequence")
-    try:
-        result = percentile.resolve(0, faces, roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))["result"]
-        outcome = random_hazards.outcome_of(result)
-    except (KeyError, ValueError, TypeError):
-        raise VerificationFailed(version, f"table roll {sequence} cannot be read back from its faces") from None
-    if (roll.get("result"), roll.get("outcome")) != (result, outcome):
-        raise VerificationFailed(version, f"table roll {sequence}: its faces give {result} ({outcome}), not what is recorded")
-
-
-def _check_savage_result(version: Any, roll: dict[str, Any], faces: list[int]) -> None:
-    """A Savage Worlds roll's outcome from its faces: a trait roll is rolled again from them (aces,
-    Wild Die, raises, Critical Failure); damage and table rolls add up, and only a die showing its
-    highest face is marked as aced. A shuffle records no faces (domain/rules/savage_worlds/cards.py)."""
-    kind, sequence = roll["kind"], roll.get("sequence")
-    if kind == "trait roll":
-        try:
-            again = trait_roll(
-                TableDice(faces), sequence, roll["trait_die"], wild_card=roll["wild_card"], modifier=roll["modifier"],
-                target_number=roll["target_number"], joker=roll["joker"],
-            )
-        except (KeyError, TypeError, ValueError, SavageInvalidValue):
-            raise VerificationFailed(version, f"trait roll {sequence} cannot be read back from its faces") from None
-        expected = (again.total, again.success, again.raises, again.critical_failure)
-        if (roll.get("total"), roll.get("success"), roll.get("raises"), roll.get("critical_failure")) != expected:
-            raise VerificationFailed(version, f"trait roll {sequence}: its faces {faces} give total {again.total}, not what is recorded")
-        return
-    for die in roll.get("dice", []):
-        sides = int(str(die.get("die", "d0")).lstrip("d") or 0)
-        if die.get("aced") and die.get("face") != sides:
-            raise VerificationFailed(version, f"roll {sequence}: a {die.get('die')} showing {die.get('face')} did not ace")
-    if kind == "damage roll":
-        expected = sum(faces) + roll.get("modifier", 0) + (2 if roll.get("joker") else 0)  # the Joker's +2
-    elif kind == "table roll":
-        expected = sum(faces)
-    else:
-        return
-    if roll.get("total") != expected:
-        raise VerificationFailed(version, f"roll {sequence}: faces {faces} make {expected}, not {roll.get('total')}")
-

@@ -1,8 +1,7 @@
-"""The composition root: builds the adapters once per process and injects them."""
+"""The composition root: builds the adapters once per process and injects them, with the game
+systems of the registry (infrastructure/systems.py)."""
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -15,7 +14,8 @@ from infrastructure.settings import (
     persistence_env,
     worker_settings,
 )
-from infrastructure.transcodings import TRANSCODINGS
+from infrastructure.systems import SYSTEMS
+from infrastructure.transcodings import RecordKeepingMapper, transcodings
 
 
 def _create(recorder: Any) -> Any:
@@ -87,42 +87,16 @@ def _postgres_startup_lock(env: Mapping[str, str]) -> Iterator[None]:
         conn.close()  # ends the session, which releases the lock
 
 
-class Ledger(ChaseLedger):
-    """The ChaseLedger of a process, with its job service and live feed (issue 5).
-
-    ``_notify`` is eventsourcing's hook called after new events are saved: each save announces
-    the chases it changed to the live feed (SSE streams). Publishing never fails a command.
-    """
-
-    name = "ChaseLedger"  # eventsourcing names tables after the application: keep ChaseLedger's
-
-    jobs: Jobs
-    live: Any
-    worker: WorkerSettings
-    persistence: dict[str, str]
-
-    def _notify(self, recordings: list[Any]) -> None:
-        super()._notify(recordings)
-        versions: dict[str, int] = {}
-        for recording in recordings:
-            event = recording.domain_event
-            chase_id = str(event.originator_id)
-            versions[chase_id] = max(versions.get(chase_id, 0), event.originator_version)
-        for chase_id, version in versions.items():
-            self.live.publish(chase_id, version)
-
-    def close(self) -> None:
-        for part in (getattr(self, "jobs", None) and self.jobs.queue, getattr(self, "live", None)):
-            close = getattr(part, "close", None)
-            if close is not None:
-                close()
-        super().close()
-
-
-def _wire(ledger: Ledger, env: dict[str, str], settings: WorkerSettings) -> Ledger:
-    """Give the ledger its job store, job queue and live feed (RQ and Redis when REDIS_URL is set)."""
-    from infrastructure import job_store
+def _live_feed(settings: WorkerSettings) -> Any:
+    """The live feed of new events: Redis pub/sub when REDIS_URL is set, this process's otherwise."""
     from infrastructure.live import LocalLiveFeed, RedisLiveFeed
+
+    return RedisLiveFeed(settings.redis_url, settings.prefix) if settings.redis_url else LocalLiveFeed()
+
+
+def _wire(ledger: ChaseLedger, env: dict[str, str], settings: WorkerSettings) -> ChaseLedger:
+    """Give the ledger its job store and job queue (RQ on Redis when REDIS_URL is set)."""
+    from infrastructure import job_store
     from infrastructure.queues import InlineJobQueue, RQJobQueue
 
     if env["PERSISTENCE_MODULE"] == POSTGRES:
@@ -134,16 +108,14 @@ def _wire(ledger: Ledger, env: dict[str, str], settings: WorkerSettings) -> Ledg
     queue: Any
     if settings.redis_url:
         queue = RQJobQueue(settings.redis_url, settings.prefix, settings.job_attempts, settings.job_backoff)
-        ledger.live = RedisLiveFeed(settings.redis_url, settings.prefix)
     else:
         queue = InlineJobQueue(settings.job_backoff, max(settings.sweep_interval, 1.0), synchronous=_in_memory(env), max_attempts=settings.job_attempts)
-        ledger.live = LocalLiveFeed()
     job_settings = JobSettings(
         lease=settings.job_lease, max_attempts=settings.job_attempts, grace=settings.job_grace,
         rebuild_batch=settings.rebuild_batch, rebuild_throttle=settings.rebuild_throttle,
         heartbeat=not _in_memory(env),
     )
-    ledger.jobs = Jobs(ledger, store, queue, counter, job_settings)
+    ledger.jobs = Jobs(ledger, store, queue, counter, job_settings, kinds=ledger.job_kinds)
     if isinstance(queue, InlineJobQueue):
         queue.jobs = ledger.jobs
     ledger.worker = settings
@@ -157,36 +129,20 @@ def _in_memory(env: Mapping[str, str]) -> bool:
     return env["PERSISTENCE_MODULE"] != POSTGRES and (":memory:" in name or "mode=memory" in name)
 
 
-def build_ledger(environ: Mapping[str, str] | None = None) -> Ledger:
+def build_ledger(environ: Mapping[str, str] | None = None) -> ChaseLedger:
     """A ChaseLedger on the configured store: SQLite file by default, PostgreSQL when asked;
     jobs on RQ when REDIS_URL is set, inline otherwise."""
     env = persistence_env(environ)
     settings = worker_settings(environ)
     if env["PERSISTENCE_MODULE"] == POSTGRES:
         with _postgres_startup_lock(env):
-            ledger = Ledger(env, seeds=_postgres_seeds, views=_postgres_views, tokens=_postgres_tokens, transcodings=TRANSCODINGS)
+            ledger = ChaseLedger(
+                env, systems=SYSTEMS, seeds=_postgres_seeds, views=_postgres_views, tokens=_postgres_tokens,
+                transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper,
+            )
             return _wire(ledger, env, settings)
-    ledger = Ledger(env, seeds=_sqlite_seeds, views=_sqlite_views, tokens=_sqlite_tokens, transcodings=TRANSCODINGS)
+    ledger = ChaseLedger(
+        env, systems=SYSTEMS, seeds=_sqlite_seeds, views=_sqlite_views, tokens=_sqlite_tokens,
+        transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper,
+    )
     return _wire(ledger, env, settings)
-
-
-_process: dict[str, Any] = {}
-_process_lock = threading.Lock()
-
-
-def process_ledger() -> Ledger:
-    """This process's ledger, built from the environment on first use after any fork (RQ jobs
-    run by ``chase worker`` use it)."""
-    if _process.get("pid") != os.getpid():
-        with _process_lock:
-            if _process.get("pid") != os.getpid():
-                _process["ledger"] = build_ledger()
-                _process["pid"] = os.getpid()
-    return _process["ledger"]
-
-
-def use_as_process_ledger(ledger: Ledger) -> Ledger:
-    """Make ``ledger`` the one this process's jobs run on (``chase worker`` builds it first)."""
-    with _process_lock:
-        _process["ledger"], _process["pid"] = ledger, os.getpid()
-    return ledger

@@ -34,7 +34,8 @@ def verify(args: argparse.Namespace) -> int:
     """Check an exported chase log offline: hash chain, seeds, every server roll."""
     import json
 
-    from domain.verification import VerificationFailed, verify as check
+    from domain.verification import VerificationFailed
+    from infrastructure.systems import verify as check
 
     try:
         with open(args.file, encoding="utf-8") as f:
@@ -74,7 +75,8 @@ def worker(args: argparse.Namespace) -> int:
 
     from rq import Queue
 
-    from infrastructure.bootstrap import build_ledger, use_as_process_ledger
+    from infrastructure.bootstrap import build_ledger
+    from infrastructure.process import use_as_process_ledger
     from infrastructure.queues import (
         queue_names,
         redis_client,

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any, Callable
 from uuid import UUID
 
-from application.chases import ChaseLedger, DiceChoice
+from application.chases import ChaseLedger
+from application.dice import DiceChoice
 
 
 def render_track(view: dict[str, Any]) -> str:
@@ -32,24 +33,25 @@ def render_roll(roll: dict[str, Any], names: dict[str, str]) -> str:
 
 def play(ledger: ChaseLedger, out: Callable[[str], None] = print) -> dict[str, Any]:
     """Harvey fails his CON roll: the chase down the farm track is on, and the farmer catches him."""
-    view = ledger.create_chase("Harvey and the angry farmer", dice="table")
+    view = ledger.create_chase("Harvey and the angry farmer", dice="table", system="coc7e")
+    coc7e = ledger.commands["coc7e"]  # the Call of Cthulhu plug-in's commands
     chase_id = UUID(view["chase_id"])
     out(f"Chase {chase_id}: {view['name']}")
-    harvey, _ = ledger.add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
-    farmer, _ = ledger.add_participant(chase_id, {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 7})
+    harvey, _ = coc7e.add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
+    farmer, _ = coc7e.add_participant(chase_id, {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 7})
     # Both fail their CON rolls: Harvey 72 against 60, the farmer 80 against 55.
-    ledger.roll_speed(chase_id, harvey, DiceChoice(faces=[70, 2]))
-    _, view = ledger.roll_speed(chase_id, farmer, DiceChoice(faces=[80, 0]))
+    coc7e.roll_speed(chase_id, harvey, DiceChoice(faces=[70, 2]))
+    _, view = coc7e.roll_speed(chase_id, farmer, DiceChoice(faces=[80, 0]))
     p = view["participants"]
     out(f"Speed rolls: Harvey MOV {p[harvey]['mov']} -> {p[harvey]['speed_mov']}, farmer MOV {p[farmer]['mov']} -> {p[farmer]['speed_mov']}")
-    view = ledger.cut_to_the_chase(chase_id, opening_range=2)
+    view = coc7e.cut_to_the_chase(chase_id, opening_range=2)
     out("Cut to the chase: the farmer two locations behind Harvey")
     out(render_track(view))
     while view["phase"] == "running" and not view["caught_up"]:
         number = view["round"]
         for pid in list(view["turn_order"]):
             actions = view["participants"][pid]["movement_actions"]
-            view = ledger.move(chase_id, pid, actions)
+            view = coc7e.move(chase_id, pid, actions)
             if view["caught_up"]:
                 break
         out(f"\nEnd of round {number}:" if not view["caught_up"] else f"\nRound {number}: the farmer catches up with Harvey")

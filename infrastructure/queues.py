@@ -1,7 +1,8 @@
 """Job queues: RQ on Redis when REDIS_URL is set, an inline executor otherwise (DESIGN.md 8).
 
 Both carry only job ids; the job itself (kind, parameters, status, progress, lease, result) is
-in the JobStore. ``perform`` is the function RQ runs: it hands the id to this process's ledger.
+in the JobStore. RQ runs ``infrastructure.process.perform`` (named by path): it hands the id to
+this process's ledger.
 
 RQ details that matter here:
 
@@ -30,19 +31,14 @@ from rq.scheduler import RQScheduler
 
 from application.ports import JobQueueUnavailable
 
+PERFORM = "infrastructure.process.perform"  # the function RQ runs (infrastructure/process.py)
+
 log = logging.getLogger(__name__)
 
 LANES = ("interactive", "batch")  # in the order a worker takes jobs from them
 RETRY_INTERVALS = (2, 10, 30, 60)  # seconds before the 2nd, 3rd, ... attempt
 TIMEOUTS = {"interactive": 15 * 60, "batch": 12 * 3600}  # seconds an attempt may run
 HELD = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.STARTED, JobStatus.DEFERRED)
-
-
-def perform(job_id: str) -> Any:
-    """What RQ runs: the job, by this process's ledger (built once per process)."""
-    from infrastructure.bootstrap import process_ledger
-
-    return process_ledger().jobs.execute(job_id)
 
 
 class CircuitBreaker:
@@ -92,7 +88,7 @@ class RQJobQueue:
             raise JobQueueUnavailable("Redis was unreachable moments ago")
         try:
             self._queue(lane).enqueue(
-                perform,
+                PERFORM,  # by path: this module imports nothing that builds a ledger
                 job_id,
                 job_id=f"{job_id}-{dispatch}",
                 retry=Retry(max=self.retries, interval=self.intervals) if self.retries else None,

@@ -1,23 +1,29 @@
-"""Projections: pure functions from a chase's state (folded from its events) to its views."""
+"""Projections: pure functions from a chase's state (folded from its events) to its views.
+
+Each game system renders its own views (application/systems/<system>/); the registry
+(infrastructure/systems.py) gathers them into one Renderers, which the view pipeline uses
+without naming any system. Every system has a "track" view; all of a chase's views are written
+together, in one transaction.
+"""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
-from application.projections import savage_common, swade_track, swd_track, track, vehicles
-
-# The views rendered from a chase's state, by game system then view name; every system has a
-# "track" view. All of a chase's views are written together, in one transaction.
-VIEWS: dict[str, dict[str, Callable[[Any], dict[str, Any]]]] = {
-    "coc7e": {"track": track.render, "vehicles": vehicles.render},
-    "swade": {"track": swade_track.render, "vehicles": savage_common.render_vehicles},
-    "swd": {"track": swd_track.render, "vehicles": savage_common.render_vehicles},
-}
+Render = Callable[[Any], dict[str, Any]]
 
 
-def render_all(state: Any) -> dict[str, dict[str, Any]]:
-    """Every view of a chase, rendered from its state."""
-    return {name: render(state) for name, render in VIEWS[state.SYSTEM].items()}
+class Renderers:
+    """Every view of every registered system: {system: {view name: render}}."""
 
+    def __init__(self, by_system: Mapping[str, Mapping[str, Render]]) -> None:
+        self.by_system = {system: dict(views) for system, views in by_system.items()}
 
-def render_one(state: Any, name: str) -> dict[str, Any]:
-    return VIEWS[state.SYSTEM][name](state)
+    def all(self, state: Any) -> dict[str, dict[str, Any]]:
+        """Every view of a chase, rendered from its state."""
+        return {name: render(state) for name, render in self.by_system[state.SYSTEM].items()}
+
+    def one(self, state: Any, name: str) -> dict[str, Any]:
+        return self.by_system[state.SYSTEM][name](state)
+
+    def names(self, system: str) -> list[str]:
+        return list(self.by_system[system])

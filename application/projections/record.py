@@ -1,7 +1,28 @@
-"""What every chase's track view shows of its record, whatever the game system."""
+"""What every chase's track view shows of the chase and its record, whatever the game system:
+the one renderer of the shared fields (each system's track view adds its own)."""
 from __future__ import annotations
 
 from typing import Any
+
+
+def record_fields(chase: Any) -> dict[str, Any]:
+    """The chase (id, name, system, dice, phase and outcome, version and chain head, round and
+    turn) and its record (record_state)."""
+    return {
+        "chase_id": str(chase.id),
+        "name": chase.name,
+        "system": chase.SYSTEM,
+        "dice": chase.dice,
+        "phase": chase.phase,
+        "outcome": chase.outcome,
+        "end_note": chase.end_note,
+        "version": chase.version,
+        "chain_head": chase.chain_head,
+        "round": chase.round,
+        "turn_order": list(chase.turn_order),
+        "whose_turn": chase.whose_turn,
+        **record_state(chase),
+    }
 
 
 def record_state(chase: Any) -> dict[str, Any]:

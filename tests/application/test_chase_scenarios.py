@@ -11,7 +11,7 @@ from uuid import UUID
 
 import pytest
 
-from application.chases import DiceChoice
+from application.dice import DiceChoice
 from domain.dice import InvalidTableDice
 from domain.rules.coc7e.chase import InvalidCommand, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant
@@ -35,32 +35,32 @@ class Keeper:
     def add(self, name: str, **spec: Any) -> str:
         if spec.get("kind") != "vehicle":
             spec = {"dex": 50, "con": 50, **spec}
-        pid, _ = self.ledger.add_participant(self.chase_id, {"name": name, **spec})
+        pid, _ = self.ledger.commands["coc7e"].add_participant(self.chase_id, {"name": name, **spec})
         self.ids[name], self.names[pid] = pid, name
         return pid
 
     def speed(self, name: str, faces: list[int] = REGULAR) -> dict[str, Any]:
-        roll, _ = self.ledger.roll_speed(self.chase_id, self.ids[name], table(faces))
+        roll, _ = self.ledger.commands["coc7e"].roll_speed(self.chase_id, self.ids[name], table(faces))
         return roll
 
     def cut(self, **kw: Any) -> dict[str, Any]:
-        return self.ledger.cut_to_the_chase(self.chase_id, **kw)
+        return self.ledger.commands["coc7e"].cut_to_the_chase(self.chase_id, **kw)
 
     def move(self, name: str, locations: int = 1) -> dict[str, Any]:
-        return self.ledger.move(self.chase_id, self.ids[name], locations)
+        return self.ledger.commands["coc7e"].move(self.chase_id, self.ids[name], locations)
 
     def end_turn(self, name: str) -> dict[str, Any]:
-        return self.ledger.end_turn(self.chase_id, self.ids[name])
+        return self.ledger.commands["coc7e"].end_turn(self.chase_id, self.ids[name])
 
     def delay(self, name: str, until_after: str | None = None) -> dict[str, Any]:
         after = self.ids[until_after] if until_after else None
-        return self.ledger.delay(self.chase_id, self.ids[name], after)
+        return self.ledger.commands["coc7e"].delay(self.chase_id, self.ids[name], after)
 
     def track(self) -> dict[str, Any]:
         return self.ledger.track(self.chase_id)
 
     def events(self) -> list[dict[str, Any]]:
-        return self.ledger.chase_events(self.chase_id)
+        return self.ledger.history.chase_events(self.chase_id)
 
     def who(self, view: dict[str, Any], name: str) -> dict[str, Any]:
         return view["participants"][self.ids[name]]
@@ -318,7 +318,7 @@ def test_the_vehicle_acts_on_its_drivers_dex_and_passengers_have_no_movement_act
     with pytest.raises(RuleBroken) as refused:
         keeper.move("Harvey", 1)
     assert "Passengers" in refused.value.rule
-    shot, _ = keeper.ledger.roll_skill(
+    shot, _ = keeper.ledger.commands["coc7e"].roll_skill(
         keeper.chase_id, "Firearms (Handgun)", participant_id=keeper.ids["Harvey"], penalty=1,
         purpose="shooting from a moving car", dice=table([30, 50, 5]),
     )
@@ -347,14 +347,14 @@ def test_those_aboard_an_escaped_vehicle_escape_with_it(keeper):
 def test_a_skill_roll_uses_the_participants_own_value(keeper):
     keeper.add("Harvey", role="quarry", dex=55, mov=7, skills={"Climb": 40})
 
-    climb, _ = keeper.ledger.roll_skill(keeper.chase_id, "Climb", participant_id=keeper.ids["Harvey"], dice=table([20, 9]))
-    dex, _ = keeper.ledger.roll_skill(keeper.chase_id, "DEX", participant_id=keeper.ids["Harvey"], difficulty="hard", dice=table([30, 0]))
+    climb, _ = keeper.ledger.commands["coc7e"].roll_skill(keeper.chase_id, "Climb", participant_id=keeper.ids["Harvey"], dice=table([20, 9]))
+    dex, _ = keeper.ledger.commands["coc7e"].roll_skill(keeper.chase_id, "DEX", participant_id=keeper.ids["Harvey"], difficulty="hard", dice=table([30, 0]))
 
     assert (climb["target"], climb["result"], climb["level"], climb["success"]) == (40, 29, "regular", True)
     # 30 against DEX 55 is a regular success: not enough at Hard difficulty (27 or less).
     assert (dex["target"], dex["level"], dex["difficulty"], dex["success"]) == (55, "regular", "hard", False)
     with pytest.raises(InvalidCommand) as invalid:
-        keeper.ledger.roll_skill(keeper.chase_id, "Swim", participant_id=keeper.ids["Harvey"], dice=table([10, 9]))
+        keeper.ledger.commands["coc7e"].roll_skill(keeper.chase_id, "Swim", participant_id=keeper.ids["Harvey"], dice=table([10, 9]))
     assert invalid.value.field == "skill"
 
 
@@ -368,7 +368,7 @@ def test_a_skill_roll_uses_the_participants_own_value(keeper):
     ],
 )
 def test_bonus_and_penalty_dice_on_a_given_target(keeper, bonus, penalty, faces, result, kept):
-    roll, _ = keeper.ledger.roll_skill(keeper.chase_id, "Stealth", target=50, bonus=bonus, penalty=penalty, dice=table(faces))
+    roll, _ = keeper.ledger.commands["coc7e"].roll_skill(keeper.chase_id, "Stealth", target=50, bonus=bonus, penalty=penalty, dice=table(faces))
 
     assert roll["result"] == result
     assert [t["kept"] for t in roll["tens"]] == kept
@@ -378,7 +378,7 @@ def test_bonus_and_penalty_dice_on_a_given_target(keeper, bonus, penalty, faces,
 
 def test_a_roll_with_the_wrong_number_of_faces_for_its_bonus_dice_is_refused(keeper):
     with pytest.raises(InvalidTableDice):
-        keeper.ledger.roll_skill(keeper.chase_id, "Stealth", target=50, bonus=2, dice=table([20, 3]))
+        keeper.ledger.commands["coc7e"].roll_skill(keeper.chase_id, "Stealth", target=50, bonus=2, dice=table([20, 3]))
 
     assert keeper.ledger.rolls(keeper.chase_id) == []
 
@@ -394,7 +394,7 @@ def test_a_roll_with_the_wrong_number_of_faces_for_its_bonus_dice_is_refused(kee
 def test_db_in_a_dice_roll_is_the_rollers_damage_bonus(keeper, damage_bonus, faces, expression, total):
     pid = keeper.add("Farmer", role="pursuer", mov=7, damage_bonus=damage_bonus)
 
-    roll, _ = keeper.ledger.roll_dice(keeper.chase_id, "1D3+DB", participant_id=pid, purpose="damage", dice=table(faces))
+    roll, _ = keeper.ledger.commands["coc7e"].roll_dice(keeper.chase_id, "1D3+DB", participant_id=pid, purpose="damage", dice=table(faces))
 
     assert (roll["expression"], roll["total"]) == (expression, total)
     assert [d["face"] for d in roll["dice"]] == faces
@@ -407,8 +407,8 @@ def test_the_roll_history_records_every_roll_with_its_dice_and_source(keeper):
     keeper.speed("Harvey", [70, 2])
     keeper.speed("Farmer", [80, 0])
     keeper.cut()
-    keeper.ledger.roll_skill(keeper.chase_id, "Dodge", participant_id=keeper.ids["Harvey"], purpose="weave through the crowd", dice=table([0, 9]))
-    keeper.ledger.roll_dice(keeper.chase_id, "1D3", purpose="lost movement actions", dice=DiceChoice(source="server"))
+    keeper.ledger.commands["coc7e"].roll_skill(keeper.chase_id, "Dodge", participant_id=keeper.ids["Harvey"], purpose="weave through the crowd", dice=table([0, 9]))
+    keeper.ledger.commands["coc7e"].roll_dice(keeper.chase_id, "1D3", purpose="lost movement actions", dice=DiceChoice(source="server"))
 
     rolls = keeper.ledger.rolls(keeper.chase_id)
 

@@ -9,9 +9,9 @@ from uuid import UUID
 import pytest
 
 from application.access import KEEPER, Principal
-from application.chases import DiceChoice
-from application.coc7e_commands import RollChoices
-from domain.rules.coc7e.chase import InvalidCommand
+from application.dice import DiceChoice
+from application.systems.coc7e.rolls import RollChoices
+from domain.errors import InvalidInput
 from infrastructure.bootstrap import build_ledger
 
 
@@ -21,7 +21,7 @@ def play(ledger: Any, dice: str = "server") -> tuple[UUID, dict[str, str]]:
     ids: dict[str, str] = {}
 
     def add(name: str, **spec: Any) -> str:
-        ids[name], _ = ledger.add_participant(chase_id, {"name": name, **spec})
+        ids[name], _ = ledger.commands["coc7e"].add_participant(chase_id, {"name": name, **spec})
         return ids[name]
 
     add("Car", kind="vehicle", chart_vehicle="Car, economy", role="pursuer")  # MOV 13 to the bicycle's 10: 4 movement actions
@@ -29,22 +29,22 @@ def play(ledger: Any, dice: str = "server") -> tuple[UUID, dict[str, str]]:
     add("Bicycle", kind="vehicle", chart_vehicle="Bicycle", role="quarry")
     add("Harvey", dex=55, mov=8, vehicle_id=ids["Bicycle"], seat="driver", skills={"Ride": 60}, hp=12)
     for vehicle in ("Car", "Bicycle"):
-        ledger.roll_speed(chase_id, ids[vehicle], DiceChoice(faces=[40, 0]))
-    ledger.cut_to_the_chase(chase_id, opening_range=1)
-    ledger.name_location(chase_id, 2, "Bridge")
-    ledger.place_obstacle(chase_id, {"kind": "hazard", "between": [1, "Bridge"], "name": "Potholes", "skills": ["Drive Auto", "Ride"]})
-    ledger.place_obstacle(chase_id, {"kind": "barrier", "between": ["Bridge", 3], "preset": "Internal door or thin wooden fence", "skills": ["Ride"]})
+        ledger.commands["coc7e"].roll_speed(chase_id, ids[vehicle], DiceChoice(faces=[40, 0]))
+    ledger.commands["coc7e"].cut_to_the_chase(chase_id, opening_range=1)
+    ledger.commands["coc7e"].name_location(chase_id, 2, "Bridge")
+    ledger.commands["coc7e"].place_obstacle(chase_id, {"kind": "hazard", "between": [1, "Bridge"], "name": "Potholes", "skills": ["Drive Auto", "Ride"]})
+    ledger.commands["coc7e"].place_obstacle(chase_id, {"kind": "barrier", "between": ["Bridge", 3], "preset": "Internal door or thin wooden fence", "skills": ["Ride"]})
     return chase_id, ids
 
 
 def test_a_chase_with_server_dice_records_every_roll_in_the_history(ledger):
     chase_id, ids = play(ledger)
     # The car's turn (DEX 60): up to the potholes, then across them with the server's dice.
-    ledger.move(chase_id, ids["Car"], 1)
-    outcome, view = ledger.negotiate(chase_id, ids["Car"], skill="Drive Auto")
+    ledger.commands["coc7e"].move(chase_id, ids["Car"], 1)
+    outcome, view = ledger.commands["coc7e"].negotiate(chase_id, ids["Car"], skill="Drive Auto")
     assert outcome["rolls"][0]["source"]["kind"] == "server"
     if outcome["mishap"]:
-        ledger.rule_consequences(chase_id, ids["Car"])
+        ledger.commands["coc7e"].rule_consequences(chase_id, ids["Car"])
     rolls = ledger.rolls(chase_id)
     sequences = [r["sequence"] for r in rolls]
     assert sequences == list(range(1, len(rolls) + 1))  # no gaps: every roll is a row
@@ -54,11 +54,11 @@ def test_a_chase_with_server_dice_records_every_roll_in_the_history(ledger):
 
 def test_a_table_dice_chase_may_ask_the_server_for_a_whole_command(ledger):
     chase_id, ids = play(ledger, dice="table")
-    ledger.move(chase_id, ids["Car"], 1)
-    with pytest.raises(InvalidCommand) as missing:
-        ledger.negotiate(chase_id, ids["Car"], skill="Drive Auto")
+    ledger.commands["coc7e"].move(chase_id, ids["Car"], 1)
+    with pytest.raises(InvalidInput) as missing:  # the core dice resolver refuses it
+        ledger.commands["coc7e"].negotiate(chase_id, ids["Car"], skill="Drive Auto")
     assert missing.value.field == "rolls.skill" and "d100" in missing.value.message
-    outcome, _ = ledger.negotiate(chase_id, ids["Car"], skill="Drive Auto", rolls=RollChoices(source="server"))
+    outcome, _ = ledger.commands["coc7e"].negotiate(chase_id, ids["Car"], skill="Drive Auto", rolls=RollChoices(source="server"))
     assert outcome["rolls"][0]["source"]["kind"] == "server"
 
 
@@ -66,9 +66,9 @@ def test_time_travel_shows_the_vehicle_build_view_before_a_loss(ledger):
     chase_id, ids = play(ledger, dice="table")
     keeper = Principal(KEEPER, str(chase_id))
     before = ledger.track(chase_id)["version"]
-    ledger.rule_consequences(chase_id, ids["Car"], incident="moderate", delay=False, rolls=RollChoices(faces={"damage": [3], f"occupants.{ids['Driver']}": [2]}), by=keeper)
+    ledger.commands["coc7e"].rule_consequences(chase_id, ids["Car"], incident="moderate", delay=False, rolls=RollChoices(faces={"damage": [3], f"occupants.{ids['Driver']}": [2]}), by=keeper)
     now = ledger.vehicles(chase_id)["vehicles"][0]
-    then = ledger.view_at(chase_id, before, "vehicles")["vehicles"][0]
+    then = ledger.history.view_at(chase_id, before, "vehicles")["vehicles"][0]
     assert (now["build"], now["condition"], len(now["build_losses"])) == (1, "impaired", 1)
     assert (then["build"], then["condition"], then["build_losses"]) == (4, "sound", [])
 
@@ -77,15 +77,15 @@ def long_play(ledger: Any) -> UUID:
     """Enough commands for snapshots: obstacles, a mishap, Build lost, the bicycle's 0.5 Build."""
     chase_id, ids = play(ledger, dice="table")
     table = lambda **faces: RollChoices(faces=faces)
-    ledger.move(chase_id, ids["Car"], 1)
-    ledger.negotiate(chase_id, ids["Car"], skill="Drive Auto", rolls=table(skill=[90, 5]))
-    ledger.rule_consequences(chase_id, ids["Car"], rolls=RollChoices(faces={"damage": [3], f"occupants.{ids['Driver']}": [1], "movement_actions": [1]}))
+    ledger.commands["coc7e"].move(chase_id, ids["Car"], 1)
+    ledger.commands["coc7e"].negotiate(chase_id, ids["Car"], skill="Drive Auto", rolls=table(skill=[90, 5]))
+    ledger.commands["coc7e"].rule_consequences(chase_id, ids["Car"], rolls=RollChoices(faces={"damage": [3], f"occupants.{ids['Driver']}": [1], "movement_actions": [1]}))
     for round_ in range(8):
         view = ledger.track(chase_id)
         for pid in list(view["turn_order"]):
             if ledger.track(chase_id)["whose_turn"] == pid:
-                ledger.end_turn(chase_id, pid)
-        ledger.name_location(chase_id, 10 + round_, f"Street {round_}")
+                ledger.commands["coc7e"].end_turn(chase_id, pid)
+        ledger.commands["coc7e"].name_location(chase_id, 10 + round_, f"Street {round_}")
     return chase_id
 
 

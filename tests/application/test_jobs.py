@@ -11,10 +11,11 @@ from uuid import UUID
 
 import pytest
 
-from application.chases import DiceChoice
+from application.dice import DiceChoice
 from application.job_kinds import ViewRebuild
 from application.jobs import JobRun, Jobs, JobSettings
 from application.ports import JobQueueUnavailable
+from application.systems.coc7e.hazards import roll_random_hazards
 from infrastructure.bootstrap import build_ledger
 from infrastructure.job_store import SQLiteEventCounter
 from tests.application.test_views_and_snapshots import play_long_chase
@@ -66,7 +67,7 @@ def hazard_events(ledger: Any, chase_id: UUID) -> list[Any]:
 def test_a_random_hazards_job_records_one_roll_per_location_with_the_chase_dice(ledger):
     chase_id = UUID(ledger.create_chase("Rush hour", dice="server")["chase_id"])
 
-    job = ledger.jobs.roll_random_hazards(chase_id, "round-1", locations=3, environment="hazardous", from_location=4)
+    job = roll_random_hazards(ledger.jobs, chase_id, "round-1", locations=3, environment="hazardous", from_location=4)
 
     assert job["status"] == "done", job
     rolls = job["result"]["rolls"]
@@ -84,8 +85,8 @@ def test_a_random_hazards_job_records_one_roll_per_location_with_the_chase_dice(
 def test_the_same_key_submits_the_same_job_and_records_once(ledger):
     chase_id = UUID(ledger.create_chase("Twice")["chase_id"])
 
-    first = ledger.jobs.roll_random_hazards(chase_id, "k", locations=2)
-    again = ledger.jobs.roll_random_hazards(chase_id, "k", locations=2)
+    first = roll_random_hazards(ledger.jobs, chase_id, "k", locations=2)
+    again = roll_random_hazards(ledger.jobs, chase_id, "k", locations=2)
 
     assert again["job_id"] == first["job_id"]
     assert len(hazard_events(ledger, chase_id)) == 2
@@ -96,7 +97,7 @@ def test_a_job_run_twice_records_once_and_reports_what_was_recorded(ledger):
     # Given the job ran and recorded its rolls, but its "done" was never written (the worker
     # died just after the commit): another job with the same key runs the command again.
     chase_id = UUID(ledger.create_chase("Run twice")["chase_id"])
-    done = ledger.jobs.roll_random_hazards(chase_id, "k", locations=3)
+    done = roll_random_hazards(ledger.jobs, chase_id, "k", locations=3)
     params = dict(done["params"], table_dice=None)
     rerun = ledger.jobs.submit("random_hazards", params, chase_id=str(chase_id))
 
@@ -109,8 +110,8 @@ def test_a_job_run_twice_records_once_and_reports_what_was_recorded(ledger):
 
 def test_an_undo_does_not_give_a_key_back(ledger):
     chase_id = UUID(ledger.create_chase("Undo")["chase_id"])
-    job = ledger.jobs.roll_random_hazards(chase_id, "k", locations=1)
-    ledger.undo(chase_id, 1)
+    job = roll_random_hazards(ledger.jobs, chase_id, "k", locations=1)
+    ledger.history.undo(chase_id, 1)
 
     rerun = ledger.jobs.submit("random_hazards", dict(job["params"], table_dice=None), chase_id=str(chase_id))
 
@@ -123,7 +124,7 @@ def test_a_refusal_by_the_rules_fails_the_job_for_good(ledger):
     chase_id = UUID(ledger.create_chase("Over")["chase_id"])
     ledger.end_chase(chase_id, "abandoned")
 
-    job = ledger.jobs.roll_random_hazards(chase_id, "late", locations=1, table_dice=[70, 2])
+    job = roll_random_hazards(ledger.jobs, chase_id, "late", locations=1, table_dice=[70, 2])
 
     assert job["status"] == "failed" and job["attempts"] == 1
     assert job["error"] == "RuleBroken: the chase has ended"
@@ -134,9 +135,9 @@ def test_a_refusal_by_the_rules_fails_the_job_for_good(ledger):
 
 def test_a_rebuild_job_gives_views_identical_to_the_live_ones_with_progress(ledger):
     chases = [play_long_chase(ledger, rounds=15) for _ in range(3)]
-    ledger.undo(chases[0], 2)
-    ledger.redo(chases[0])
-    ledger.undo(chases[1], 1)
+    ledger.history.undo(chases[0], 2)
+    ledger.history.redo(chases[0])
+    ledger.history.undo(chases[1], 1)
     live = views_of(ledger, chases)
     events = ledger.jobs.count_events()
 
@@ -202,7 +203,7 @@ def test_commands_during_a_rebuild_are_applied_exactly_once(ledger):
     def busy(done: int, total: int) -> None:
         seen.append(done)
         if len(seen) in (1, 2):
-            ledger.roll_dice(chase_id, "1D6", purpose="during the rebuild")
+            ledger.commands["coc7e"].roll_dice(chase_id, "1D6", purpose="during the rebuild")
 
     result = ViewRebuild(ledger, jobs.count_events, 40).run(busy)
 
@@ -210,8 +211,8 @@ def test_commands_during_a_rebuild_are_applied_exactly_once(ledger):
     rolls = ledger.rolls(chase_id)
     assert [r["sequence"] for r in rolls] == list(range(1, len(rolls) + 1))  # none twice, none missing
     version = ledger.track(chase_id)["version"]
-    assert ledger.track(chase_id) == ledger.track_at(chase_id, version)  # the log folded afresh
-    assert rolls == ledger.rolls_at(chase_id, version)
+    assert ledger.track(chase_id) == ledger.history.track_at(chase_id, version)  # the log folded afresh
+    assert rolls == ledger.history.rolls_at(chase_id, version)
 
 
 # -- replays and checks ------------------------------------------------------------------------
@@ -219,7 +220,7 @@ def test_commands_during_a_rebuild_are_applied_exactly_once(ledger):
 
 def test_a_replay_stores_one_frame_per_event_with_the_views_as_they_were(ledger):
     chase_id = play_long_chase(ledger, rounds=3)
-    ledger.undo(chase_id, 1)
+    ledger.history.undo(chase_id, 1)
     version = ledger.track(chase_id)["version"]
 
     job = ledger.jobs.replay(chase_id)
@@ -228,7 +229,7 @@ def test_a_replay_stores_one_frame_per_event_with_the_views_as_they_were(ledger)
     frames = ledger.jobs.frames(job["job_id"], chase_id, after=0, limit=1000)
     assert [f["step"] for f in frames] == list(range(1, version + 1))
     for frame in frames[:: max(1, version // 7)] + frames[-1:]:
-        assert frame["views"]["track"] == ledger.track_at(chase_id, frame["version"])
+        assert frame["views"]["track"] == ledger.history.track_at(chase_id, frame["version"])
         assert frame["event"]["version"] == frame["version"]
     assert frames[-1]["event"]["name"] == "Undone"
     assert ledger.jobs.frames(job["job_id"], chase_id, after=version - 2, limit=5) == frames[-2:]
@@ -241,12 +242,11 @@ def test_a_replay_resumes_after_its_last_frame(ledger):
     early = ledger.jobs.store
     # A first run stored five frames before it died.
     from application.history import describe
-    from application.projections import render_all
     from application.views import fold
 
     events = list(ledger.events.get(chase_id))
     early.add_frames(job["job_id"], [
-        {"step": i, "version": i, "event": describe(e), "views": render_all(fold(events[:i])[0])} for i, e in enumerate(events[:5], 1)
+        {"step": i, "version": i, "event": describe(e), "views": ledger.renderers.all(fold(events[:i])[0])} for i, e in enumerate(events[:5], 1)
     ])
     jobs.queue.up = True
 
@@ -258,8 +258,8 @@ def test_a_replay_resumes_after_its_last_frame(ledger):
 
 def test_a_check_finds_the_live_views_equal_to_a_replay_at_every_version(ledger):
     chase_id = play_long_chase(ledger, rounds=12)  # long enough for snapshots
-    ledger.undo(chase_id, 3)
-    ledger.redo(chase_id)
+    ledger.history.undo(chase_id, 3)
+    ledger.history.redo(chase_id)
 
     job = ledger.jobs.check(chase_id)
 
@@ -288,7 +288,7 @@ def test_a_job_submitted_while_the_queue_is_away_is_sent_once_it_is_back(ledger)
     clock = Clock()
     jobs = jobs_with(ledger, FlakyQueue(), clock, grace=10.0)
 
-    job = jobs.roll_random_hazards(chase_id, "k", locations=1)
+    job = roll_random_hazards(jobs, chase_id, "k", locations=1)
     assert job["status"] == "pending" and jobs.queue.sent == []
     clock.now += 11
     assert jobs.sweep() == 0  # still away: still pending
@@ -363,7 +363,7 @@ def test_the_inline_executor_runs_jobs_in_the_background_on_a_file(tmp_path):
     ledger = build_ledger(env)
     try:
         chase_id = UUID(ledger.create_chase("Background", dice="server")["chase_id"])
-        ledger.roll_dice(chase_id, "1D6", dice=DiceChoice())
+        ledger.commands["coc7e"].roll_dice(chase_id, "1D6", dice=DiceChoice())
         job = ledger.jobs.rebuild_views()
         assert job["status"] in ("queued", "running", "done")
         done = ledger.jobs.wait(job["job_id"], timeout=10)

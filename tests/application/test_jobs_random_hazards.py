@@ -5,6 +5,7 @@ from uuid import UUID
 
 import pytest
 
+from application.systems.coc7e.hazards import roll_random_hazards
 from domain.dice import TableDice
 from domain.rules.coc7e.random_hazards import outcome_of, roll_location
 from tests.conftest import ChaseClient
@@ -126,8 +127,8 @@ def test_rebuilds_over_http_need_the_operator_token(client, ledger, monkeypatch)
 def test_faces_entered_for_the_rolls_must_be_all_the_rolls_take(ledger):
     chase_id = UUID(ledger.create_chase("Faces", dice="table")["chase_id"])
 
-    extra = ledger.jobs.roll_random_hazards(chase_id, "extra", locations=1, table_dice=[20, 9, 5])
-    short = ledger.jobs.roll_random_hazards(chase_id, "short", locations=2, table_dice=[20, 9, 5])
+    extra = roll_random_hazards(ledger.jobs, chase_id, "extra", locations=1, table_dice=[20, 9, 5])
+    short = roll_random_hazards(ledger.jobs, chase_id, "short", locations=2, table_dice=[20, 9, 5])
 
     assert extra["status"] == short["status"] == "failed"
     assert extra["error"] == "InvalidTableDice: 1 faces were entered beyond those the rolls take"

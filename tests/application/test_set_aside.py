@@ -9,8 +9,7 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import DataError
 
-from application.chases import DiceChoice
-from application.projections import VIEWS
+from application.dice import DiceChoice
 from application.views import ViewsUnavailable
 from tests.conftest import ChaseClient
 
@@ -19,16 +18,16 @@ HARVEY = {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6}
 FARMER = {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 7}
 
 
-def cursed_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
+def cursed_renderer(ledger: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A defect in the track view's renderer: it fails on a participant named Nyarlathotep."""
-    render = VIEWS["coc7e"]["track"]
+    render = ledger.renderers.by_system["coc7e"]["track"]
 
     def failing(state: Any) -> dict[str, Any]:
         if any(p.name == "Nyarlathotep" for p in state.participants.values()):
             raise RuntimeError("the renderer cannot look upon it")
         return render(state)
 
-    monkeypatch.setitem(VIEWS["coc7e"], "track", failing)
+    monkeypatch.setitem(ledger.renderers.by_system["coc7e"], "track", failing)
 
 
 def picky_store(ledger: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -57,8 +56,8 @@ def test_a_chase_whose_views_cannot_be_rendered_is_set_aside_and_the_others_go_o
     cursed.add(**HARVEY)
 
     # Given a renderer that fails on one participant, the Keeper adds that participant.
-    original = VIEWS["coc7e"]["track"]
-    cursed_renderer(monkeypatch)
+    original = ledger.renderers.by_system["coc7e"]["track"]
+    cursed_renderer(ledger, monkeypatch)
     response = cursed.post("/participants", {"name": "Nyarlathotep", "role": "pursuer", "dex": 99, "con": 99, "mov": 9})
 
     # The command is recorded, but its views cannot be shown: a clear problem, not a 500.
@@ -84,7 +83,7 @@ def test_a_chase_whose_views_cannot_be_rendered_is_set_aside_and_the_others_go_o
     assert "cannot look upon it" in record["error"] and record["attempts"] == 1
 
     # After the fix, the operator retries it: its views catch up and it is no longer set aside.
-    monkeypatch.setitem(VIEWS["coc7e"], "track", original)
+    monkeypatch.setitem(ledger.renderers.by_system["coc7e"], "track", original)
     retried = client.post("/admin/projection-errors/retry", json={}, headers=OPERATOR).get_json()
     assert retried["results"] == [{"chase_id": cursed.chase_id, "projected": True, "version": 3}]
     assert retried["count"] == 0
@@ -102,7 +101,7 @@ def test_a_chase_whose_rows_the_store_refuses_keeps_answering_from_its_events(le
     ordinary = UUID(ledger.create_chase("The Arkham docks")["chase_id"])
 
     # A participant whose name the store refuses: the command still answers with its effect.
-    pid, view = ledger.add_participant(cursed, dict(HARVEY, name="Har\x00vey"))
+    pid, view = ledger.commands["coc7e"].add_participant(cursed, dict(HARVEY, name="Har\x00vey"))
     assert view["participants"][pid]["name"] == "Har\x00vey"
 
     # A read after it shows it (rendered from the chase's events while it is set aside).
@@ -113,12 +112,12 @@ def test_a_chase_whose_rows_the_store_refuses_keeps_answering_from_its_events(le
 
     # More commands on it keep working and keep being shown; its later events wait.
     harvey = pid
-    ledger.roll_speed(cursed, harvey, DiceChoice(faces=[30, 0]))
+    ledger.commands["coc7e"].roll_speed(cursed, harvey, DiceChoice(faces=[30, 0]))
     assert ledger.rolls(cursed)[0]["roll"]["result"] == 30
     assert ledger.track(cursed)["version"] == 3
 
     # The other chase, and the projector following the log, go on.
-    ledger.add_participant(ordinary, FARMER)
+    ledger.commands["coc7e"].add_participant(ordinary, FARMER)
     ledger.updater.catch_up()
     assert len(ledger.track(ordinary)["participants"]) == 1
     assert [r["chase_id"] for r in ledger.updater.set_aside_chases()] == [str(cursed)]
@@ -145,10 +144,10 @@ def test_the_projector_sets_aside_one_chase_of_a_batch_and_projects_the_others(l
 
     # Events saved without their views (as when a process dies between its save and its views).
     for chase_id, name in ((cursed, "Nyarlathotep"), (ordinary, "Farmer")):
-        chase = ledger._chase(chase_id)
+        chase = ledger.runner.load(chase_id)
         chase.add_participant(name.lower(), dict(FARMER, name=name))
         ledger.save(chase)
-    cursed_renderer(monkeypatch)
+    cursed_renderer(ledger, monkeypatch)
 
     # The projector follows the log: the ordinary chase is projected, the cursed one set aside.
     written = ledger.updater.catch_up()
@@ -178,7 +177,7 @@ def test_reads_after_commands_show_them_with_writers_on_many_threads(tmp_path):
 
     def play(ledger: Any, chase_id: UUID) -> None:
         for _ in range(15):
-            roll, view = ledger.roll_dice(chase_id, "1D6", dice=DiceChoice(faces=[3]))
+            roll, view = ledger.commands["coc7e"].roll_dice(chase_id, "1D6", dice=DiceChoice(faces=[3]))
             # Each read after the command shows it: its version, and its roll in the history.
             seen = ledger.track(chase_id)["version"]
             if seen < view["version"] or roll["sequence"] not in {r["sequence"] for r in ledger.rolls(chase_id)}:

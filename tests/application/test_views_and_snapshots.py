@@ -4,7 +4,7 @@ from __future__ import annotations
 from uuid import UUID
 
 
-from application.chases import DiceChoice
+from application.dice import DiceChoice
 from application.views import chase_update
 from infrastructure.bootstrap import build_ledger
 
@@ -12,15 +12,15 @@ from infrastructure.bootstrap import build_ledger
 def play_long_chase(ledger, rounds: int = 40) -> UUID:
     """Harvey and the farmer, both on MOV 6, running round after round: a long log."""
     chase_id = UUID(ledger.create_chase("A long chase", dice="server")["chase_id"])
-    harvey, _ = ledger.add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
-    farmer, _ = ledger.add_participant(chase_id, {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 6})
-    ledger.roll_speed(chase_id, harvey, DiceChoice(faces=[40, 0]))  # regular: MOV stays 6
-    ledger.roll_speed(chase_id, farmer, DiceChoice(faces=[40, 0]))
-    view = ledger.cut_to_the_chase(chase_id)
+    harvey, _ = ledger.commands["coc7e"].add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
+    farmer, _ = ledger.commands["coc7e"].add_participant(chase_id, {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 6})
+    ledger.commands["coc7e"].roll_speed(chase_id, harvey, DiceChoice(faces=[40, 0]))  # regular: MOV stays 6
+    ledger.commands["coc7e"].roll_speed(chase_id, farmer, DiceChoice(faces=[40, 0]))
+    view = ledger.commands["coc7e"].cut_to_the_chase(chase_id)
     for _ in range(rounds):
-        ledger.roll_dice(chase_id, "1D6", purpose="flavour")
+        ledger.commands["coc7e"].roll_dice(chase_id, "1D6", purpose="flavour")
         for pid in view["turn_order"]:
-            view = ledger.move(chase_id, pid, 1)
+            view = ledger.commands["coc7e"].move(chase_id, pid, 1)
     return chase_id
 
 
@@ -65,11 +65,11 @@ def test_another_process_reads_the_writes_of_the_first(tmp_path):
     env = {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3")}
     first, second = build_ledger(env), build_ledger(env)
     chase_id = UUID(first.create_chase("Shared")["chase_id"])
-    first.add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
+    first.commands["coc7e"].add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
 
     # The second process sees the participant the first one added, and adds its own.
     assert len(second.track(chase_id)["participants"]) == 1
-    second.add_participant(chase_id, {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 7})
+    second.commands["coc7e"].add_participant(chase_id, {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 7})
     assert {p["name"] for p in first.track(chase_id)["participants"].values()} == {"Harvey", "Farmer"}
     first.close()
     second.close()
@@ -81,11 +81,11 @@ def test_views_written_from_a_stale_version_are_refused(tmp_path):
     first, second = build_ledger(env), build_ledger(env)
     chase_id = UUID(first.create_chase("Shared")["chase_id"])
     stale = second.repository.get(chase_id)
-    first.add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
+    first.commands["coc7e"].add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
     view = first.track(chase_id)
 
     # The second writes the views of the chase as it had it: refused, the views are newer.
-    refused = second.views.write_views([chase_update(str(chase_id), 0, stale, [])])
+    refused = second.views.write_views([chase_update(str(chase_id), 0, stale, [], second.renderers.all(stale))])
     assert refused == {str(chase_id)}
 
     # Its projector, following the log from the start, finds every event already in the views.

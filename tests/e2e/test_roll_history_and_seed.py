@@ -79,7 +79,7 @@ def server_chase(keeper) -> dict[str, Any]:
 
 def commitment_of_epoch(ledger, chase_id: str, epoch: int) -> str:
     """The commitment of an epoch's seed, as the log records it (Created, then SeedCommitted)."""
-    for event in ledger.chase_events(UUID(chase_id)):
+    for event in ledger.history.chase_events(UUID(chase_id)):
         if event["version"] == 1 and epoch == 0:
             return event["data"]["seed_commitment"]
         if event["name"] == "SeedCommitted" and event["data"]["epoch"] == epoch:

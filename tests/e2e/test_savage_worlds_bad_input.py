@@ -171,7 +171,7 @@ def test_commands_of_another_system_are_refused(client):
     problem = swade.refused("/swd/begin", {}, 409)
     assert "this is a swade chase" in problem["detail"]
     problem = swade.refused("/cut-to-the-chase", {}, 409)  # a Call of Cthulhu procedure
-    assert "not a procedure of a swade chase" in problem["detail"]
+    assert "this is a swade chase" in problem["detail"] and "for coc7e chases" in problem["detail"]
 
     response = swade.http.post("/chases", json={"name": "CoC", "dice": "table"})
     body = response.get_json()

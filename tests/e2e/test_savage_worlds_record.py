@@ -7,7 +7,8 @@ import copy
 import pytest
 
 from domain.chain import hash_record
-from domain.verification import VerificationFailed, verify
+from domain.verification import VerificationFailed
+from infrastructure.systems import verify
 from tests.e2e.savage_worlds_table import SavageTable
 from tests.e2e.test_savage_worlds_swade_maneuvers import cars
 

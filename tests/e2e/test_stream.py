@@ -17,7 +17,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from api import create_app
-from application.chases import DiceChoice
+from application.dice import DiceChoice
 from infrastructure.bootstrap import build_ledger
 
 
@@ -129,7 +129,7 @@ def test_a_client_that_disconnects_and_resumes_misses_and_repeats_nothing(served
 
     def keep_playing() -> None:  # the table goes on while the client's connection drops
         for n in range(40):
-            ledger.roll_dice(chase_id, "1D6", purpose=f"roll {n}", dice=DiceChoice())
+            ledger.commands["coc7e"].roll_dice(chase_id, "1D6", purpose=f"roll {n}", dice=DiceChoice())
             time.sleep(0.01)
         writing.set()
 
@@ -150,7 +150,7 @@ def test_a_client_that_disconnects_and_resumes_misses_and_repeats_nothing(served
 
     versions = [e["id"] for e in seen]
     assert versions == list(range(1, final + 1)), versions
-    log = ledger.chase_events(chase_id)
+    log = ledger.history.chase_events(chase_id)
     assert [e["data"] for e in seen] == log  # the events as recorded, each with its hash
     assert [e["event"] for e in seen] == [e["name"] for e in log]
     # The server notices each dropped connection (at its next keep-alive) and lets go of it.
@@ -161,7 +161,7 @@ def test_last_event_id_wins_over_the_after_query_and_a_stream_starts_where_asked
     ledger = served.ledger
     chase_id, token = start_chase(ledger)
     for _ in range(5):
-        ledger.roll_dice(chase_id, "1D4", dice=DiceChoice())
+        ledger.commands["coc7e"].roll_dice(chase_id, "1D4", dice=DiceChoice())
 
     by_query = served.stream(chase_id, token, query="?after=3")
     assert [e["id"] for e in by_query.take(3)] == [4, 5, 6]
@@ -179,7 +179,7 @@ def test_a_stream_hears_the_commands_of_another_process(served: Served):
     try:
         stream = served.stream(chase_id, token, last_event_id=1)
         started = time.monotonic()
-        other.roll_dice(chase_id, "1D6", dice=DiceChoice())
+        other.commands["coc7e"].roll_dice(chase_id, "1D6", dice=DiceChoice())
         (event,) = stream.take(1)
         assert event["id"] == 2 and event["event"] == "DiceRolled"
         assert time.monotonic() - started < 2

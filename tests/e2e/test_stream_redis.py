@@ -14,7 +14,7 @@ from uuid import UUID, uuid4
 import pytest
 import redis
 
-from application.chases import DiceChoice
+from application.dice import DiceChoice
 from infrastructure.bootstrap import build_ledger
 from tests.e2e.test_stream import Served
 
@@ -54,7 +54,7 @@ def test_a_stream_hears_another_process_through_redis_pub_sub(served: Served):
 
         for expected in (2, 3, 4):
             started = time.monotonic()
-            other.roll_dice(chase_id, "1D6", dice=DiceChoice())
+            other.commands["coc7e"].roll_dice(chase_id, "1D6", dice=DiceChoice())
             (event,) = stream.take(1)
             assert event["id"] == expected and event["event"] == "DiceRolled"
             assert time.monotonic() - started < 2  # not the 30-second poll

@@ -15,7 +15,7 @@ from uuid import UUID
 
 import pytest
 
-from application.projections.track import render
+from application.systems.coc7e.track import render
 from application.views import fold
 from tests.e2e.record_helpers import (
     FARMER,

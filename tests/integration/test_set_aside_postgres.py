@@ -10,7 +10,6 @@ from uuid import UUID
 
 import pytest
 
-from application.projections import VIEWS
 from tests.conftest import ChaseClient
 
 pytestmark = pytest.mark.postgres
@@ -20,9 +19,9 @@ HARVEY = {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6}
 FARMER = {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 7}
 
 
-def deploy_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+def deploy_the_fix(ledger: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The fix an operator would deploy: the track view shows names without NUL characters."""
-    render = VIEWS["coc7e"]["track"]
+    render = ledger.renderers.by_system["coc7e"]["track"]
 
     def fixed(state: Any) -> dict[str, Any]:
         view = render(state)
@@ -31,7 +30,7 @@ def deploy_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
             participant["name"] = participant["name"].replace("\x00", "")
         return view
 
-    monkeypatch.setitem(VIEWS["coc7e"], "track", fixed)
+    monkeypatch.setitem(ledger.renderers.by_system["coc7e"], "track", fixed)
 
 
 def views(ledger: Any, chase_ids: list[UUID]) -> dict[UUID, Any]:
@@ -59,7 +58,7 @@ def test_a_nul_in_a_name_sets_one_chase_aside_and_every_other_goes_on(client, le
     # And after a restart (another process), and for the projector following the log.
     restarted = ledger_factory()
     assert len(restarted.track(UUID(ordinary.chase_id))["participants"]) == 2
-    restarted.add_participant(UUID(ordinary.chase_id), dict(FARMER, name="Farmhand"))
+    restarted.commands["coc7e"].add_participant(UUID(ordinary.chase_id), dict(FARMER, name="Farmhand"))
     restarted.updater.catch_up()
     assert restarted.views.max_tracking_id(restarted.name) == restarted.recorder.max_notification_id()
 
@@ -69,7 +68,7 @@ def test_a_nul_in_a_name_sets_one_chase_aside_and_every_other_goes_on(client, le
     assert "Unicode" in listed["chases"][0]["error"]
 
     # After the fix, a retry projects it; its views then equal those rebuilt from the log.
-    deploy_the_fix(monkeypatch)
+    deploy_the_fix(ledger, monkeypatch)
     retried = client.post("/admin/projection-errors/retry", json={"chase_id": cursed.chase_id}, headers=OPERATOR).get_json()
     assert retried["results"] == [{"chase_id": cursed.chase_id, "projected": True, "version": 2}]
     assert retried["count"] == 0
@@ -87,7 +86,7 @@ def test_the_projector_writes_a_batch_around_the_chase_postgresql_refuses(ledger
 
     # Events written straight to the store, without their views, one of them with a NUL.
     for chase_id, name in ((ordinary, "Farmer"), (cursed, "Far\x00mer"), (ordinary, "Farmhand")):
-        chase = ledger._chase(chase_id)
+        chase = ledger.runner.load(chase_id)
         chase.add_participant(name.lower(), dict(FARMER, name=name))
         ledger.save(chase)
 
@@ -100,5 +99,5 @@ def test_the_projector_writes_a_batch_around_the_chase_postgresql_refuses(ledger
 
     # Its views are rendered from its events meanwhile, and its commands go on.
     assert ledger.track(cursed)["participants"]["far\x00mer"]["name"] == "Far\x00mer"
-    ledger.add_participant(cursed, HARVEY)
+    ledger.commands["coc7e"].add_participant(cursed, HARVEY)
     assert len(ledger.track(cursed)["participants"]) == 2

@@ -11,7 +11,7 @@ from uuid import UUID
 import pytest
 
 from api import create_app
-from infrastructure import bootstrap
+from infrastructure import process
 from infrastructure.queues import queue_names, run_worker
 from tests.conftest import ChaseClient
 from tests.integration.workers_support import (  # noqa: F401 - fixtures
@@ -124,7 +124,7 @@ def test_a_failed_attempt_is_retried_by_rq_with_backoff(postgres_env, redis_url,
     ledger.jobs.handlers["check"] = flaky
     names = queue_names(ledger.worker.prefix)
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    bootstrap.use_as_process_ledger(ledger)  # RQ runs the job with this process's ledger
+    process.use_as_process_ledger(ledger)  # RQ runs the job with this process's ledger
     try:
         job = ledger.jobs.check(chase_id)
         run_worker(ledger.worker.redis_url, names, burst=True)  # the first attempt fails
@@ -144,7 +144,7 @@ def test_a_failed_attempt_is_retried_by_rq_with_backoff(postgres_env, redis_url,
         scheduler.release_locks()
         run_worker(ledger.worker.redis_url, names, burst=True)  # the retry succeeds
     finally:
-        bootstrap._process.clear()
+        process._process.clear()
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
 
@@ -161,9 +161,9 @@ def test_the_projection_runner_keeps_the_views_current_on_its_own(postgres_env, 
     assert wait_until(lambda: ledger.views.max_tracking_id(ledger.name) == ledger.recorder.max_notification_id(), 20)
 
     # Events saved without any command catching the views up (as a job or another service would).
-    chase = ledger._chase(chase_id)
+    chase = ledger.runner.load(chase_id)
     chase.add_participant("p1", {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
-    chase.roll_dice(ledger._dice(chase, __import__("application.chases", fromlist=["DiceChoice"]).DiceChoice()), "1D6")
+    chase.roll_dice(ledger.dice.dice(chase, __import__("application.dice", fromlist=["DiceChoice"]).DiceChoice()), "1D6")
     ledger.save(chase)
     newest = ledger.recorder.max_notification_id()
 

@@ -23,7 +23,7 @@ from uuid import UUID, uuid4
 import pytest
 import redis
 
-from application.chases import DiceChoice
+from application.dice import DiceChoice
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -208,18 +208,18 @@ def record_history(ledger: Any, events: int, chases: int = 10) -> list[UUID]:
     ids = []
     for n in range(chases):
         chase_id = UUID(ledger.create_chase(f"Chase {n}", dice="server")["chase_id"])
-        harvey, _ = ledger.add_participant(chase_id, dict(HARVEY))
-        farmer, _ = ledger.add_participant(chase_id, dict(FARMER))
-        ledger.roll_speed(chase_id, harvey, DiceChoice(faces=[40, 0]))
-        ledger.roll_speed(chase_id, farmer, DiceChoice(faces=[40, 0]))
-        ledger.cut_to_the_chase(chase_id)
+        harvey, _ = ledger.commands["coc7e"].add_participant(chase_id, dict(HARVEY))
+        farmer, _ = ledger.commands["coc7e"].add_participant(chase_id, dict(FARMER))
+        ledger.commands["coc7e"].roll_speed(chase_id, harvey, DiceChoice(faces=[40, 0]))
+        ledger.commands["coc7e"].roll_speed(chase_id, farmer, DiceChoice(faces=[40, 0]))
+        ledger.commands["coc7e"].cut_to_the_chase(chase_id)
         ids.append(chase_id)
     per_chase = max(-(-events // chases), 1)  # at least ``events`` in all
     steps = {chase_id: 0 for chase_id in ids}
     while any(ledger.repository.get(c).version < per_chase for c in ids):
         for chase_id in ids:
             chase = ledger.repository.get(chase_id)
-            dice = ledger._dice(chase, DiceChoice())
+            dice = ledger.dice.dice(chase, DiceChoice())
             for _ in range(30):  # commands per save
                 if chase.version >= per_chase:
                     break
@@ -235,10 +235,10 @@ def record_history(ledger: Any, events: int, chases: int = 10) -> list[UUID]:
             ledger.save(chase)
     for n, chase_id in enumerate(ids):  # the record's own events, with roll marks to replay
         for _ in range(2):
-            ledger.roll_dice(chase_id, "1D6", purpose="to undo", dice=DiceChoice())
-        ledger.undo(chase_id, 2)
+            ledger.commands["coc7e"].roll_dice(chase_id, "1D6", purpose="to undo", dice=DiceChoice())
+        ledger.history.undo(chase_id, 2)
         if n % 2:
-            ledger.redo(chase_id)
+            ledger.history.redo(chase_id)
     ledger.updater.catch_up()
     return ids
 

@@ -12,7 +12,6 @@ from domain.dice import Draw, TableDice, derive_index
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds.cards import FULL_DECK, card, shuffled as cards_shuffled
 from domain.rules.savage_worlds.errors import InvalidValue, RuleBroken
-from domain.rules.savage_worlds.savage_base import NotInThisSystem
 from domain.rules.savage_worlds.swade_aggregate import SwadeChase
 from domain.rules.savage_worlds.swd_aggregate import SwdChase
 from domain.verification import dice_of, shuffled
@@ -125,13 +124,17 @@ def test_undo_restores_the_row_positions_and_turn_and_keeps_the_roll_numbers():
     assert [e.roll["sequence"] for e in played.events if getattr(e, "roll", None)] == [1, 2] and not roll.success
 
 
-def test_a_chase_of_another_system_refuses_its_procedures():
+def test_a_name_a_chase_does_not_have_is_an_attribute_error_not_a_refusal():
+    # A Savage Worlds chase has no Call of Cthulhu procedure, and no name made by a typo: asking
+    # for one is a bug in the caller (AttributeError), never a refusal by the rules (a 409). A
+    # command sent to a chase of another system is refused by the core instead (the runner).
     chase = swade().chase
-    with pytest.raises(NotInThisSystem, match="roll speed is not a procedure of a swade chase"):
+    with pytest.raises(AttributeError) as raised:
         chase.roll_speed("dan")
-    assert isinstance(NotInThisSystem("x", "y"), RuleBroken) and not hasattr(chase, "place_obstacle")
+    assert not isinstance(raised.value, RuleBroken)
     with pytest.raises(AttributeError):
-        chase._no_such_thing
+        chase.recorded_rols()  # a typo of recorded_rolls
+    assert not hasattr(chase, "place_obstacle")
 
 
 def test_a_savage_participant_spec_is_checked():

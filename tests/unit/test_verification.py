@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 
+from domain.chain import GENESIS
 from domain.dice import derive_index
 from domain.rules.coc7e import percentile
-from domain.verification import dice_of, faces_of
-
-from domain.chain import GENESIS
-from domain.verification import VerificationFailed, verify
+from domain.verification import VerificationFailed, dice_of, faces_of, verify as verify_with
+from infrastructure.systems import verify
 from tests.unit.chase_log import SEEDS, ChaseLog, rechain
 
 
@@ -309,3 +308,16 @@ def test_an_ended_chase_whose_reveal_was_removed_is_caught(export):
 
     with pytest.raises(VerificationFailed):
         verify(forged)
+
+
+def test_a_roll_no_given_systems_check_reads_is_refused_not_passed_unchecked(played, export):
+    # The export holds Call of Cthulhu percentile rolls (roll 1 is Harvey's speed roll).
+    first = event_of_roll(export, 1)
+    assert "tens" in first["data"]["roll"]
+
+    # With every registered system's checks it verifies; with none, the first percentile roll
+    # is not waved through: nothing in the core can read it.
+    assert verify(export).rolls == 9
+    with pytest.raises(VerificationFailed) as failed:
+        verify_with(export)
+    assert failed.value.version == first["version"] and "no kind the given game systems' checks read" in failed.value.reason

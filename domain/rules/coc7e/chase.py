@@ -12,15 +12,20 @@ from domain.rules.coc7e.establishing import (
     SPEED_ROLL_MOV_CHANGE,
     establish,
 )
-from domain.rules.coc7e import chase_events, damage_events, obstacle_events
-from domain.rules.coc7e.conflict_procedures import ConflictProcedures
+from domain.rules.coc7e import (
+    chase_events,
+    conflict_procedures,
+    damage_events,
+    keeper_rolls,
+    mishaps,
+    obstacle_events,
+    obstacle_procedures,
+    random_hazards,
+    rounds,
+    track_features,
+)
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
-from domain.rules.coc7e.keeper_rolls import KeeperRolls
-from domain.rules.coc7e.mishaps import MishapProcedures
-from domain.rules.coc7e.obstacle_procedures import ObstacleProcedures
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
-from domain.rules.coc7e.random_hazards import RandomHazards
-from domain.rules.coc7e.rounds import ChaseRounds
 from domain.track import Track
 
 OUTCOMES = ("caught", "escaped", "abandoned")
@@ -29,8 +34,14 @@ OUTCOMES = ("caught", "escaped", "abandoned")
 __all__ = ["Chase", "ChaseError", "InvalidCommand", "ObstacleNotFound", "ParticipantNotFound", "RuleBroken"]
 
 
-class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, ConflictProcedures, MishapProcedures, RecordedChase):
-    """A Call of Cthulhu chase: its participants, its track and its rounds."""
+class Chase(RecordedChase):
+    """A Call of Cthulhu chase: its participants, its track and its rounds.
+
+    Its procedures are functions of their own modules that take the chase as their first
+    argument, typed with a Protocol naming what each uses of it; the chase binds the commands
+    as its methods (a function is a method when a class holds it), so ``chase.move(...)`` is
+    ``rounds.move(chase, ...)``.
+    """
 
     TOPIC = "coc7e:Chase"
     SYSTEM = "coc7e"
@@ -63,8 +74,8 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
     class EntropyContributed(RecordedChase.EntropyContributed):
         TOPIC = "coc7e:Chase.EntropyContributed"
 
-    class RandomHazardRolled(RandomHazards.RandomHazardRolled):  # random_hazards.py (the mixin)
-        TOPIC = "coc7e:Chase.RandomHazardRolled"
+    class ChaseEnded(RecordedChase.ChaseEnded):
+        TOPIC = "coc7e:Chase.ChaseEnded"
 
     Event = RecordedChase.Event
 
@@ -80,7 +91,7 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
     RoundEnded = chase_events.RoundEnded
     SkillRolled = chase_events.SkillRolled
     DiceRolled = chase_events.DiceRolled
-    ChaseEnded = chase_events.ChaseEnded
+    RandomHazardRolled = random_hazards.RandomHazardRolled
 
     # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
     LocationNamed = obstacle_events.LocationNamed
@@ -101,12 +112,30 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
     ParticipantDisplaced = damage_events.ParticipantDisplaced
     AttackMade = damage_events.AttackMade
 
+    # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
+    move = rounds.move  # rounds.py: moving, delaying, ending turns
+    delay = rounds.delay
+    end_turn = rounds.end_turn
+    roll_skill = keeper_rolls.roll_skill  # keeper_rolls.py: the rolls the Keeper calls for
+    roll_dice = keeper_rolls.roll_dice
+    roll_random_hazards = random_hazards.roll_random_hazards  # random_hazards.py
+    name_location = track_features.name_location  # track_features.py: location names, obstacles
+    remove_location_name = track_features.remove_location_name
+    place_obstacle = track_features.place_obstacle
+    change_obstacle = track_features.change_obstacle
+    remove_obstacle = track_features.remove_obstacle
+    obstacle = track_features.find_obstacle
+    obstacle_ahead = track_features.obstacle_ahead
+    negotiate = obstacle_procedures.negotiate  # obstacle_procedures.py: hazards and barriers
+    break_barrier = obstacle_procedures.break_barrier
+    attack = conflict_procedures.attack  # conflict_procedures.py: attacks and fighting maneuvers
+    mishap_roll = mishaps.mishap_roll  # mishaps.py: mishaps, damage and Build
+    rule_consequences = mishaps.rule_consequences
+
     # -- creation --------------------------------------------------------------------------
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)
-        self.phase = "setup"  # setup | running | ended
-        self.outcome: str | None = None
         self.participants: dict[str, Participant] = {}
         self.track = Track()
         self.round = 0
@@ -115,7 +144,6 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
         self.waiting_on: dict[str, str] = {}  # who delayed until after whom, this round
         self.caught_up: list[dict[str, Any]] = []
         self.slowest_mov: int | None = None
-        self.end_note = ""
         # Ordinary attributes, so that undo and rewind restore them with the rest of the game state.
         self.location_names: dict[str, str] = {}  # location index (as text): the Keeper's name for it
         self.obstacles: dict[str, dict[str, Any]] = {}  # hazards and barriers by id
@@ -185,7 +213,7 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
             target, roller = driver.skills[skill], driver
         else:
             skill, target, roller = "CON", p.con or 0, p
-        record = self._roll_percentile(dice, roller.id, "speed roll", skill, target)
+        record = keeper_rolls.roll_percentile(self, dice, roller.id, "speed roll", skill, target)
         change = SPEED_ROLL_MOV_CHANGE[record["level"]]
         self.trigger_event(
             self.SpeedRolled,
@@ -223,7 +251,7 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
         if not result.placements:
             self.trigger_event(self.ChaseEnded, outcome="escaped", note="every quarry was faster than the pursuit (Compare speeds)")
             return
-        self._begin_round(1)
+        rounds.begin_round(self, 1)
 
     def end(self, outcome: str, note: str = "") -> None:
         """The Keeper ends the chase: the quarry caught, escaped, or the chase abandoned."""
@@ -233,7 +261,10 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
             raise RuleBroken("the chase has already ended", f"{CHASES} \"Escaping the Pursuer\"")
         self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
 
-    # -- internals -------------------------------------------------------------------------
+    def game_state(self) -> dict[str, Any]:
+        return random_hazards.without_keys(super().game_state())
+
+    # -- guards ----------------------------------------------------------------------------
 
     def _require_phase(self, phase: str, message: str, heading: str) -> None:
         if self.phase == "ended":
@@ -241,6 +272,6 @@ class Chase(ChaseRounds, KeeperRolls, RandomHazards, ObstacleProcedures, Conflic
         if self.phase != phase:
             raise RuleBroken(message, f"{CHASES} \"{heading}\"")
 
-    def _require_not_ended(self) -> None:
+    def require_not_ended(self) -> None:
         if self.phase == "ended":
             raise RuleBroken("the chase has ended", f"{CHASES} \"Escaping the Pursuer\"")

@@ -153,14 +153,3 @@ class DiceRolled(Event):
 
     def apply(self, chase: Any) -> None:
         chase.rolls_made = self.roll["sequence"]
-
-
-class ChaseEnded(Event):
-    TOPIC = "coc7e:Chase.ChaseEnded"
-    outcome: str
-    note: str
-
-    def apply(self, chase: Any) -> None:
-        chase.phase = "ended"
-        chase.outcome = self.outcome
-        chase.end_note = self.note

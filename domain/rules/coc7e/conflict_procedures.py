@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from domain.rules.coc7e import conflict, vehicles
+from domain.rules.coc7e import conflict, damage_events, keeper_rolls, mishaps, rounds, vehicles
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.obstacle_procedures import UNARMED
@@ -23,175 +23,175 @@ from domain.rules.coc7e.participants import Participant
 METHODS = ("fighting", "firearm", "maneuver")
 PASSENGERS = f'{CHASES} "Passengers"'
 
+# What conflict uses of a chase: the mishaps' needs (rounds, rolls, damage and Build).
+ConflictChase = mishaps.MishapChase
 
-class ConflictProcedures:
-    """Conflict of the Chase aggregate (mixed into it; events are the Chase's)."""
 
-    participants: dict[str, Participant]
-    track: Any
-
-    def attack(
-        self,
-        attacker_id: str,
-        target_id: str,
-        dice: RollSources,
-        *,
-        method: str = "fighting",
-        response: str | None = None,
-        attack_skill: str | None = None,
-        defence_skill: str | None = None,
-        damage: str | None = None,
-        counter_damage: str | None = None,
-        bonus_dice: int = 0,
-        penalty_dice: int = 0,
-        defence_bonus_dice: int = 0,
-        defence_penalty_dice: int = 0,
-        difficulty: str = "regular",
-        aftermath: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        """An attack or fighting maneuver on the attacker's turn, and the target's response."""
-        a = self._require_turn(attacker_id)
-        t = self.participant(target_id)
-        if t.id == a.id:
-            raise InvalidCommand("target_id", "an attacker cannot attack itself")
-        if method not in METHODS:
-            raise InvalidCommand("method", f"must be one of {', '.join(METHODS)}")
-        firearm = method == "firearm"
-        if firearm and a.kind == "vehicle":
-            raise InvalidCommand("method", "a vehicle attacks with its driving skill: fighting or maneuver (\"Vehicles in combat\")")
-        self._require_damageable(t)
-        if t.id == a.vehicle or a.id == t.vehicle:
-            raise RuleBroken(f"{a.name} and {t.name} travel together", conflict.CONFLICT)
-        same_location = self._carrier_location(a) == self._carrier_location(t)
-        if a.aboard:
-            # "Passengers ... may act once on their turn": no movement actions to spend.
-            if not same_location and not firearm:
-                raise RuleBroken("only firearms reach another location; move to the same location to attack", conflict.CONFLICT)
-            if a.attacks_made:
-                raise RuleBroken(f"{a.name} has already acted this round", PASSENGERS)
-            cost = 0
-        else:
-            cost = conflict.attack_cost(
-                same_location=same_location, firearm=firearm, movement_actions_left=a.movement_actions, attacks_made=a.attacks_made
-            )
-        if method == "maneuver" and t.aboard:
-            raise RuleBroken(f"{t.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
-        if response is None:
-            if not firearm:
-                raise InvalidCommand("response", "the target chooses: fight back, dodge, maneuver (or none)")
-            response = "none"
-        if response not in conflict.RESPONSES:
-            raise InvalidCommand("response", f"must be one of {', '.join(conflict.RESPONSES)}")
-        if firearm and response != "none":
-            raise RuleBroken("a firearm attack cannot be fought back or dodged", conflict.POINT_BLANK)
-        if response == "maneuver" and a.aboard:
-            raise RuleBroken(f"{a.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
-        # Builds: "Step 1: Compare Builds" for maneuvers, either way round.
-        attack_penalty = penalty_dice + (conflict.maneuver_penalty_dice(_build(a), _build(t)) if method == "maneuver" else 0)
-        defence_penalty = defence_penalty_dice + (conflict.maneuver_penalty_dice(_build(t), _build(a)) if response == "maneuver" else 0)
-        hits = self._damage_dice(a, firearm, damage, "damage")
-        counters = self._damage_dice(t, False, counter_damage, "counter_damage") if response == "fight back" else None
-        self._check_aftermath(aftermath)
-        a_roller, a_skill, a_value = self._combat_value(a, "Firearms" if firearm else "Fighting", attack_skill, "attack_skill")
-        rolls = [
-            self._skill_roll(
-                dice, "attack", a.id, a_roller.id, f"{method} against {t.name}", a_skill, a_value,
-                difficulty=difficulty if firearm else "regular", bonus=bonus_dice,
-                penalty=attack_penalty + self._impaired_penalty(a, a_skill),
-            )
-        ]
-        d_skill = None
-        if response != "none":
-            d_roller, d_skill, d_value = self._combat_value(t, "Dodge" if response == "dodge" else "Fighting", defence_skill, "defence_skill")
-            rolls.append(
-                self._skill_roll(
-                    dice, "defence", t.id, d_roller.id, f"{response} against {a.name}", d_skill, d_value,
-                    bonus=defence_bonus_dice, penalty=defence_penalty + self._impaired_penalty(t, d_skill),
-                )
-            )
-        exchange = conflict.resolve(rolls[0]["level"], rolls[-1]["level"] if d_skill else None, response, firearm=firearm, difficulty=difficulty)
-        self.trigger_event(
-            self.AttackMade, attacker_id=a.id, target_id=t.id, method=method, response=response, attack_skill=a_skill,
-            defence_skill=d_skill, attack_roll=rolls[0]["sequence"], defence_roll=rolls[1]["sequence"] if d_skill else None,
-            winner=exchange.winner, target_hit=exchange.target_hit, attacker_hit=exchange.attacker_hit,
-            movement_actions_spent=cost, movement_actions_left=a.movement_actions - cost,
+def attack(
+    chase: ConflictChase,
+    attacker_id: str,
+    target_id: str,
+    dice: RollSources,
+    *,
+    method: str = "fighting",
+    response: str | None = None,
+    attack_skill: str | None = None,
+    defence_skill: str | None = None,
+    damage: str | None = None,
+    counter_damage: str | None = None,
+    bonus_dice: int = 0,
+    penalty_dice: int = 0,
+    defence_bonus_dice: int = 0,
+    defence_penalty_dice: int = 0,
+    difficulty: str = "regular",
+    aftermath: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An attack or fighting maneuver on the attacker's turn, and the target's response."""
+    a = rounds.require_turn(chase, attacker_id)
+    t = chase.participant(target_id)
+    if t.id == a.id:
+        raise InvalidCommand("target_id", "an attacker cannot attack itself")
+    if method not in METHODS:
+        raise InvalidCommand("method", f"must be one of {', '.join(METHODS)}")
+    firearm = method == "firearm"
+    if firearm and a.kind == "vehicle":
+        raise InvalidCommand("method", "a vehicle attacks with its driving skill: fighting or maneuver (\"Vehicles in combat\")")
+    mishaps.require_damageable(t)
+    if t.id == a.vehicle or a.id == t.vehicle:
+        raise RuleBroken(f"{a.name} and {t.name} travel together", conflict.CONFLICT)
+    same_location = _carrier_location(chase, a) == _carrier_location(chase, t)
+    if a.aboard:
+        # "Passengers ... may act once on their turn": no movement actions to spend.
+        if not same_location and not firearm:
+            raise RuleBroken("only firearms reach another location; move to the same location to attack", conflict.CONFLICT)
+        if a.attacks_made:
+            raise RuleBroken(f"{a.name} has already acted this round", PASSENGERS)
+        cost = 0
+    else:
+        cost = conflict.attack_cost(
+            same_location=same_location, firearm=firearm, movement_actions_left=a.movement_actions, attacks_made=a.attacks_made
         )
-        if exchange.target_hit:
-            if method == "maneuver":
-                self._incur_mishap(t, f"fighting maneuver by {a.name}")
-            else:
-                rolls += self._strike(a, t, hits, "damage", firearm, aftermath, dice)
-        if exchange.attacker_hit:
-            if response == "maneuver":
-                self._incur_mishap(a, f"fighting maneuver by {t.name}")
-            elif counters is not None and t.status == "in_chase":
-                rolls += self._strike(t, a, counters, "counter_damage", False, aftermath, dice)
-        self._turn_goes_on(a, passenger_acted=True)
-        return {
-            "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit,
-            "mishaps": [pid for pid in (a.id, t.id) if pid in self.mishaps], "rolls": rolls,
-        }
-
-    # -- internals -----------------------------------------------------------------------------
-
-    def _strike(
-        self, source: Participant, target: Participant, expression: str, name: str, firearm: bool,
-        aftermath: dict[str, Any] | None, dice: RollSources,
-    ) -> list[dict[str, Any]]:
-        """Damage from ``source`` to ``target``, and a vehicle's share of what it delivers."""
-        original = _original_build(target)
-        amount, record = self._amount_roll(dice, name, expression, source.id, f"damage to {target.name}", source)
-        rolls = [record] if record else []
-        cause = f"{'shot' if firearm else 'hit'} by {source.name}"
-        if target.kind == "vehicle":
-            rolls += self._vehicle_hit(target, amount, record, cause, aftermath, dice)
+    if method == "maneuver" and t.aboard:
+        raise RuleBroken(f"{t.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
+    if response is None:
+        if not firearm:
+            raise InvalidCommand("response", "the target chooses: fight back, dodge, maneuver (or none)")
+        response = "none"
+    if response not in conflict.RESPONSES:
+        raise InvalidCommand("response", f"must be one of {', '.join(conflict.RESPONSES)}")
+    if firearm and response != "none":
+        raise RuleBroken("a firearm attack cannot be fought back or dodged", conflict.POINT_BLANK)
+    if response == "maneuver" and a.aboard:
+        raise RuleBroken(f"{a.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
+    # Builds: "Step 1: Compare Builds" for maneuvers, either way round.
+    attack_penalty = penalty_dice + (conflict.maneuver_penalty_dice(_build(a), _build(t)) if method == "maneuver" else 0)
+    defence_penalty = defence_penalty_dice + (conflict.maneuver_penalty_dice(_build(t), _build(a)) if response == "maneuver" else 0)
+    hits = _damage_dice(a, firearm, damage, "damage")
+    counters = _damage_dice(t, False, counter_damage, "counter_damage") if response == "fight back" else None
+    mishaps.check_aftermath(chase, aftermath)
+    a_roller, a_skill, a_value = _combat_value(chase, a, "Firearms" if firearm else "Fighting", attack_skill, "attack_skill")
+    rolls = [
+        keeper_rolls.skill_roll(
+            chase, dice, "attack", a.id, a_roller.id, f"{method} against {t.name}", a_skill, a_value,
+            difficulty=difficulty if firearm else "regular", bonus=bonus_dice,
+            penalty=attack_penalty + keeper_rolls.impaired_penalty(a, a_skill),
+        )
+    ]
+    d_skill = None
+    if response != "none":
+        d_roller, d_skill, d_value = _combat_value(chase, t, "Dodge" if response == "dodge" else "Fighting", defence_skill, "defence_skill")
+        rolls.append(
+            keeper_rolls.skill_roll(
+                chase, dice, "defence", t.id, d_roller.id, f"{response} against {a.name}", d_skill, d_value,
+                bonus=defence_bonus_dice, penalty=defence_penalty + keeper_rolls.impaired_penalty(t, d_skill),
+            )
+        )
+    exchange = conflict.resolve(rolls[0]["level"], rolls[-1]["level"] if d_skill else None, response, firearm=firearm, difficulty=difficulty)
+    chase.trigger_event(
+        damage_events.AttackMade, attacker_id=a.id, target_id=t.id, method=method, response=response, attack_skill=a_skill,
+        defence_skill=d_skill, attack_roll=rolls[0]["sequence"], defence_roll=rolls[1]["sequence"] if d_skill else None,
+        winner=exchange.winner, target_hit=exchange.target_hit, attacker_hit=exchange.attacker_hit,
+        movement_actions_spent=cost, movement_actions_left=a.movement_actions - cost,
+    )
+    if exchange.target_hit:
+        if method == "maneuver":
+            mishaps.incur_mishap(chase, t, f"fighting maneuver by {a.name}")
         else:
-            # Armor for people: the vehicle's armor protects its driver and passengers.
-            armor = target.armor + (self.participants[target.vehicle].armor if target.aboard else 0)
-            self._hurt(target, amount, armor, cause, record)
-        if source.kind == "vehicle" and amount and source.status == "in_chase":
-            kick = conflict.recoil(amount, original)
-            if kick.build_lost:
-                loss = self._lose_build(
-                    source, f"recoil: dealt {amount} to {target.name}", points=kick.build_lost, hit_points=kick.damage_suffered,
-                    limited=kick.limited, sequence=record["sequence"] if record else None,
-                )
-                if loss is not None:
-                    rolls += self._aftermath(source, loss, f"recoil: dealt {amount} to {target.name}", aftermath, dice)
-        return rolls
+            rolls += _strike(chase, a, t, hits, "damage", firearm, aftermath, dice)
+    if exchange.attacker_hit:
+        if response == "maneuver":
+            mishaps.incur_mishap(chase, a, f"fighting maneuver by {t.name}")
+        elif counters is not None and t.status == "in_chase":
+            rolls += _strike(chase, t, a, counters, "counter_damage", False, aftermath, dice)
+    rounds.turn_goes_on(chase, a, passenger_acted=True)
+    return {
+        "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit,
+        "mishaps": [pid for pid in (a.id, t.id) if pid in chase.mishaps], "rolls": rolls,
+    }
 
-    def _damage_dice(self, p: Participant, firearm: bool, given: str | None, field: str) -> str:
-        if p.kind == "vehicle":
-            if given is not None:
-                raise InvalidCommand(field, f"a vehicle inflicts 1D10 per point of its Build ({conflict.VEHICLES_IN_COMBAT})")
-            return conflict.vehicle_weapon_dice(vehicles.as_build(p.build))
-        if given is None and firearm:
-            raise InvalidCommand(field, "give the firearm's damage, e.g. 1D10 for a .38 revolver (coc7e-combat.txt weapons table)")
-        expression = given or UNARMED
-        self._expression(expression, p, field)
-        return expression
+# -- internals -----------------------------------------------------------------------------
 
-    def _combat_value(self, p: Participant, kind: str, skill: str | None, field: str) -> tuple[Participant, str, int]:
-        """Roller, skill and value for a combat roll; a vehicle's driver rolls its driving skill."""
-        if p.kind == "vehicle":
-            skill = conflict.combat_skill("Dodge" if kind == "Dodge" else "Fighting", p.driving_skill or "Drive Auto")
-            roller, value = self._roller_value(p, skill, None)
-            return roller, skill, value
-        if skill is None:
-            if kind == "Dodge":
-                skill = "Dodge"
-            else:
-                named = sorted(s for s in p.skills if s.startswith(kind))
-                if not named:
-                    raise InvalidCommand(field, f"{p.name} has no {kind} skill; name the skill to roll")
-                skill = f"{kind} (Brawl)" if f"{kind} (Brawl)" in named else named[0]
-        try:
-            return p, skill, self._value_of(p, skill)
-        except InvalidCommand as e:
-            raise InvalidCommand(field, e.message) from None
+def _strike(
+    chase: ConflictChase, source: Participant, target: Participant, expression: str, name: str, firearm: bool,
+    aftermath: dict[str, Any] | None, dice: RollSources,
+) -> list[dict[str, Any]]:
+    """Damage from ``source`` to ``target``, and a vehicle's share of what it delivers."""
+    original = _original_build(target)
+    amount, record = keeper_rolls.amount_roll(chase, dice, name, expression, source.id, f"damage to {target.name}", source)
+    rolls = [record] if record else []
+    cause = f"{'shot' if firearm else 'hit'} by {source.name}"
+    if target.kind == "vehicle":
+        rolls += mishaps.vehicle_hit(chase, target, amount, record, cause, aftermath, dice)
+    else:
+        # Armor for people: the vehicle's armor protects its driver and passengers.
+        armor = target.armor + (chase.participants[target.vehicle].armor if target.aboard else 0)
+        mishaps.hurt(chase, target, amount, armor, cause, record)
+    if source.kind == "vehicle" and amount and source.status == "in_chase":
+        kick = conflict.recoil(amount, original)
+        if kick.build_lost:
+            loss = mishaps.lose_build(
+                chase, source, f"recoil: dealt {amount} to {target.name}", points=kick.build_lost, hit_points=kick.damage_suffered,
+                limited=kick.limited, sequence=record["sequence"] if record else None,
+            )
+            if loss is not None:
+                rolls += mishaps.vehicle_aftermath(chase, source, loss, f"recoil: dealt {amount} to {target.name}", aftermath, dice)
+    return rolls
 
-    def _carrier_location(self, p: Participant) -> int | None:
-        return self.track.location_of(p.vehicle or p.id)
+
+def _damage_dice(p: Participant, firearm: bool, given: str | None, field: str) -> str:
+    if p.kind == "vehicle":
+        if given is not None:
+            raise InvalidCommand(field, f"a vehicle inflicts 1D10 per point of its Build ({conflict.VEHICLES_IN_COMBAT})")
+        return conflict.vehicle_weapon_dice(vehicles.as_build(p.build))
+    if given is None and firearm:
+        raise InvalidCommand(field, "give the firearm's damage, e.g. 1D10 for a .38 revolver (coc7e-combat.txt weapons table)")
+    expression = given or UNARMED
+    keeper_rolls.parse_expression(expression, p, field)
+    return expression
+
+
+def _combat_value(chase: ConflictChase, p: Participant, kind: str, skill: str | None, field: str) -> tuple[Participant, str, int]:
+    """Roller, skill and value for a combat roll; a vehicle's driver rolls its driving skill."""
+    if p.kind == "vehicle":
+        skill = conflict.combat_skill("Dodge" if kind == "Dodge" else "Fighting", p.driving_skill or "Drive Auto")
+        roller, value = keeper_rolls.roller_value(chase, p, skill, None)
+        return roller, skill, value
+    if skill is None:
+        if kind == "Dodge":
+            skill = "Dodge"
+        else:
+            named = sorted(s for s in p.skills if s.startswith(kind))
+            if not named:
+                raise InvalidCommand(field, f"{p.name} has no {kind} skill; name the skill to roll")
+            skill = f"{kind} (Brawl)" if f"{kind} (Brawl)" in named else named[0]
+    try:
+        return p, skill, keeper_rolls.value_of(p, skill)
+    except InvalidCommand as e:
+        raise InvalidCommand(field, e.message) from None
+
+
+def _carrier_location(chase: ConflictChase, p: Participant) -> int | None:
+    return chase.track.location_of(p.vehicle or p.id)
 
 
 def _build(p: Participant) -> Fraction:

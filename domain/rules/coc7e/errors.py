@@ -1,6 +1,8 @@
 """Why a Call of Cthulhu chase refuses a command: rule broken, unknown participant, bad value."""
 from __future__ import annotations
 
+from domain import errors as core
+
 CHASES = "coc7e-chases.txt"
 
 
@@ -8,26 +10,17 @@ class ChaseError(Exception):
     """Base of the chase's refusals."""
 
 
-class RuleBroken(ChaseError):
+class RuleBroken(ChaseError, core.RuleBroken):
     """A command the rules forbid now; ``rule`` names the rules text and heading."""
 
-    def __init__(self, message: str, rule: str) -> None:
-        super().__init__(message)
-        self.rule = rule
 
-
-class ParticipantNotFound(ChaseError, LookupError):
+class ParticipantNotFound(ChaseError, core.NotFound):
     """No such participant in this chase."""
 
 
-class InvalidCommand(ChaseError, ValueError):
+class InvalidCommand(ChaseError, core.InvalidInput):
     """A command with a bad value; ``field`` names it."""
 
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
-        self.message = message
 
-
-class ObstacleNotFound(ChaseError, LookupError):
+class ObstacleNotFound(ChaseError, core.NotFound):
     """No such hazard or barrier on this chase's track."""

@@ -5,11 +5,11 @@ domain.dice.expressions, with DB read from the roller's damage bonus (coc7e-comb
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from domain.dice import DiceExpression, DiceSource, InvalidDiceExpression, parse
-from domain.rules.coc7e import percentile
-from domain.rules.coc7e.errors import InvalidCommand
+from domain.rules.coc7e import chase_events, percentile
+from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.participants import Participant
 
 # Dice for a command that makes several rolls: called with the roll's name ("attack", "damage",
@@ -29,94 +29,129 @@ def percentile_needs(bonus: int = 0, penalty: int = 0) -> str:
     return f"d100: {tens} tens {'die' if tens == 1 else 'dice'} (00-90) then the units die (0-9)"
 
 
-class KeeperRolls:
-    """The roll procedures of the Chase aggregate (mixed into it; events are the Chase's)."""
+class RollingChase(Protocol):
+    """What the roll procedures use of a chase (domain.rules.coc7e.chase.Chase)."""
 
     rolls_made: int
     round: int
 
-    def roll_skill(
-        self,
-        dice: DiceSource,
-        participant_id: str | None,
-        skill: str,
-        target: int | None = None,
-        *,
-        difficulty: str = "regular",
-        bonus: int = 0,
-        penalty: int = 0,
-        purpose: str = "skill roll",
-    ) -> dict[str, Any]:
-        """A skill or characteristic roll by value, or by the participant's own skill."""
-        self._require_not_ended()
-        if target is None:
-            if participant_id is None:
-                raise InvalidCommand("target", "is required when no participant rolls")
-            target = self._value_of(self.participant(participant_id), skill)
-        elif participant_id is not None:
-            self.participant(participant_id)
-        record = self._roll_percentile(dice, participant_id, purpose, skill, target, difficulty=difficulty, bonus=bonus, penalty=penalty)
-        self.trigger_event(self.SkillRolled, participant_id=participant_id, roll=record)
-        return record
+    def participant(self, participant_id: str) -> Participant: ...
 
-    def roll_dice(self, dice: DiceSource, expression: str, participant_id: str | None = None, purpose: str = "dice roll") -> dict[str, Any]:
-        """Roll a dice expression such as 1D3 or 1D4+DB (DB from the roller's damage bonus)."""
-        self._require_not_ended()
-        bonus = self.participant(participant_id).damage_bonus if participant_id else None
-        try:
-            parsed = parse(expression, bonus)
-        except InvalidDiceExpression as e:
-            raise InvalidCommand("expression", str(e)) from None
-        record = parsed.roll(dice, self.rolls_made + 1)
-        record = {"sequence": self.rolls_made + 1, "roller": participant_id, "purpose": purpose, "round": self.round, **record}
-        self.trigger_event(self.DiceRolled, participant_id=participant_id, roll=record)
-        return record
+    def driver_of(self, vehicle_id: str) -> Participant | None: ...
 
-    def _skill_roll(
-        self, dice: RollSources, name: str, participant_id: str | None, roller_id: str | None, purpose: str, skill: str, target: int, **kw: Any
-    ) -> dict[str, Any]:
-        """One percentile roll of a several-roll command, recorded as SkillRolled."""
-        try:
-            needs = percentile_needs(kw.get("bonus", 0), kw.get("penalty", 0))
-        except percentile.InvalidPercentileRoll as e:
-            raise InvalidCommand("roll", str(e)) from None
-        record = self._roll_percentile(dice(name, needs), roller_id, purpose, skill, target, **kw)
-        self.trigger_event(self.SkillRolled, participant_id=participant_id, roll=record)
-        return record
+    def require_not_ended(self) -> None: ...
 
-    def _expression(self, expression: str, roller: Participant | None, field: str = "damage") -> DiceExpression:
-        try:
-            return parse(expression, roller.damage_bonus if roller else None)
-        except InvalidDiceExpression as e:
-            raise InvalidCommand(field, str(e)) from None
+    def trigger_event(self, event_class: Any, **kwargs: Any) -> None: ...
 
-    def _amount_roll(
-        self, dice: RollSources, name: str, expression: str, participant_id: str | None, purpose: str, roller: Participant | None = None
-    ) -> tuple[int, dict[str, Any] | None]:
-        """Roll damage (or lost movement actions) as DiceRolled; the amount is never below 0.
 
-        An expression without dice (a bicycle's "0" damage) rolls nothing and records nothing.
-        """
-        parsed = self._expression(expression, roller)
-        if not parsed.terms:
-            return max(0, parsed.modifier), None
-        sequence = self.rolls_made + 1
-        record = parsed.roll(dice(name, parsed.text), sequence)
-        record = {"sequence": sequence, "roller": roller.id if roller else participant_id, "purpose": purpose, "round": self.round, **record}
-        self.trigger_event(self.DiceRolled, participant_id=participant_id, roll=record)
-        return max(0, record["total"]), record
+def roll_skill(
+    chase: RollingChase,
+    dice: DiceSource,
+    participant_id: str | None,
+    skill: str,
+    target: int | None = None,
+    *,
+    difficulty: str = "regular",
+    bonus: int = 0,
+    penalty: int = 0,
+    purpose: str = "skill roll",
+) -> dict[str, Any]:
+    """A skill or characteristic roll by value, or by the participant's own skill."""
+    chase.require_not_ended()
+    if target is None:
+        if participant_id is None:
+            raise InvalidCommand("target", "is required when no participant rolls")
+        target = value_of(chase.participant(participant_id), skill)
+    elif participant_id is not None:
+        chase.participant(participant_id)
+    record = roll_percentile(chase, dice, participant_id, purpose, skill, target, difficulty=difficulty, bonus=bonus, penalty=penalty)
+    chase.trigger_event(chase_events.SkillRolled, participant_id=participant_id, roll=record)
+    return record
 
-    def _roll_percentile(self, dice: DiceSource, roller: str | None, purpose: str, skill: str, target: int, **kw: Any) -> dict[str, Any]:
-        try:
-            record = percentile.roll(dice, self.rolls_made + 1, target, **kw)
-        except percentile.InvalidPercentileRoll as e:
-            raise InvalidCommand("roll", str(e)) from None
-        return {"sequence": self.rolls_made + 1, "roller": roller, "purpose": purpose, "skill": skill, "round": self.round, **record}
 
-    def _value_of(self, p: Participant, skill: str) -> int:
-        characteristics = {"CON": p.con, "DEX": p.dex}
-        if skill in characteristics and characteristics[skill] is not None:
-            return characteristics[skill]  # type: ignore[return-value]
-        if skill in p.skills:
-            return p.skills[skill]
-        raise InvalidCommand("skill", f"{p.name} has no value for {skill}; give the target value")
+def roll_dice(chase: RollingChase, dice: DiceSource, expression: str, participant_id: str | None = None, purpose: str = "dice roll") -> dict[str, Any]:
+    """Roll a dice expression such as 1D3 or 1D4+DB (DB from the roller's damage bonus)."""
+    chase.require_not_ended()
+    bonus = chase.participant(participant_id).damage_bonus if participant_id else None
+    try:
+        parsed = parse(expression, bonus)
+    except InvalidDiceExpression as e:
+        raise InvalidCommand("expression", str(e)) from None
+    record = parsed.roll(dice, chase.rolls_made + 1)
+    record = {"sequence": chase.rolls_made + 1, "roller": participant_id, "purpose": purpose, "round": chase.round, **record}
+    chase.trigger_event(chase_events.DiceRolled, participant_id=participant_id, roll=record)
+    return record
+
+
+def skill_roll(
+    chase: RollingChase, dice: RollSources, name: str, participant_id: str | None, roller_id: str | None, purpose: str, skill: str, target: int, **kw: Any
+) -> dict[str, Any]:
+    """One percentile roll of a several-roll command, recorded as SkillRolled."""
+    try:
+        needs = percentile_needs(kw.get("bonus", 0), kw.get("penalty", 0))
+    except percentile.InvalidPercentileRoll as e:
+        raise InvalidCommand("roll", str(e)) from None
+    record = roll_percentile(chase, dice(name, needs), roller_id, purpose, skill, target, **kw)
+    chase.trigger_event(chase_events.SkillRolled, participant_id=participant_id, roll=record)
+    return record
+
+
+def parse_expression(expression: str, roller: Participant | None, field: str = "damage") -> DiceExpression:
+    try:
+        return parse(expression, roller.damage_bonus if roller else None)
+    except InvalidDiceExpression as e:
+        raise InvalidCommand(field, str(e)) from None
+
+
+def amount_roll(
+    chase: RollingChase, dice: RollSources, name: str, expression: str, participant_id: str | None, purpose: str, roller: Participant | None = None
+) -> tuple[int, dict[str, Any] | None]:
+    """Roll damage (or lost movement actions) as DiceRolled; the amount is never below 0.
+
+    An expression without dice (a bicycle's "0" damage) rolls nothing and records nothing.
+    """
+    parsed = parse_expression(expression, roller)
+    if not parsed.terms:
+        return max(0, parsed.modifier), None
+    sequence = chase.rolls_made + 1
+    record = parsed.roll(dice(name, parsed.text), sequence)
+    record = {"sequence": sequence, "roller": roller.id if roller else participant_id, "purpose": purpose, "round": chase.round, **record}
+    chase.trigger_event(chase_events.DiceRolled, participant_id=participant_id, roll=record)
+    return max(0, record["total"]), record
+
+
+def roll_percentile(chase: RollingChase, dice: DiceSource, roller: str | None, purpose: str, skill: str, target: int, **kw: Any) -> dict[str, Any]:
+    try:
+        record = percentile.roll(dice, chase.rolls_made + 1, target, **kw)
+    except percentile.InvalidPercentileRoll as e:
+        raise InvalidCommand("roll", str(e)) from None
+    return {"sequence": chase.rolls_made + 1, "roller": roller, "purpose": purpose, "skill": skill, "round": chase.round, **record}
+
+
+def value_of(p: Participant, skill: str) -> int:
+    characteristics = {"CON": p.con, "DEX": p.dex}
+    if skill in characteristics and characteristics[skill] is not None:
+        return characteristics[skill]  # type: ignore[return-value]
+    if skill in p.skills:
+        return p.skills[skill]
+    raise InvalidCommand("skill", f"{p.name} has no value for {skill}; give the target value")
+
+
+def roller_value(chase: RollingChase, p: Participant, skill: str, target: int | None) -> tuple[Participant, int]:
+    """Who rolls for ``p`` (a vehicle's driver) and the value rolled against."""
+    roller = p
+    if p.kind == "vehicle":
+        driver = chase.driver_of(p.id)
+        if driver is None:
+            raise RuleBroken(f"{p.name} has no driver", f"{CHASES} \"Passengers\"")
+        roller = driver
+    if target is not None:
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target <= 999:
+            raise InvalidCommand("target", "must be a whole number from 0 to 999")
+        return roller, target
+    return roller, value_of(roller, skill)
+
+
+def impaired_penalty(p: Participant, skill: str) -> int:
+    """"impaired; one penalty die is applied to all Drive Auto (or appropriate skill) rolls"."""
+    return 1 if p.kind == "vehicle" and p.condition == "impaired" and skill == p.driving_skill else 0

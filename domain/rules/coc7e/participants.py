@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.errors import InvalidInput
 from domain.rules.coc7e import vehicles as charts
 from domain.rules.coc7e.errors import InvalidCommand
 
@@ -34,13 +35,8 @@ LIMITS = {
 }
 
 
-class InvalidParticipant(ValueError):
+class InvalidParticipant(InvalidInput):
     """A participant described with a missing, impossible or contradictory value."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
-        self.message = message
 
 
 @dataclass

@@ -16,7 +16,7 @@ background job that runs twice records its rolls once. Undo and rewind do not gi
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from domain.dice import DiceSource
 from domain.recorded_chase import RecordedChase
@@ -76,73 +76,70 @@ def used_keys(chase: Any) -> dict[str, list[int]]:
     return vars(chase).get("random_hazard_keys", {})
 
 
-class RandomHazards:
-    """The random-hazards procedure of the Chase aggregate (mixed into it).
-
-    The Chase declares ``RandomHazardRolled`` with its stable topic, as it does for the
-    record's own events.
-    """
+class HazardsChase(Protocol):
+    """What rolling random hazards uses of a chase (domain.rules.coc7e.chase.Chase)."""
 
     rolls_made: int
     round: int
-    version: int
 
-    class RandomHazardRolled(RecordedChase.Event):
-        """One location ahead rolled on the random hazards table."""
+    def require_not_ended(self) -> None: ...
 
-        key: str
-        location: int | None  # the stretch from this location to the next; None: not placed
-        participant_id: str | None  # always None: nobody rolls it (the roll history's column)
-        outcome: str
-        by: str
-        roll: dict
+    def trigger_event(self, event_class: Any, **kwargs: Any) -> None: ...
 
-        def apply(self, chase: Any) -> None:
-            chase.rolls_made = self.roll["sequence"]
-            keys = chase.__dict__.setdefault("random_hazard_keys", {})
-            keys.setdefault(self.key, []).append(self.roll["sequence"])
 
-    def roll_random_hazards(
-        self,
-        dice: DiceSource,
-        key: str,
-        locations: int = 1,
-        environment: str = "normal",
-        from_location: int | None = None,
-        by: str = "keeper",
-    ) -> list[dict[str, Any]]:
-        """Roll ``locations`` locations ahead on the random hazards table; one event each."""
-        self._require_not_ended()  # type: ignore[attr-defined]
-        if not isinstance(key, str) or not key.strip() or len(key) > MAX_KEY_LENGTH:
-            raise InvalidCommand("key", f"an idempotency key of 1 to {MAX_KEY_LENGTH} characters is required")
-        if isinstance(locations, bool) or not isinstance(locations, int) or not 1 <= locations <= MAX_LOCATIONS:
-            raise InvalidCommand("locations", f"must be a whole number from 1 to {MAX_LOCATIONS}")
-        if environment not in ENVIRONMENTS:
-            raise InvalidCommand("environment", f"must be one of {', '.join(ENVIRONMENTS)}")
-        if from_location is not None and (isinstance(from_location, bool) or not isinstance(from_location, int)):
-            raise InvalidCommand("from_location", "must be a whole number")
-        if key in used_keys(self):
-            raise RandomHazardsAlreadyRolled(key)
-        records = []
-        for i in range(locations):
-            sequence = self.rolls_made + 1
-            location = None if from_location is None else from_location + i
-            record = {"sequence": sequence, "roller": None, "purpose": "random hazards", "round": self.round,
-                      "location": location, **roll_location(dice, sequence, environment)}
-            self.trigger_event(  # type: ignore[attr-defined]
-                self.RandomHazardRolled,
-                key=key,
-                location=location,
-                participant_id=None,
-                outcome=record["outcome"],
-                by=by,
-                roll=record,
-            )
-            records.append(record)
-        return records
+class RandomHazardRolled(RecordedChase.Event):
+    """One location ahead rolled on the random hazards table."""
 
-    def game_state(self) -> dict[str, Any]:
-        # Keys are part of the record, not of the game: undo and rewind never give one back.
-        state = super().game_state()  # type: ignore[misc]
-        state.pop("random_hazard_keys", None)
-        return state
+    TOPIC = "coc7e:Chase.RandomHazardRolled"
+    key: str
+    location: int | None  # the stretch from this location to the next; None: not placed
+    participant_id: str | None  # always None: nobody rolls it (the roll history's column)
+    outcome: str
+    by: str
+    roll: dict
+
+    def apply(self, chase: Any) -> None:
+        chase.rolls_made = self.roll["sequence"]
+        keys = chase.__dict__.setdefault("random_hazard_keys", {})
+        keys.setdefault(self.key, []).append(self.roll["sequence"])
+
+
+def roll_random_hazards(
+    chase: HazardsChase,
+    dice: DiceSource,
+    key: str,
+    locations: int = 1,
+    environment: str = "normal",
+    from_location: int | None = None,
+    by: str = "keeper",
+) -> list[dict[str, Any]]:
+    """Roll ``locations`` locations ahead on the random hazards table; one event each."""
+    chase.require_not_ended()
+    if not isinstance(key, str) or not key.strip() or len(key) > MAX_KEY_LENGTH:
+        raise InvalidCommand("key", f"an idempotency key of 1 to {MAX_KEY_LENGTH} characters is required")
+    if isinstance(locations, bool) or not isinstance(locations, int) or not 1 <= locations <= MAX_LOCATIONS:
+        raise InvalidCommand("locations", f"must be a whole number from 1 to {MAX_LOCATIONS}")
+    if environment not in ENVIRONMENTS:
+        raise InvalidCommand("environment", f"must be one of {', '.join(ENVIRONMENTS)}")
+    if from_location is not None and (isinstance(from_location, bool) or not isinstance(from_location, int)):
+        raise InvalidCommand("from_location", "must be a whole number")
+    if key in used_keys(chase):
+        raise RandomHazardsAlreadyRolled(key)
+    records = []
+    for i in range(locations):
+        sequence = chase.rolls_made + 1
+        location = None if from_location is None else from_location + i
+        record = {"sequence": sequence, "roller": None, "purpose": "random hazards", "round": chase.round,
+                  "location": location, **roll_location(dice, sequence, environment)}
+        chase.trigger_event(
+            RandomHazardRolled, key=key, location=location, participant_id=None, outcome=record["outcome"], by=by, roll=record,
+        )
+        records.append(record)
+    return records
+
+
+def without_keys(state: dict[str, Any]) -> dict[str, Any]:
+    """A chase's game state less its idempotency keys: they are part of the record, not of the
+    game, so undo and rewind never give one back."""
+    state.pop("random_hazard_keys", None)
+    return state

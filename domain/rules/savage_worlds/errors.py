@@ -5,6 +5,8 @@ files are those of /work/shared/rules (README.md there lists them).
 """
 from __future__ import annotations
 
+from domain import errors as core
+
 SWADE = "swade-chases-reference.txt"
 SWD = "swd-chases.txt"
 # Rules the extracts refer to without printing them (rules/README.md: "implement the standard
@@ -17,22 +19,17 @@ class SavageWorldsError(Exception):
     """Base of the Savage Worlds refusals."""
 
 
-class RuleBroken(SavageWorldsError):
-    """A maneuver the rules forbid now; ``rule`` names the rules text and heading."""
+class RuleBroken(SavageWorldsError, core.RuleBroken):
+    """A maneuver the rules forbid now; ``rule`` names the rules text and heading (also in the
+    message: the Savage Worlds refusals have always quoted it)."""
 
     def __init__(self, message: str, rule: str) -> None:
-        super().__init__(f"{message} ({rule})")
-        self.message = message
-        self.rule = rule
+        super().__init__(message, rule)
+        self.args = (f"{message} ({rule})",)
 
 
-class InvalidValue(SavageWorldsError, ValueError):
+class InvalidValue(SavageWorldsError, core.InvalidInput):
     """A value that is not one the rules know; ``field`` names it."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
-        self.message = message
 
 
 def whole(field_name: str, value: object, minimum: int | None = None) -> int:

@@ -1,8 +1,9 @@
 """What the two Savage Worlds chase aggregates share: participants, units, follow-ups, the end.
 
 SwadeChase (swade_aggregate.py) and SwdChase (swd_aggregate.py) subclass SavageChase and declare
-its events (savage_events.py) with their own topics. The deck, the rolls and damage are mixins
-(savage_decks.py, savage_rolls.py). A *follow-up* is what the rules call for next, such as an Out
+its events (savage_events.py) with their own topics. The deck, the rolls and damage are procedures
+of their own modules (savage_decks.py, savage_rolls.py), functions taking the chase, bound here as
+its methods. A *follow-up* is what the rules call for next, such as an Out
 of Control roll after a failed control roll or the card to keep of several dealt: it is recorded
 as an event, shown in the views, and resolved before any other game command is taken, so that
 the record reads in the order the table played.
@@ -11,7 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.errors import NotFound
 from domain.recorded_chase import RecordedChase
+from domain.rules.savage_worlds import savage_decks, savage_rolls
+from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds.errors import InvalidValue, RuleBroken
 from domain.rules.savage_worlds.participants import SavageParticipant, new_participant, validate
 from domain.track import Track
@@ -20,7 +24,7 @@ OUTCOMES = ("captured", "escaped", "abandoned", "both stopped")
 OUTCOME_ALIASES = {"caught": "captured"}  # the Call of Cthulhu word, accepted by the shared /end
 
 
-class ParticipantNotFound(LookupError):
+class ParticipantNotFound(NotFound):
     """No such participant in this chase."""
 
 
@@ -29,12 +33,55 @@ class SavageChase(RecordedChase):
 
     SYSTEM = "savage_worlds"
     RULES = ""  # the rules text, for refusals
+    SHAKEN_AGAIN_WOUNDS = False  # each system says (savage_rolls.RollingChase)
+
+    # The events both systems record: each system re-declares every one with its own topic.
+    ParticipantAdded = ev.ParticipantAdded
+    ChaseBegan = ev.ChaseBegan
+    DeckShuffled = ev.DeckShuffled
+    ActionCardDealt = ev.ActionCardDealt
+    CardsDiscarded = ev.CardsDiscarded
+    TraitRolled = ev.TraitRolled
+    DamageRolled = ev.DamageRolled
+    TableRolled = ev.TableRolled
+    ConditionsChanged = ev.ConditionsChanged
+    CharacterDamaged = ev.CharacterDamaged
+    VehicleDamaged = ev.VehicleDamaged
+    StatusChanged = ev.StatusChanged
+    FollowUpRequired = ev.FollowUpRequired
+    FollowUpResolved = ev.FollowUpResolved
+    RoundBegan = ev.RoundBegan
+    TurnOrderSet = ev.TurnOrderSet
+    TurnBegan = ev.TurnBegan
+    TurnEnded = ev.TurnEnded
+    RoundEnded = ev.RoundEnded
+
+    # Rolls, damage and conditions (savage_rolls.py), bound as methods: chase.roll_trait(...) is
+    # savage_rolls.roll_trait(chase, ...).
+    holds_joker = savage_rolls.holds_joker
+    maneuver_die = staticmethod(savage_rolls.maneuver_die)
+    condition_modifiers = staticmethod(savage_rolls.condition_modifiers)
+    roll_trait = savage_rolls.roll_trait
+    roll_damage = savage_rolls.roll_damage
+    roll_table = savage_rolls.roll_table
+    change_conditions = savage_rolls.change_conditions
+    during_own_turn = savage_rolls.during_own_turn
+    set_conditions = savage_rolls.set_conditions
+    roll_any_trait = savage_rolls.roll_any_trait
+    recover = savage_rolls.recover
+    recover_from_shaken = savage_rolls.recover_from_shaken
+    damage = savage_rolls.damage
+    apply_damage = savage_rolls.apply_damage
+    # The decks (savage_decks.py).
+    deck = savage_decks.deck_of
+    server_deck = property(savage_decks.server_deck)
+    shuffle = savage_decks.shuffle
+    draw_card = savage_decks.draw_card
+    discard_action_cards = savage_decks.discard_action_cards
+    reshuffle_if_due = savage_decks.reshuffle_if_due
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)
-        self.phase = "setup"  # setup | running | ended
-        self.outcome: str | None = None
-        self.end_note = ""
         self.settings: dict[str, Any] = {}
         self.participants: dict[str, SavageParticipant] = {}
         self.decks: dict[str, dict[str, Any]] = {}
@@ -195,19 +242,3 @@ class SavageChase(RecordedChase):
         if not p.in_chase:
             raise RuleBroken(f"{p.name} is not in the chase ({p.status})", self.RULES)
         return p
-
-    # -- procedures of other systems ----------------------------------------------------------
-
-    def __getattr__(self, name: str) -> Any:
-        """A command of another system's chases (the Call of Cthulhu speed roll, a hazard, ...)
-        asked of this chase: refused as a broken rule (409), not a crash. Only for public names;
-        as an AttributeError too, hasattr() and getattr() with a default keep working."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        raise NotInThisSystem(
-            f"{name.replace('_', ' ')} is not a procedure of a {self.SYSTEM} chase: use /chases/<id>/{self.SYSTEM}/...", self.RULES
-        )
-
-
-class NotInThisSystem(RuleBroken, AttributeError):
-    """A procedure of another game system asked of a Savage Worlds chase."""

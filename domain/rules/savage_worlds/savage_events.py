@@ -239,13 +239,3 @@ class RoundEnded(Event):
     def apply(self, chase: Any) -> None:
         chase.round_over = True
         chase.stage = "over"
-
-
-class ChaseEnded(Event):
-    outcome: str
-    note: str
-
-    def apply(self, chase: Any) -> None:
-        chase.phase = "ended"
-        chase.outcome = self.outcome
-        chase.end_note = self.note

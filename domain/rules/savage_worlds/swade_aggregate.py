@@ -16,14 +16,12 @@ from typing import Any
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds import swade_events as sev
+from domain.rules.savage_worlds import swade_follow_ups, swade_maneuvers, swade_units
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.errors import SWADE, InvalidValue, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
-from domain.rules.savage_worlds.savage_decks import DECK_MODES, DeckDice, DeckKeeping
-from domain.rules.savage_worlds.savage_rolls import SavageRolls
+from domain.rules.savage_worlds.savage_decks import DeckDice, deck_mode
 from domain.rules.savage_worlds.swade_chase import complication_due
-from domain.rules.savage_worlds.swade_follow_ups import SwadeFollowUps
-from domain.rules.savage_worlds.swade_maneuvers import SwadeManeuvers
 from domain.rules.savage_worlds.swade_tables import DEFAULT_CHASE_CARDS, range_increment
 from domain.rules.savage_worlds.swd_chase import resolution_order
 
@@ -31,12 +29,13 @@ SETUP = f"{SWADE} \"SETUP\""
 MAX_ROW = 54  # the extra deck holds 54 cards
 
 
-class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, SavageChase):
+class SwadeChase(SavageChase):
     """A Savage Worlds Adventure Edition chase."""
 
     TOPIC = "swade:Chase"
     SYSTEM = "swade"
     RULES = SWADE
+    SHAKEN_AGAIN_WOUNDS = False  # SWADE: Shaken twice is no Wound (Savage Worlds Deluxe: it is)
 
     class Created(RecordedChase.Created):
         TOPIC = "swade:Chase.Created"
@@ -126,7 +125,7 @@ class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, Savag
     class RoundEnded(ev.RoundEnded):
         TOPIC = "swade:Chase.RoundEnded"
 
-    class ChaseEnded(ev.ChaseEnded):
+    class ChaseEnded(RecordedChase.ChaseEnded):
         TOPIC = "swade:Chase.ChaseEnded"
 
     # The Adventure Edition's own events (swade_events.py).
@@ -156,6 +155,31 @@ class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, Savag
 
     class Rammed(sev.Rammed):
         TOPIC = "swade:Chase.Rammed"
+
+    # The procedures (functions taking the chase, each module's Protocol naming what it uses),
+    # bound as methods. Maneuvers and attacks (swade_maneuvers.py):
+    change_position = swade_maneuvers.change_position
+    drop_back = swade_maneuvers.drop_back
+    evade = swade_maneuvers.evade
+    hold_steady = swade_maneuvers.hold_steady
+    flee = swade_maneuvers.flee
+    force = swade_maneuvers.force
+    ram = swade_maneuvers.ram
+    attack_foe = swade_maneuvers.attack_foe
+    # Follow-ups, and what raises them (swade_follow_ups.py); damage_vehicle is this system's rule.
+    resolve = swade_follow_ups.resolve
+    critical_failure = swade_follow_ups.critical_failure
+    damage_vehicle = swade_follow_ups.damage_vehicle
+    forfeit_turn = swade_follow_ups.forfeit_turn
+    # A unit on the row (swade_units.py).
+    position = swade_units.position
+    maneuver_modifiers = swade_units.maneuver_modifiers
+    maneuvering_roll = swade_units.maneuvering_roll
+    require_free_to_act = swade_units.require_free_to_act
+    move_unit = swade_units.move_unit
+    closest_foe = swade_units.closest_foe
+    fastest_rival = swade_units.fastest_rival
+    rival_on_same_card = swade_units.rival_on_same_card
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)
@@ -189,9 +213,7 @@ class SwadeChase(SwadeFollowUps, SwadeManeuvers, SavageRolls, DeckKeeping, Savag
         """"SETUP": the type of chase, the row of Chase Cards, where each unit starts."""
         self._require_phase("setup", "the chase has already begun")
         increment = range_increment(mode)
-        deck = deck or self.dice
-        if deck not in DECK_MODES:
-            raise InvalidValue("deck", f"must be one of {', '.join(DECK_MODES)}")
+        deck = deck_mode(deck, self.dice)
         if not isinstance(linear, bool):
             raise InvalidValue("linear", "must be true or false")
         if deck == "server" and not isinstance(chase_cards, int):

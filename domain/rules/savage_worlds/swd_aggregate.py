@@ -15,17 +15,16 @@ from typing import Any
 
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds import savage_events as ev
+from domain.rules.savage_worlds import swd_actions, swd_follow_ups
 from domain.rules.savage_worlds import swd_events as dev
 from domain.rules.savage_worlds.cards import card
-from domain.rules.savage_worlds.errors import SWD, InvalidValue, RuleBroken, whole
+from domain.rules.savage_worlds.errors import SWD, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
-from domain.rules.savage_worlds.savage_decks import DECK_MODES, DeckDice, DeckKeeping
-from domain.rules.savage_worlds.savage_rolls import SavageRolls
-from domain.rules.savage_worlds.swd_actions import SwdActions
+from domain.rules.savage_worlds.savage_decks import DeckDice, deck_mode
 from domain.rules.savage_worlds.swd_chase import ENDS, LENGTH, RESOLVE, chase_length, complication, complication_due, resolution_order, time_ran_out
 
 
-class SwdChase(SwdActions, SavageRolls, DeckKeeping, SavageChase):
+class SwdChase(SavageChase):
     """A Savage Worlds Deluxe chase."""
 
     TOPIC = "swd:Chase"
@@ -121,7 +120,7 @@ class SwdChase(SwdActions, SavageRolls, DeckKeeping, SavageChase):
     class RoundEnded(ev.RoundEnded):
         TOPIC = "swd:Chase.RoundEnded"
 
-    class ChaseEnded(ev.ChaseEnded):
+    class ChaseEnded(RecordedChase.ChaseEnded):
         TOPIC = "swd:Chase.ChaseEnded"
 
     # The Deluxe chase's own events (swd_events.py).
@@ -143,6 +142,16 @@ class SwdChase(SwdActions, SavageRolls, DeckKeeping, SavageChase):
     class RecoveriesCalled(dev.RecoveriesCalled):
         TOPIC = "swd:Chase.RecoveriesCalled"
 
+    # The procedures (functions taking the chase, each module's Protocol naming what it uses),
+    # bound as methods. The round's rolls and actions (swd_actions.py):
+    maneuver = swd_actions.maneuver
+    cooperate = swd_actions.cooperate
+    attack_foe = swd_actions.attack_foe
+    force = swd_actions.force
+    obstacle_hit = swd_actions.obstacle_hit
+    damage_vehicle = swd_actions.damage_vehicle  # this system's rule (savage_rolls.apply_damage)
+    resolve = swd_follow_ups.resolve  # what the rules call for next (swd_follow_ups.py)
+
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)
         self.maneuvered: dict[str, int] = {}  # unit -> Action cards its maneuver roll earned, this round
@@ -162,9 +171,7 @@ class SwdChase(SwdActions, SavageRolls, DeckKeeping, SavageChase):
         ("Constant chase modifiers": Difficult Terrain -2, say); round 1 begins."""
         self._require_phase("setup", "the chase has already begun")
         length = chase_length(length)
-        deck = deck or self.dice
-        if deck not in DECK_MODES:
-            raise InvalidValue("deck", f"must be one of {', '.join(DECK_MODES)}")
+        deck = deck_mode(deck, self.dice)
         whole("constant", constant)
         units = self.units(in_chase=False)
         if not {"chaser", "quarry"} <= {u.role for u in units}:

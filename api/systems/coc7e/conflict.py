@@ -3,7 +3,7 @@ rolls "as if encountering a hazard", and the Keeper's ruling on damage and delay
 
 coc7e-chases.txt part 4; the Keeper's choices (which damage table row, whether movement actions
 are lost, where a thrown character lands, the fate of a wreck's occupants) are inputs with the
-rules' defaults. See api/obstacle_schemas.py for the ``rolls`` each command takes.
+rules' defaults. See obstacle_schemas.py for the ``rolls`` each command takes.
 """
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from uuid import UUID
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import obstacle_schemas as o
 from api import schemas as s
 from api.auth import principal
 from api.chases import expected_version, result
-from api.obstacles import present, rolls
-from api.runtime import ledger
+from api.systems.coc7e import obstacle_schemas as o
+from api.systems.coc7e.chases import coc7e
+from api.systems.coc7e.obstacles import present, rolls
 
 blp = Blueprint("coc7e-conflict", __name__, url_prefix="/chases", description="Call of Cthulhu 7e: conflict, fighting maneuvers and mishaps")
 
@@ -36,7 +36,7 @@ class Attack(MethodView):
         [...], "counter_damage": [...], "thrown_free": {"<occupant id>": [d10, d10]}}."""
         choice = rolls(data)
         target = data.pop("target_id")
-        outcome, chase = ledger().attack(chase_id, participant_id, target, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
+        outcome, chase = coc7e().attack(chase_id, participant_id, target, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
 
 
@@ -49,7 +49,7 @@ class MishapRoll(MethodView):
         a pass clears the mishap, a failure leaves it for the Keeper's ruling. rolls: {"skill": [...]}."""
         choice = rolls(data)
         skill = data.pop("skill")
-        outcome, chase = ledger().mishap_roll(chase_id, participant_id, skill, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
+        outcome, chase = coc7e().mishap_roll(chase_id, participant_id, skill, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
 
 
@@ -64,7 +64,7 @@ class Consequences(MethodView):
         {"damage": [...], "movement_actions": [d3], "occupants": {"<id>": [...]}}."""
         choice = rolls(data)
         incident = data.pop("incident")
-        outcome, chase = ledger().rule_consequences(
+        outcome, chase = coc7e().rule_consequences(
             chase_id, participant_id, incident=incident, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data)
         )
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)

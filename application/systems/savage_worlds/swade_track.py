@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from application.projections.savage_common import bookkeeping, card_dict, deck, participant, record_fields
+from application.systems.savage_worlds.views import bookkeeping, card_dict, deck, header, participant
 from domain.rules.savage_worlds.swade_chase import cards_apart
 
 
@@ -17,7 +17,7 @@ def render(chase: Any) -> dict[str, Any]:
         view["holding_steady"] = view["unit"] in chase.holding_steady
     increment = chase.settings.get("range_increment")
     return {
-        **record_fields(chase),
+        **header(chase),
         "mode": chase.settings.get("mode"),
         "range_increment": increment,
         "linear": chase.settings.get("linear"),

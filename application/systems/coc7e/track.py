@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from application.projections.record import record_state
+from application.projections.record import record_fields
 
 
 def render(chase: Any) -> dict[str, Any]:
@@ -16,18 +16,7 @@ def render(chase: Any) -> dict[str, Any]:
     acted = set(chase.turn_order[: chase.turn_index]) if chase.phase == "running" else set()
     participants = {pid: _participant(chase, p, pid in acted) for pid, p in chase.participants.items()}
     return {
-        "chase_id": str(chase.id),
-        "name": chase.name,
-        "system": "coc7e",
-        "dice": chase.dice,
-        "phase": chase.phase,
-        "outcome": chase.outcome,
-        "end_note": chase.end_note,
-        "version": chase.version,
-        "chain_head": chase.chain_head,
-        "round": chase.round,
-        "turn_order": list(chase.turn_order),
-        "whose_turn": chase.whose_turn,
+        **record_fields(chase),
         "slowest_mov": chase.slowest_mov,
         "locations": _locations(chase, participants),
         "participants": participants,
@@ -35,7 +24,6 @@ def render(chase: Any) -> dict[str, Any]:
         "obstacles": [_obstacle(o) for o in sorted(chase.obstacles.values(), key=lambda o: (o["from_location"], o["destroyed"], o["name"]))],
         "mishaps": list(chase.mishaps.values()),
         "caught_up": list(chase.caught_up),
-        **record_state(chase),
     }
 
 

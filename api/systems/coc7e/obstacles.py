@@ -5,7 +5,7 @@ How movement meets obstacles: ``move`` stops in front of the first hazard or sta
 (the log shows ObstacleReached; the track view's participant has ``obstacle_ahead``). The
 participant then POSTs ``negotiate`` (reckless or cautious, with the skill roll's table dice)
 or, for a barrier with hit points, ``break-barrier``. A failed hazard leaves a mishap that the
-Keeper rules on with ``consequences`` (api/conflict.py) before the participant acts again.
+Keeper rules on with ``consequences`` (conflict.py) before the participant acts again.
 """
 from __future__ import annotations
 
@@ -16,15 +16,13 @@ from flask import g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import obstacle_schemas as o
 from api import schemas as s
 from api.auth import principal
 from api.chases import expected_version, result
-from api.problems import problem
-from api.runtime import ledger
-from application.coc7e_commands import RollChoices
+from api.systems.coc7e.chases import coc7e
+from api.systems.coc7e import obstacle_schemas as o
+from application.systems.coc7e.rolls import RollChoices
 from domain.rules.coc7e import damage, obstacles, vehicles
-from domain.rules.coc7e.errors import ObstacleNotFound
 
 blp = Blueprint("coc7e-track", __name__, url_prefix="/chases", description="Call of Cthulhu 7e: locations, hazards and barriers")
 reference = Blueprint("coc7e-rules", __name__, url_prefix="/rules/coc7e", description="Call of Cthulhu 7e reference data: vehicle charts, sample barriers, damage tables")
@@ -41,23 +39,18 @@ def present(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if v is not None}
 
 
-@blp.app_errorhandler(ObstacleNotFound)
-def obstacle_not_found(e: ObstacleNotFound) -> Any:
-    return problem(404, "not-found", "Not found", str(e))
-
-
 @blp.route("/<uuid:chase_id>/locations/<int:location>")
 class Location(MethodView):
     @blp.arguments(o.LocationName)
     @blp.response(200, s.CommandResult)
     def put(self, data, chase_id: UUID, location: int):
         """Name (or rename) a location of the track (0 = the back of the chase)."""
-        return result(ledger().name_location(chase_id, location, data["name"], expected_version(), by=principal(chase_id)))
+        return result(coc7e().name_location(chase_id, location, data["name"], expected_version(), by=principal(chase_id)))
 
     @blp.response(200, s.CommandResult)
     def delete(self, chase_id: UUID, location: int):
         """Remove a location's name."""
-        return result(ledger().remove_location_name(chase_id, location, expected_version(), by=principal(chase_id)))
+        return result(coc7e().remove_location_name(chase_id, location, expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/obstacles")
@@ -66,7 +59,7 @@ class Obstacles(MethodView):
     @blp.response(201, s.CommandResult)
     def post(self, data, chase_id: UUID):
         """Place a hazard or barrier between two adjacent locations (the Keeper, at set-up or in play)."""
-        oid, chase = ledger().place_obstacle(chase_id, data, expected_version(), by=principal(chase_id))
+        oid, chase = coc7e().place_obstacle(chase_id, data, expected_version(), by=principal(chase_id))
         return result(chase, 201, obstacle_id=oid)
 
 
@@ -76,13 +69,13 @@ class Obstacle(MethodView):
     @blp.response(200, s.CommandResult)
     def patch(self, data, chase_id: UUID, obstacle_id: str):
         """Change a hazard or barrier: name, skills, difficulty, hit points (or preset), kind, place."""
-        return result(ledger().change_obstacle(chase_id, obstacle_id, data, expected_version(), by=principal(chase_id)))
+        return result(coc7e().change_obstacle(chase_id, obstacle_id, data, expected_version(), by=principal(chase_id)))
 
     @blp.arguments(o.ObstacleRemoval, location="query")
     @blp.response(200, s.CommandResult)
     def delete(self, query, chase_id: UUID, obstacle_id: str):
         """Remove a hazard or barrier from the track."""
-        return result(ledger().remove_obstacle(chase_id, obstacle_id, query["reason"], expected_version(), by=principal(chase_id)))
+        return result(coc7e().remove_obstacle(chase_id, obstacle_id, query["reason"], expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/participants/<participant_id>/negotiate")
@@ -95,7 +88,7 @@ class Negotiate(MethodView):
         crossed pass or fail (a failure leaves a mishap for the Keeper); a barrier only on a pass.
         rolls: {"skill": [tens..., units]}."""
         choice = rolls(data)
-        outcome, chase = ledger().negotiate(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
+        outcome, chase = coc7e().negotiate(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
 
 
@@ -109,7 +102,7 @@ class BreakBarrier(MethodView):
         one that succeeds takes half the barrier's hit points. rolls: {"damage": [...],
         "thrown_free": {"<occupant id>": [d10, d10]}}."""
         choice = rolls(data)
-        outcome, chase = ledger().break_barrier(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
+        outcome, chase = coc7e().break_barrier(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
 
 

@@ -1,10 +1,10 @@
-"""Savage Worlds chases in the ChaseLedger: the commands of the Adventure Edition ("swade") and
-Deluxe ("swd") chases, mixed into the application (application/chases.py).
+"""The commands of Savage Worlds chases: the Adventure Edition ("swade") and Deluxe ("swd").
 
-Each command loads the chase, checks it is of the system the command is for, checks who may do
-it, runs the aggregate's procedure and saves (ChaseLedger._execute: optimistic concurrency,
-read-your-writes). Answers are (result, the rolls the command recorded, the track view).
-Decks deal with server dice derived as their shuffle recorded (ServerDeckDice).
+Each command runs through the core's CommandRunner (load, the check that the chase is of a
+system the command is for, optimistic concurrency, save, views), checks who may do it and runs
+the aggregate's procedure. Answers are (result, the rolls the command recorded, the track view).
+Dice come from the core's DiceResolver; decks deal with server dice derived as their shuffle
+recorded (ServerDeckDice).
 """
 from __future__ import annotations
 
@@ -12,28 +12,29 @@ from typing import Any, Callable, Sequence
 from uuid import UUID, uuid4
 
 from application.access import KEEPER, SYSTEM, SYSTEM_ROLE, Forbidden, Principal
+from application.dice import DiceChoice, DiceResolver
+from application.runner import CommandRunner
 from domain.recorded_chase import HistoryRefused
-from domain.rules.savage_worlds.errors import RuleBroken
 from domain.rules.savage_worlds.swade_aggregate import SwadeChase
 from domain.rules.savage_worlds.swd_aggregate import SwdChase
 
-SAVAGE_CHASES = {"swade": SwadeChase, "swd": SwdChase}
+SAVAGE_CHASES = {SwadeChase.SYSTEM: SwadeChase, SwdChase.SYSTEM: SwdChase}
 Answer = tuple[Any, list[dict[str, Any]], dict[str, Any]]
 
 
 class ServerDeckDice:
     """Server dice for a chase's decks (domain.rules.savage_worlds.savage_decks.DeckDice)."""
 
-    def __init__(self, seeds: Any, chase: Any) -> None:
-        self.seeds, self.chase = seeds, chase
+    def __init__(self, dice: DiceResolver, chase: Any) -> None:
+        self.dice, self.chase = dice, chase
 
     def for_shuffle(self) -> Any:
         if self.chase.seed_commitment is None:
             raise HistoryRefused("the chase's seed has been revealed and the chase is over: no server shuffle")
-        return self.seeds.server_dice(self.chase.id, self.chase.seed_commitment, self.chase.entropy, self.chase.seed_epoch)
+        return self.dice.recorded(self.chase, self.chase.seed_commitment, self.chase.entropy, self.chase.seed_epoch)
 
     def for_provenance(self, provenance: dict[str, Any]) -> Any:
-        return self.seeds.server_dice(self.chase.id, provenance["commitment"], provenance.get("entropy", ""), provenance.get("epoch", 0))
+        return self.dice.recorded(self.chase, provenance["commitment"], provenance.get("entropy", ""), provenance.get("epoch", 0))
 
 
 def acts_for(by: Principal, chase: Any, participant_id: str | None, what: str) -> None:
@@ -49,43 +50,35 @@ def acts_for(by: Principal, chase: Any, participant_id: str | None, what: str) -
 
 
 class SavageWorldsCommands:
-    """The Savage Worlds commands of the ChaseLedger (a mixin of application/chases.py)."""
+    """The commands of Savage Worlds chases, of both editions."""
 
-    _execute: Callable[..., Any]
-    _dice: Callable[..., Any]
-    track: Callable[[UUID], dict[str, Any]]
-    seeds: Any
+    def __init__(self, runner: CommandRunner, dice: DiceResolver) -> None:
+        self.runner = runner
+        self.dice = dice
 
     # -- plumbing --------------------------------------------------------------------------
 
     def _run(self, chase_id: UUID, system: str | Sequence[str], expected_version: int | None, act: Callable[[Any], Any]) -> Answer:
+        """Run ``act`` on a chase of ``system`` (the runner refuses a chase of another system)."""
         systems = (system,) if isinstance(system, str) else tuple(system)
 
         def command(chase: Any) -> tuple[Any, list[dict[str, Any]]]:
-            if chase.SYSTEM not in systems:
-                raise RuleBroken(
-                    f"this is a {chase.SYSTEM} chase; this command is for {' or '.join(systems)} chases",
-                    "POST /chases with \"system\" chooses the rules a chase is played by",
-                )
             result = act(chase)
             return result, chase.recorded_rolls()
 
-        result, rolls = self._execute(chase_id, expected_version, command)
-        return result, rolls, self.track(chase_id)
+        done = self.runner.run(chase_id, command, expected_version=expected_version, systems=systems)
+        result, rolls = done.result
+        return result, rolls, done.track
 
-    def _roll_dice(self, chase: Any, choice: Any) -> Any:
-        from application.chases import SERVER_DICE
+    def _roll_dice(self, chase: Any, choice: DiceChoice | None) -> Any:
+        return self.dice.dice(chase, choice or DiceChoice())
 
-        return self._dice(chase, choice or SERVER_DICE)
-
-    def _maybe_dice(self, chase: Any, choice: Any) -> Any:
+    def _maybe_dice(self, chase: Any, choice: DiceChoice | None) -> Any:
         """Dice for a step that may not roll: none when a table-dice chase entered no faces."""
-        if (choice is None or choice.faces is None) and ((choice and choice.source) or chase.dice) == "table":
-            return None
-        return self._roll_dice(chase, choice)
+        return self.dice.optional(chase, choice)
 
     def _decks(self, chase: Any) -> ServerDeckDice:
-        return ServerDeckDice(self.seeds, chase)
+        return ServerDeckDice(self.dice, chase)
 
     # -- both systems ----------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """Savage Worlds chase endpoints: /chases/<id>/swade/... (Adventure Edition chase cards) and
 /chases/<id>/swd/... (Deluxe action cards). Load, call the application, dump.
 
-The record endpoints (rolls, events, export, undo, rewind, redo, the seed, tokens) and GET
-/chases/<id>/track and /vehicles are shared with every system (api/chases.py, api/history.py).
+The record endpoints (rolls, events, export, undo, rewind, redo, the seed, tokens), GET
+/chases/<id>/track and /vehicles and POST /chases/<id>/end are shared with every system
+(api/chases.py, api/history.py).
 """
 from __future__ import annotations
 
@@ -13,18 +14,23 @@ from uuid import UUID
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import savage_worlds_schemas as s
 from api.auth import principal
 from api.chases import dice, expected_version
 from api.runtime import ledger
 from api.schemas import DiceInput, Empty
-from application.chases import DiceChoice
+from api.systems.savage_worlds import schemas as s
+from application.dice import DiceChoice
 
 blp = Blueprint(
     "savage_worlds", __name__, url_prefix="/chases",
     description="Savage Worlds chases: Adventure Edition chase cards (swade) and Deluxe action cards (swd)",
 )
 SYSTEM = "<any(swade, swd):system>"
+
+
+def savage() -> Any:
+    """The Savage Worlds command service of this process's ledger."""
+    return ledger().commands["savage_worlds"]
 
 
 def defender_dice(data: dict[str, Any]) -> DiceChoice:
@@ -49,7 +55,7 @@ class Participants(MethodView):
     @blp.response(201, s.SavageResult)
     def post(self, data, chase_id: UUID, system: str):
         """Add a character or vehicle, or someone riding in a vehicle or following a leader (a group)."""
-        pid, rolls, chase = ledger().add_savage_participant(chase_id, system, data, expected_version(), by=principal(chase_id))
+        pid, rolls, chase = savage().add_savage_participant(chase_id, system, data, expected_version(), by=principal(chase_id))
         return answer((None, rolls, chase), 201, participant_id=pid)
 
 
@@ -58,7 +64,7 @@ class EndTurn(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, chase_id: UUID, system: str, participant_id: str):
         """End the unit's turn; the next card acts (after the last, the round ends)."""
-        return answer(ledger().savage_end_turn(chase_id, system, participant_id, expected_version(), by=principal(chase_id)))
+        return answer(savage().savage_end_turn(chase_id, system, participant_id, expected_version(), by=principal(chase_id)))
 
 
 @blp.route(f"/<uuid:chase_id>/{SYSTEM}/trait-rolls")
@@ -67,7 +73,7 @@ class TraitRolls(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID, system: str):
         """Any trait roll: trait die and Wild Die, aces, raises, Critical Failure, the Joker's +2."""
-        return answer(ledger().savage_trait_roll(
+        return answer(savage().savage_trait_roll(
             chase_id, system, data["participant_id"], data["trait_die"], purpose=data["purpose"], modifier=data["modifier"],
             target_number=data["target_number"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id),
         ))
@@ -79,7 +85,7 @@ class DamageRolls(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID, system: str):
         """Roll damage (it Aces) against a target: a vehicle's Toughness and Wounds, a character's Shaken and Wounds."""
-        return answer(ledger().savage_damage(
+        return answer(savage().savage_damage(
             chase_id, system, data["target_id"], data["expression"], roller_id=data["roller_id"], raise_bonus=data["raise_bonus"],
             strength=data["strength"], modifier=data["modifier"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id),
         ))
@@ -91,7 +97,7 @@ class Recover(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID, system: str, participant_id: str):
         """A Spirit roll to recover from Shaken."""
-        return answer(ledger().savage_recover(
+        return answer(savage().savage_recover(
             chase_id, system, participant_id, die=data["trait_die"], modifier=data["modifier"], dice=dice(data),
             expected_version=expected_version(), by=principal(chase_id),
         ))
@@ -104,7 +110,7 @@ class Conditions(MethodView):
     def post(self, data, chase_id: UUID, system: str, participant_id: str):
         """The GM sets Shaken, Distracted, Vulnerable or Fatigue (a benny, a power, an effect)."""
         reason = data.pop("reason")
-        return answer(ledger().savage_conditions(chase_id, system, participant_id, data, reason, expected_version(), by=principal(chase_id)))
+        return answer(savage().savage_conditions(chase_id, system, participant_id, data, reason, expected_version(), by=principal(chase_id)))
 
 
 # -- the Adventure Edition ------------------------------------------------------------------------
@@ -116,7 +122,7 @@ class SwadeBegin(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID):
         """Set-up: the type of chase, the row of Chase Cards (nine by default), each unit's card."""
-        return answer(ledger().begin_swade(
+        return answer(savage().begin_swade(
             chase_id, data["mode"], data["placements"], chase_cards=data.get("row") or data["chase_cards"], linear=data["linear"],
             deck=data["deck"], expected_version=expected_version(), by=principal(chase_id),
         ))
@@ -128,7 +134,7 @@ class ActionCards(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID):
         """A new round: an Action card to every unit; they act high to low, ties in suit order."""
-        return answer(ledger().deal_action_cards(chase_id, data["cards"], expected_version(), by=principal(chase_id)))
+        return answer(savage().deal_action_cards(chase_id, data["cards"], expected_version(), by=principal(chase_id)))
 
 
 def _swade(maneuver: str, schema: Any, doc: str) -> type[MethodView]:
@@ -138,7 +144,7 @@ def _swade(maneuver: str, schema: Any, doc: str) -> type[MethodView]:
         @blp.arguments(schema)
         @blp.response(200, s.SavageResult)
         def post(self, data, chase_id: UUID, participant_id: str):
-            return answer(ledger().swade_maneuver(
+            return answer(savage().swade_maneuver(
                 chase_id, participant_id, maneuver, data, dice=dice(data) if rolls else None,
                 defender_dice=defender_dice(data) if rolls else None,
                 expected_version=expected_version(), by=principal(chase_id),
@@ -168,7 +174,7 @@ class SwadeResolve(MethodView):
         """Resolve what waits first (chase.pending): a Complication, a control roll, Out of Control,
         a Critical Hit, a critical failure's d6, Ram damage (rolls); a Bump's direction, a Chase Card."""
         choices = {k: data[k] for k in ("direction", "cards", "card", "modifier")}
-        return answer(ledger().savage_resolve(chase_id, "swade", choices, dice(data), expected_version(), by=principal(chase_id)))
+        return answer(savage().savage_resolve(chase_id, "swade", choices, dice(data), expected_version(), by=principal(chase_id)))
 
 
 # -- the Deluxe chase -----------------------------------------------------------------------------
@@ -180,7 +186,7 @@ class SwdBegin(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID):
         """Set-up: the chase length (five rounds by default, null without end); round 1 begins."""
-        return answer(ledger().begin_swd(chase_id, data["length"], deck=data["deck"], constant=data["constant"], expected_version=expected_version(), by=principal(chase_id)))
+        return answer(savage().begin_swd(chase_id, data["length"], deck=data["deck"], constant=data["constant"], expected_version=expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/swd/participants/<participant_id>/maneuver")
@@ -189,7 +195,7 @@ class SwdManeuver(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID, participant_id: str):
         """The maneuver roll: an Action card per success and raise; keep one."""
-        return answer(ledger().swd_maneuver(
+        return answer(savage().swd_maneuver(
             chase_id, participant_id, modifier=data["modifier"], cards=data["cards"], keep=data["keep"], dice=dice(data),
             expected_version=expected_version(), by=principal(chase_id),
         ))
@@ -201,7 +207,7 @@ class SwdCooperate(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID, participant_id: str):
         """A passenger's cooperative roll: +1 per success and raise to the unit's maneuver roll, +4 at most."""
-        return answer(ledger().swd_cooperate(chase_id, participant_id, modifier=data["modifier"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id)))
+        return answer(savage().swd_cooperate(chase_id, participant_id, modifier=data["modifier"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/swd/participants/<participant_id>/attack")
@@ -210,7 +216,7 @@ class SwdAttack(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID, participant_id: str):
         """An attack with Advantage, at the Attack "Range" penalty of the card."""
-        return answer(ledger().swd_action(chase_id, participant_id, "attack", data, dice=dice(data), expected_version=expected_version(), by=principal(chase_id)))
+        return answer(savage().swd_action(chase_id, participant_id, "attack", data, dice=dice(data), expected_version=expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/swd/participants/<participant_id>/force")
@@ -219,7 +225,7 @@ class SwdForce(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID, participant_id: str):
         """Force with Advantage: opposed maneuver rolls; the foe avoids an obstacle, or hits it on a raise."""
-        return answer(ledger().swd_action(
+        return answer(savage().swd_action(
             chase_id, participant_id, "force", data, dice=dice(data), defender_dice=defender_dice(data),
             expected_version=expected_version(), by=principal(chase_id),
         ))
@@ -233,4 +239,4 @@ class SwdResolve(MethodView):
         """Resolve what waits first (chase.pending): cards to deal or keep, recovering from Shaken,
         a Complication, an obstacle and its damage."""
         choices = {k: data[k] for k in ("cards", "card", "modifier", "expression", "trait_die")}
-        return answer(ledger().savage_resolve(chase_id, "swd", choices, dice(data), expected_version(), by=principal(chase_id)))
+        return answer(savage().savage_resolve(chase_id, "swd", choices, dice(data), expected_version(), by=principal(chase_id)))

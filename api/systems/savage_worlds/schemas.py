@@ -1,9 +1,9 @@
-"""Request and response schemas of the Savage Worlds chases (api/savage_worlds.py)."""
+"""Request and response schemas of the Savage Worlds chases (chases.py)."""
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import ChaseView, DiceInput
+from api.schemas import ChaseView, DiceInput, SystemView
 from domain.rules.savage_worlds.participants import KINDS, ROLES, SEATS
 from domain.rules.savage_worlds.swade_tables import RANGE_INCREMENTS, SCALE_DAMAGE
 
@@ -180,7 +180,22 @@ class SwdResolve(DiceInput):
 
 
 class SavageResult(Schema):
-    chase = fields.Nested(ChaseView)
+    chase = SystemView()
     rolls = fields.List(fields.Dict(), metadata={"description": "every roll the command made, in sequence order"})
     result = fields.Raw(allow_none=True, metadata={"description": "what the command decided"})
     participant_id = fields.String()
+
+
+class SavageView(ChaseView):
+    """The track view of a Savage Worlds chase: "locations" is the row of Chase Cards (swade)."""
+
+    stage = fields.String(metadata={"description": "this round's stage, maneuvering (swd), resolving or over"})
+    mode = fields.String(allow_none=True, metadata={"description": "swade: the type of chase (foot, vehicular, airplane, ...)"})
+    range_increment = fields.Integer(allow_none=True, metadata={"description": "swade: Range per Chase Card between"})
+    linear = fields.Boolean(allow_none=True)
+    ranges = fields.List(fields.Dict(), metadata={"description": "swade: from, to, cards_between, range"})
+    length = fields.Integer(allow_none=True, metadata={"description": "swd: the chase length in rounds (null: without end)"})
+    rounds_left = fields.Integer(allow_none=True)
+    action_cards = fields.List(fields.Dict(), metadata={"description": "the round's Action cards high to low (swd: with Advantage and Attack Range)"})
+    deck = fields.Dict(metadata={"description": "the decks (cards left, discards, shuffle sequence)"})
+    pending = fields.List(fields.Dict(), metadata={"description": "what waits to be resolved, first first (POST .../resolve)"})

@@ -1,39 +1,25 @@
 """What the Savage Worlds views share: the record's fields, participants, the deck, vehicles.
 
 Rendered from a Savage Worlds chase's state (domain/rules/savage_worlds), like the Call of
-Cthulhu views (track.py, vehicles.py): pure functions of the folded events.
+Cthulhu views (application/systems/coc7e): pure functions of the folded events.
 """
 from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Any
 
-from application.projections.record import record_state
+from application.projections.record import record_fields
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.conditions import FATIGUE_LEVELS
 
 
-def record_fields(chase: Any) -> dict[str, Any]:
-    """The chase and its record, as every system's track view shows them."""
-    return {
-        "chase_id": str(chase.id),
-        "name": chase.name,
-        "system": chase.SYSTEM,
-        "dice": chase.dice,
-        "phase": chase.phase,
-        "outcome": chase.outcome,
-        "end_note": chase.end_note,
-        "version": chase.version,
-        "chain_head": chase.chain_head,
-        "round": chase.round,
-        "stage": chase.stage,
-        "turn_order": list(chase.turn_order),
-        "whose_turn": chase.whose_turn,
-    }
+def header(chase: Any) -> dict[str, Any]:
+    """What every chase shows (application/projections/record.py) and the round's stage."""
+    return {**record_fields(chase), "stage": chase.stage}
 
 
 def bookkeeping(chase: Any) -> dict[str, Any]:
-    return {"pending": [dict(f) for f in chase.pending], **record_state(chase)}
+    return {"pending": [dict(f) for f in chase.pending]}
 
 
 def card_dict(code: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from application.projections.savage_common import bookkeeping, card_dict, deck, participant, record_fields
+from application.systems.savage_worlds.views import bookkeeping, card_dict, deck, header, participant
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.swd_chase import attack_range, complication, complication_due, may_attack, resolution_order
 
@@ -18,7 +18,7 @@ def render(chase: Any) -> dict[str, Any]:
     length = chase.settings.get("length")
     completed = chase.round if chase.round_over else max(0, chase.round - 1)
     return {
-        **record_fields(chase),
+        **header(chase),
         "length": length,
         "rounds_left": None if length is None else max(0, length - completed),
         "locations": [],

@@ -1,0 +1,84 @@
+"""Request and response schemas of the Call of Cthulhu chases (api/systems/coc7e/chases.py)."""
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from api.schemas import ChaseView, DiceInput
+from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
+from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY
+from domain.rules.coc7e.vehicles import ERAS, VEHICLES
+
+
+def _whole(limit: str, **kw):
+    low, high = LIMITS[limit]
+    return fields.Integer(strict=True, validate=validate.Range(low, high), **kw)
+
+
+class ParticipantCreate(Schema):
+    name = fields.String(validate=validate.Length(1, 200), metadata={"description": "required, except for a chart_vehicle (default: the chart's name)"})
+    kind = fields.String(load_default="character", validate=validate.OneOf(KINDS))
+    role = fields.String(validate=validate.OneOf(ROLES), metadata={"description": "required unless riding in a vehicle"})
+    mov = _whole("mov", metadata={"description": "required, except for a chart_vehicle (which gives it)"})
+    dex = _whole("dex", metadata={"description": "required for characters and creatures"})
+    con = _whole("con", metadata={"description": "required on foot: the speed roll is a CON roll"})
+    hp = _whole("hp")
+    build = _whole("build")
+    armor = _whole("armor")
+    damage_bonus = fields.String(validate=validate.Regexp(r"^(0|[+-]?\d+|[+-]?\d*[dD]\d+)$"), metadata={"example": "+1D4"})
+    skills = fields.Dict(keys=fields.String(validate=validate.Length(1, 80)), values=_whole("skill"), metadata={"example": {"Drive Auto": 40, "Dodge": 30}})
+    driving_skill = fields.String(validate=validate.OneOf(DRIVING_SKILLS))
+    vehicle_id = fields.String(metadata={"description": "ride in this vehicle (a participant of kind vehicle)"})
+    seat = fields.String(validate=validate.OneOf(SEATS))
+    chart_vehicle = fields.String(
+        validate=validate.Length(1, 100),
+        metadata={
+            "description": "a vehicle of coc7e-chases.txt \"Vehicle Reference Charts\" by name (any case): fills mov, build, armor "
+            "and driving_skill, each overridable; kind must be vehicle",
+            "enum": [v.name for v in VEHICLES],
+        },
+    )
+    era = fields.String(validate=validate.OneOf(ERAS), metadata={"description": "with chart_vehicle: modern (default) or 1920s (MOV about 20% lower)"})
+
+
+class CutToTheChase(Schema):
+    opening_range = fields.Integer(strict=True, load_default=2, validate=validate.Range(1, 2), metadata={"description": "locations between the foremost pursuer and the slowest quarry"})
+    staying = fields.List(fields.String(), load_default=list, metadata={"description": "quarries fast enough to escape who choose to stay"})
+
+
+class Move(Schema):
+    locations = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 100))
+
+
+class Delay(Schema):
+    until_after = fields.String(load_default=None, allow_none=True, metadata={"description": "act after this participant; default: last"})
+
+
+class SkillRoll(DiceInput):
+    skill = fields.String(required=True, validate=validate.Length(1, 80), metadata={"example": "Luck"})
+    participant_id = fields.String(load_default=None, allow_none=True)
+    target = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 999))
+    difficulty = fields.String(load_default="regular", validate=validate.OneOf(DIFFICULTIES))
+    bonus_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_BONUS_OR_PENALTY))
+    penalty_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_BONUS_OR_PENALTY))
+    purpose = fields.String(load_default="skill roll", validate=validate.Length(1, 200))
+
+    @validates_schema
+    def _needs_someone(self, data, **kwargs):
+        if data.get("target") is None and not data.get("participant_id"):
+            raise ValidationError("give a target value, or a participant whose value is used", "target")
+
+
+class DiceRoll(DiceInput):
+    expression = fields.String(required=True, validate=validate.Length(1, 100), metadata={"example": "1D10+1D4+2"})
+    participant_id = fields.String(load_default=None, allow_none=True)
+    purpose = fields.String(load_default="dice roll", validate=validate.Length(1, 200))
+
+
+class Coc7eView(ChaseView):
+    """The track view of a Call of Cthulhu chase: locations in order and who stands where."""
+
+    slowest_mov = fields.Integer()
+    caught_up = fields.List(fields.Dict())
+    location_names = fields.List(fields.Dict(), metadata={"description": "the Keeper's names for locations: {index, name}"})
+    obstacles = fields.List(fields.Dict(), metadata={"description": "hazards and barriers: id, kind, name, between (two adjacent locations), skills, difficulty, hit_points, starting_hit_points, preset, destroyed, debris_of"})
+    mishaps = fields.List(fields.Dict(), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})

@@ -1,0 +1,8 @@
+"""Savage Worlds over HTTP: Adventure Edition chase cards (swade) and Deluxe action cards (swd)."""
+from __future__ import annotations
+
+from api.systems.savage_worlds import chases
+from api.systems.savage_worlds.schemas import SavageView
+
+blueprints = [chases.blp]
+VIEW_SCHEMAS = {"swade": SavageView, "swd": SavageView}

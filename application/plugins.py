@@ -1,0 +1,45 @@
+"""What a game system plugs into the core: one GameSystem per plug-in package.
+
+The core (the ChaseLedger, the command runner, the view pipeline, the jobs, verification and the
+API's problem mapping) loops over these and names no system. The registry of entries is
+infrastructure/systems.py; adding a system is README.md "Adding a game system".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from application.dice import DiceResolver
+from application.projections import Render
+from application.runner import CommandRunner
+from domain.verification import RollCheck
+
+# A job's work: (the ledger, the running job, its parameters) -> its result (application/jobs.py).
+JobHandler = Callable[[Any, Any, dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class JobKind:
+    """A kind of background job a system adds, and its lane ("interactive" or "batch")."""
+
+    handler: JobHandler
+    lane: str
+
+
+@dataclass(frozen=True)
+class GameSystem:
+    """One plug-in: a package in each layer that needs it, described once.
+
+    ``package`` names the plug-in's packages (application/systems/<package>/ and
+    api/systems/<package>/, whose ``blueprints`` and ``VIEW_SCHEMAS`` the API registers);
+    ``chases`` maps each system it plays ("coc7e"; "swade" and "swd") to its aggregate class.
+    """
+
+    package: str
+    title: str  # its name in the API documents (POST /chases "system"): "Call of Cthulhu 7e"
+    chases: Mapping[str, type]
+    commands: Callable[[CommandRunner, DiceResolver], Any]  # the command service, given the core's parts
+    views: Mapping[str, Mapping[str, Render]]  # system -> view name -> render; each has "track"
+    value_types: Mapping[str, type] = field(default_factory=dict)  # stable name -> dataclass kept in snapshots
+    roll_checks: Sequence[RollCheck] = ()  # `chase verify`: what the system's rolls came to
+    job_kinds: Mapping[str, JobKind] = field(default_factory=dict)

@@ -1,0 +1,137 @@
+"""The command runner every game system's command service uses (DESIGN.md sections 1 and 7).
+
+One command is: load the chase (snapshot and aggregate cache), check that it is of a system the
+command is for (one check, in the core: a 409 naming the chase's system), run the aggregate's
+procedure, keep the seed in step (revealed when the chase ends, a fresh one committed when play
+resumes), save with optimistic concurrency (a lost race is re-run on fresh state, with jittered
+backoff; with an expected version, it is a VersionConflict instead), then hand the saved chase to
+the read side, which answers with its views (read-your-writes).
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from application.ports import SeedVault
+from domain.errors import WrongSystem
+from domain.recorded_chase import RecordedChase
+
+RETRIES = 30  # re-runs of a command that lost an optimistic-concurrency race
+BACKOFF = 0.002  # seconds; doubled per lost race, jittered, capped at BACKOFF_CAP
+BACKOFF_CAP = 0.05
+
+T = TypeVar("T")
+
+
+class ChaseNotFound(LookupError):
+    """No chase with that id."""
+
+
+class VersionConflict(Exception):
+    """The chase changed since the version the client acted on."""
+
+    def __init__(self, message: str, current_version: int | None = None) -> None:
+        super().__init__(message)
+        self.current_version = current_version
+
+
+class ChaseStore(Protocol):
+    """What the runner needs of the event store (the eventsourcing Application)."""
+
+    def save(self, *objs: Any) -> Any: ...
+
+    @property
+    def repository(self) -> Any: ...
+
+
+class ReadSide(Protocol):
+    """The views, written from a chase right after it is saved (application/read_side.py)."""
+
+    def after_save(self, chase: Any, recordings: Any) -> dict[str, dict[str, Any]]:
+        """The chase's views, by name, rendered from the saved chase and written."""
+        ...
+
+    def views_of(self, chase_id: UUID) -> dict[str, dict[str, Any]]:
+        """The chase's views, by name, as written (caught up first)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Done(Generic[T]):
+    """What a command came to, and the chase's views after it."""
+
+    result: T
+    views: dict[str, dict[str, Any]]
+
+    @property
+    def track(self) -> dict[str, Any]:
+        return self.views["track"]
+
+
+class CommandRunner:
+    """Loads, checks, runs, saves and renders one command on one chase."""
+
+    def __init__(self, store: ChaseStore, seeds: SeedVault, read_side: ReadSide, projector: Callable[[Any, Iterable[Any]], Any]) -> None:
+        self.store = store
+        self.seeds = seeds
+        self.read_side = read_side
+        self.projector = projector
+
+    def run(
+        self,
+        chase_id: UUID,
+        command: Callable[[Any], T],
+        *,
+        expected_version: int | None = None,
+        systems: tuple[str, ...] | None = None,
+    ) -> Done[T]:
+        """Run ``command`` on the latest chase and save it; ``systems``: the game systems the
+        command is for (None: any, such as undo or ending the chase)."""
+        for attempt in range(RETRIES):
+            if attempt:
+                # Jitter spreads writers that collided, so one of them wins the next race.
+                time.sleep(random.uniform(0, min(BACKOFF_CAP, BACKOFF * 2**attempt)))
+            chase = self.load(chase_id)
+            if systems is not None and chase.SYSTEM not in systems:
+                raise WrongSystem(chase.SYSTEM, systems)
+            if expected_version is not None and chase.version != expected_version:
+                raise VersionConflict(
+                    f"the chase is at version {chase.version}, not {expected_version}: reload and try again",
+                    chase.version,
+                )
+            result = command(chase)
+            self._keep_seed_in_step(chase)
+            try:
+                recordings = self.store.save(chase)
+            except IntegrityError:
+                if expected_version is not None:
+                    raise VersionConflict(
+                        f"another command was recorded on this chase after version {expected_version}: reload and try again"
+                    ) from None
+                continue
+            return Done(result, self.read_side.after_save(chase, recordings))
+        raise VersionConflict("the chase is changing too fast to record this command: try again")
+
+    def load(self, chase_id: UUID) -> Any:
+        """The chase as it is now; ChaseNotFound if there is none."""
+        try:
+            return self.store.repository.get(chase_id, projector_func=self.projector)
+        except AggregateNotFoundError:
+            raise ChaseNotFound(f"no chase {chase_id}") from None
+
+    def load_at(self, chase_id: UUID, version: int) -> Any:
+        """The chase as it was at ``version`` (time travel: nothing is changed)."""
+        return self.store.repository.get(chase_id, version=version, projector_func=self.projector)
+
+    def _keep_seed_in_step(self, chase: RecordedChase) -> None:
+        """Reveal the seed when a chase ends; commit a fresh one when play resumes after a reveal."""
+        if chase.phase == "ended" and chase.seed_commitment is not None:
+            chase.reveal_seed(self.seeds.seed_to_reveal(chase.id, chase.seed_commitment), by="the chase ending")
+        elif chase.phase != "ended" and chase.seed_commitment is None:
+            chase.commit_seed(self.seeds.new_seed(chase.id))

@@ -1,0 +1,166 @@
+"""The Call of Cthulhu 7e commands (coc7e-chases.txt): participants, speed rolls, cutting to the
+chase, movement and turns, skill and dice rolls, the track's locations and obstacles, negotiating
+and breaking barriers, conflict and mishaps.
+
+Each command authorises, then runs the aggregate's procedure through the core's CommandRunner
+(load, the system check, retries, save, views) and answers with its outcome and the track view.
+Dice come from the core's DiceResolver: one roll's DiceChoice, or a RollChoices for a command
+that rolls several times (rolls.py).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence, TypeVar
+from uuid import UUID, uuid4
+
+from application.access import SYSTEM, Principal
+from application.dice import SERVER_DICE, DiceChoice, DiceResolver
+from application.runner import CommandRunner, Done
+from application.systems.coc7e.rolls import SERVER_ROLLS, RollChoices, roll_sources
+from domain.rules.coc7e.chase import Chase
+from domain.rules.coc7e.damage import DEFAULT
+
+T = TypeVar("T")
+View = dict[str, Any]
+
+
+class Coc7eCommands:
+    """The commands of Call of Cthulhu chases."""
+
+    SYSTEMS = (Chase.SYSTEM,)
+
+    def __init__(self, runner: CommandRunner, dice: DiceResolver) -> None:
+        self.runner = runner
+        self.dice = dice
+
+    def _run(self, chase_id: UUID, expected_version: int | None, command: Callable[[Chase], T]) -> Done[T]:
+        return self.runner.run(chase_id, command, expected_version=expected_version, systems=self.SYSTEMS)
+
+    # -- setting up and playing rounds -----------------------------------------------------
+
+    def add_participant(self, chase_id: UUID, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[str, View]:
+        by.require_keeper("add participants")
+        participant_id = str(uuid4())
+        return participant_id, self._run(chase_id, expected_version, lambda c: c.add_participant(participant_id, spec)).track
+
+    def roll_speed(self, chase_id: UUID, participant_id: str, dice: DiceChoice = SERVER_DICE, expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[dict[str, Any], View]:
+        by.require_acts_for(participant_id, "make speed rolls")
+        done = self._run(chase_id, expected_version, lambda c: c.roll_speed(participant_id, self.dice.dice(c, dice)))
+        return done.result, done.track
+
+    def cut_to_the_chase(self, chase_id: UUID, opening_range: int = 2, staying: Sequence[str] = (), expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        by.require_keeper("cut to the chase")
+        return self._run(chase_id, expected_version, lambda c: c.cut_to_the_chase(opening_range, list(staying))).track
+
+    def move(self, chase_id: UUID, participant_id: str, locations: int = 1, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        by.require_acts_for(participant_id, "move")
+        return self._run(chase_id, expected_version, lambda c: c.move(participant_id, locations)).track
+
+    def delay(self, chase_id: UUID, participant_id: str, until_after: str | None = None, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        by.require_acts_for(participant_id, "delay")
+        return self._run(chase_id, expected_version, lambda c: c.delay(participant_id, until_after)).track
+
+    def end_turn(self, chase_id: UUID, participant_id: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        by.require_acts_for(participant_id, "end turns")
+        return self._run(chase_id, expected_version, lambda c: c.end_turn(participant_id)).track
+
+    def roll_skill(
+        self, chase_id: UUID, skill: str, *, participant_id: str | None = None, target: int | None = None, difficulty: str = "regular",
+        bonus: int = 0, penalty: int = 0, purpose: str = "skill roll", dice: DiceChoice = SERVER_DICE,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        by.require_acts_for(participant_id, "roll")
+        done = self._run(chase_id, expected_version, lambda c: c.roll_skill(
+            self.dice.dice(c, dice), participant_id, skill, target, difficulty=difficulty, bonus=bonus, penalty=penalty, purpose=purpose,
+        ))
+        return done.result, done.track
+
+    def roll_dice(
+        self, chase_id: UUID, expression: str, *, participant_id: str | None = None, purpose: str = "dice roll",
+        dice: DiceChoice = SERVER_DICE, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        by.require_acts_for(participant_id, "roll")
+        done = self._run(chase_id, expected_version, lambda c: c.roll_dice(self.dice.dice(c, dice), expression, participant_id, purpose))
+        return done.result, done.track
+
+    # -- the track: location names and obstacles (the Keeper's) ----------------------------
+
+    def name_location(self, chase_id: UUID, location: int, name: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        by.require_keeper("name locations")
+        return self._run(chase_id, expected_version, lambda c: c.name_location(location, name)).track
+
+    def remove_location_name(self, chase_id: UUID, location: int, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        by.require_keeper("remove location names")
+        return self._run(chase_id, expected_version, lambda c: c.remove_location_name(location)).track
+
+    def place_obstacle(self, chase_id: UUID, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[str, View]:
+        """A hazard or barrier between two adjacent locations; answers with its id."""
+        by.require_keeper("place hazards and barriers")
+        obstacle_id = str(uuid4())
+        return obstacle_id, self._run(chase_id, expected_version, lambda c: c.place_obstacle(obstacle_id, spec)).track
+
+    def change_obstacle(self, chase_id: UUID, obstacle_id: str, changes: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        by.require_keeper("change hazards and barriers")
+        return self._run(chase_id, expected_version, lambda c: c.change_obstacle(obstacle_id, changes)).track
+
+    def remove_obstacle(self, chase_id: UUID, obstacle_id: str, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        by.require_keeper("remove hazards and barriers")
+        return self._run(chase_id, expected_version, lambda c: c.remove_obstacle(obstacle_id, reason)).track
+
+    # -- negotiating and breaking down, conflict, mishaps ------------------------------------
+
+    def negotiate(
+        self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
+        by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """Roll to negotiate the hazard or barrier ahead (options: obstacle_id, approach,
+        bonus_dice, skill, target, penalty_dice, keeper_accepts_skill)."""
+        by.require_acts_for(participant_id, "negotiate hazards and barriers")
+        if options.get("keeper_accepts_skill"):
+            by.require_keeper("accept a skill the obstacle does not name")
+        done = self._run(chase_id, expected_version, lambda c: c.negotiate(participant_id, roll_sources(self.dice, c, rolls), **options))
+        return done.result, done.track
+
+    def break_barrier(
+        self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
+        by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """Break down the barrier ahead (options: obstacle_id, damage, debris, aftermath)."""
+        by.require_acts_for(participant_id, "break down barriers")
+        if options.get("debris") is not None:
+            by.require_keeper("rule on the debris of a barrier")
+        _keeper_rules_aftermath(options, by)
+        done = self._run(chase_id, expected_version, lambda c: c.break_barrier(participant_id, roll_sources(self.dice, c, rolls), **options))
+        return done.result, done.track
+
+    def attack(
+        self, chase_id: UUID, participant_id: str, target_id: str, *, rolls: RollChoices = SERVER_ROLLS,
+        expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """An attack or fighting maneuver and the target's response (see Chase.attack)."""
+        by.require_acts_for(participant_id, "attack")
+        _keeper_rules_aftermath(options, by)
+        done = self._run(chase_id, expected_version, lambda c: c.attack(participant_id, target_id, roll_sources(self.dice, c, rolls), **options))
+        return done.result, done.track
+
+    def mishap_roll(
+        self, chase_id: UUID, participant_id: str, skill: str, *, rolls: RollChoices = SERVER_ROLLS,
+        expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """A roll as if encountering a hazard, after a maneuver (options: target, difficulty, bonus_dice, penalty_dice)."""
+        by.require_acts_for(participant_id, "roll")
+        done = self._run(chase_id, expected_version, lambda c: c.mishap_roll(participant_id, roll_sources(self.dice, c, rolls), skill, **options))
+        return done.result, done.track
+
+    def rule_consequences(
+        self, chase_id: UUID, participant_id: str, *, incident: str | None = DEFAULT, rolls: RollChoices = SERVER_ROLLS,
+        expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """The Keeper's ruling on a mishap (options: damage, delay, difficulty, to_location, aftermath, cause)."""
+        by.require_keeper("rule on damage and delays")
+        done = self._run(chase_id, expected_version, lambda c: c.rule_consequences(participant_id, roll_sources(self.dice, c, rolls), incident=incident, **options))
+        return done.result, done.track
+
+
+def _keeper_rules_aftermath(options: dict[str, Any], by: Principal) -> None:
+    if options.get("aftermath"):
+        by.require_keeper("rule on the fate of a vehicle's occupants")
