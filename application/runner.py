@@ -58,7 +58,7 @@ class ReadSide(Protocol):
         ...
 
     def views_of(self, chase_id: UUID) -> dict[str, dict[str, Any]]:
-        """The chase's views, by name, as written (caught up first)."""
+        """The chase's views, by name, as written."""
         ...
 
 
