@@ -100,7 +100,10 @@ def register(app: Flask) -> None:
     def views_unavailable(e: ViewsUnavailable) -> Response:
         # A defect in rendering this chase's views (set aside for the operator); its events,
         # and every other chase, are unaffected: retry once the operator has fixed it.
-        response = problem(503, "views-unavailable", "Views unavailable", str(e), chase_id=e.chase_id)
+        if e.recorded is not None:
+            # The command was recorded: no Retry-After, which would invite a second recording.
+            return problem(503, "views-unavailable", "Views unavailable", str(e), chase_id=e.chase_id, recorded=True, version=e.recorded)
+        response = problem(503, "views-unavailable", "Views unavailable", str(e), chase_id=e.chase_id, recorded=False)
         response.headers["Retry-After"] = "60"
         return response
 

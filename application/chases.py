@@ -110,18 +110,25 @@ class ChaseLedger(Application):
 
     def create_chase(self, name: str, dice: str = "server", system: str | None = None) -> dict[str, Any]:
         """Create a chase in set-up; its server-dice seed is committed in its first event."""
+        return self._create(name, dice, system)[1]
+
+    def _create(self, name: str, dice: str, system: str | None, keeper_token: bool = False) -> tuple[str | None, dict[str, Any]]:
         system = system or self.default_system
         if system not in self.chase_classes:
             raise InvalidInput("system", f"must be one of {', '.join(self.chase_classes)}")
         chase_id = uuid4()
         commitment = self.seeds.new_seed(chase_id)
         chase = self.chase_classes[system].start(chase_id, name, dice, commitment)
-        return self.read_side.after_save(chase, self.save(chase))["track"]
+        recordings = self.save(chase)
+        # The token before the views: a chase whose views cannot be rendered is still the Keeper's.
+        token = self.access.issue(str(chase_id), KEEPER, label="keeper") if keeper_token else None
+        return token, self.read_side.after_save(chase, recordings)["track"]
 
     def start_chase(self, name: str, dice: str = "server", system: str | None = None) -> tuple[dict[str, Any], str]:
         """Create a chase and the Keeper's token for it (shown once, kept only hashed)."""
-        view = self.create_chase(name, dice, system)
-        return view, self.access.issue(view["chase_id"], KEEPER, label="keeper")
+        token, view = self._create(name, dice, system, keeper_token=True)
+        assert token is not None
+        return view, token
 
     def issue_player_token(self, chase_id: UUID, participant_ids: Sequence[str], *, by: Principal = SYSTEM) -> str:
         """A token for a player, bound to the participants they act for."""

@@ -35,6 +35,7 @@ from application.plugins import JobHandler, JobKind
 from application.ports import EventCounter, JobQueue, JobQueueUnavailable, JobStore
 from application.runner import ChaseNotFound
 from domain.errors import RuleBroken
+from domain.errors import WrongSystem
 from domain.recorded_chase import HistoryRefused
 
 log = logging.getLogger(__name__)
@@ -210,10 +211,16 @@ class Jobs:
                 sent += 1
         return sent
 
-    def require_chase(self, chase_id: UUID) -> None:
-        """ChaseNotFound unless the chase has events (without loading it)."""
-        if not self.ledger.recorder.select_events(chase_id, limit=1):
-            raise ChaseNotFound(f"no chase {chase_id}")
+    def require_chase(self, chase_id: UUID, systems: tuple[str, ...] | None = None) -> None:
+        """ChaseNotFound unless the chase has events; WrongSystem (409) when the job is for chases
+        of other game systems, refused now rather than failing in the worker."""
+        if systems is None:
+            if not self.ledger.recorder.select_events(chase_id, limit=1):
+                raise ChaseNotFound(f"no chase {chase_id}")
+            return
+        chase = self.ledger.runner.load(chase_id)
+        if chase.SYSTEM not in systems:
+            raise WrongSystem(chase.SYSTEM, systems)
 
 
 def public(job: dict[str, Any]) -> dict[str, Any]:

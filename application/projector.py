@@ -60,8 +60,9 @@ class Projector:
             except PositionMoved:
                 continue  # another projector recorded this stretch first: read on from there
         for result in self.retry(due_only=True):
-            if result["projected"]:
-                written[result["chase_id"]] = self.views.read_views(result["chase_id"])["doc"]
+            row = self.views.read_views(result["chase_id"]) if result["projected"] else None
+            if row is not None and row["doc"] is not None:  # None: a rebuild cleared it meanwhile
+                written[result["chase_id"]] = row["doc"]
         return written
 
     def project(self, notifications: Sequence[Any], previous: int | None, cache: dict[str, Any] | None = None, unchained: bool = False) -> dict[str, dict[str, Any]]:

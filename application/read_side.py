@@ -25,6 +25,7 @@ from application.projections import Renderers
 from application.views import TRANSIENT, CATCH_UP_TRIES, ViewsUnavailable, chase_update, fold, project_chase
 
 log = logging.getLogger(__name__)
+WRITE_TRIES = 3  # a view write that meets a deadlock or a busy database is tried again
 
 
 class ChaseReadSide:
@@ -49,17 +50,30 @@ class ChaseReadSide:
         try:
             doc = self.renderers.all(chase)
         except Exception as e:  # noqa: BLE001 - a renderer's defect must not stop the other chases
-            self.set_aside(chase_id, first, notification_id, e)
-            raise ViewsUnavailable(chase_id, repr(e)) from e
-        try:
-            update = chase_update(chase_id, first - 1, chase, [r.domain_event for r in mine], doc)
-            if self.views.write_views([update]):  # the views were not where this save left them
-                self._catch_up(chase, doc)
-        except TRANSIENT:
-            raise
-        except Exception as e:  # noqa: BLE001 - the store refused this chase's rows: set it aside
-            self.set_aside(chase_id, first, notification_id, e)
+            self._set_aside(chase_id, first, notification_id, e)
+            raise ViewsUnavailable(chase_id, type(e).__name__, recorded=chase.version) from e
+        # The events are saved: from here on nothing may fail the command, or a client would send
+        # it again and record it twice. A view write that keeps failing sets the chase aside, so
+        # reads render from its events (read-your-writes) and the projector retries it.
+        for attempt in range(1, WRITE_TRIES + 1):
+            try:
+                update = chase_update(chase_id, first - 1, chase, [r.domain_event for r in mine], doc)
+                if self.views.write_views([update]):  # the views were not where this save left them
+                    self._catch_up(chase, doc)
+                return doc
+            except TRANSIENT as e:
+                if attempt == WRITE_TRIES:
+                    self._set_aside(chase_id, first, notification_id, e)
+            except Exception as e:  # noqa: BLE001 - the store refused this chase's rows: set it aside
+                self._set_aside(chase_id, first, notification_id, e)
+                break
         return doc
+
+    def _set_aside(self, chase_id: str, version: int, notification_id: int | None, error: BaseException) -> None:
+        try:
+            self.set_aside(chase_id, version, notification_id, error)
+        except Exception:  # noqa: BLE001 - the store is down: the projector finds the gap from its tracking
+            log.exception("could not set chase %s aside after its views failed (%r)", chase_id, error)
 
     def _catch_up(self, chase: Any, doc: dict[str, Any]) -> None:
         """Write the views of a chase whose stored views are not at the version before the
@@ -85,18 +99,18 @@ class ChaseReadSide:
 
     def _read(self, chase_id: str, name: str | None) -> Any:
         row = self.views.read_views(chase_id, name)
-        if row is not None and not row["set_aside"]:
+        if row is not None and not row["set_aside"] and row["doc"] is not None:
             return row["doc"]
         # Set aside, or never written (its process died between save and view write): render
         # from the aggregate, so that what a command answered stays what a GET shows.
-        state = self._state(chase_id)
-        if state is None:
-            return None
         try:
+            state = self._state(chase_id)
+            if state is None:
+                return None
             doc = self.renderers.all(state)
-        except Exception as e:  # noqa: BLE001
-            raise ViewsUnavailable(chase_id, repr(e)) from e
-        return doc[name] if name else doc
+        except Exception as e:  # noqa: BLE001 - an event this code cannot read or render
+            raise ViewsUnavailable(chase_id, type(e).__name__) from e
+        return doc.get(name) if name else doc
 
     def rolls_of(self, chase_id: UUID | str, filters: dict[str, Any]) -> list[dict[str, Any]] | None:
         """The chase's roll history, filtered (participant_id, purpose, round, source, undone);
@@ -105,18 +119,27 @@ class ChaseReadSide:
         row = self.views.read_views(chase_id, "track")
         if row is not None and not row["set_aside"]:
             return self.views.roll_history(chase_id, filters)
+        uuid = _uuid(chase_id)
+        if uuid is None:
+            return None
         try:
-            events = list(self.app.events.get(UUID(chase_id)))
-        except ValueError:
-            return None
-        if not events:
-            return None
-        _, rows = fold(events)
+            events = list(self.app.events.get(uuid))
+            if not events:
+                return None
+            _, rows = fold(events)
+        except Exception as e:  # noqa: BLE001 - an event this code cannot read
+            raise ViewsUnavailable(chase_id, type(e).__name__) from e
         return [r for r in rows if all(r.get(k) == (bool(v) if k == "undone" else v) for k, v in filters.items())]
 
     def _state(self, chase_id: str) -> Any:
-        try:
-            events = self.app.recorder.select_events(UUID(chase_id), limit=1)
-        except ValueError:
+        uuid = _uuid(chase_id)
+        if uuid is None or not self.app.recorder.select_events(uuid, limit=1):
             return None
-        return self.app.repository.get(UUID(chase_id), projector_func=project_chase) if events else None
+        return self.app.repository.get(uuid, projector_func=project_chase)
+
+
+def _uuid(chase_id: str) -> UUID | None:
+    try:
+        return UUID(chase_id)
+    except ValueError:
+        return None

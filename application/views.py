@@ -35,12 +35,18 @@ CATCH_UP_TRIES = 5  # compare-and-set rounds a command's view write tries before
 
 
 class ViewsUnavailable(Exception):
-    """The chase's views cannot be rendered now: it is set aside for the operator."""
+    """The chase's views cannot be rendered now: it is set aside for the operator.
 
-    def __init__(self, chase_id: str, error: str) -> None:
-        super().__init__(f"the views of chase {chase_id} cannot be rendered ({error}); the chase is set aside "
+    ``recorded`` is the version a command had already recorded when its views failed: the client
+    must not send the command again (it would be recorded twice), only read again later.
+    """
+
+    def __init__(self, chase_id: str, error: str, recorded: int | None = None) -> None:
+        done = f"the command was recorded (version {recorded}), do not send it again; " if recorded else ""
+        super().__init__(f"{done}the views of chase {chase_id} cannot be rendered ({error}); the chase is set aside "
                          "for the operator (GET /admin/projection-errors), its events are kept")
         self.chase_id = chase_id
+        self.recorded = recorded
 
 
 def project_chase(chase: Any, events: Iterable[Any]) -> Any:

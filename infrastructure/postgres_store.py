@@ -200,10 +200,13 @@ class PostgresChaseViews(PostgresTrackingRecorder):
     def clear(self, application_name: str) -> None:
         """Empty the views, their tracking and the set-aside records, for a rebuild by replay."""
         with self.datastore.transaction(commit=True) as c:
-            c.execute(SQL("DELETE FROM {0}").format(self.tracks))
-            c.execute(SQL("DELETE FROM {0}").format(self.rolls))
-            c.execute(SQL("DELETE FROM {0}").format(self.errors))
+            # Lock in the order the projector takes them (tracking, then the view rows), so a
+            # rebuild never deadlocks with it; commands' view writes wait for the few deletes.
+            c.execute(SQL("LOCK TABLE {0}, {1}, {2}, {3} IN EXCLUSIVE MODE").format(self.tracking, self.tracks, self.rolls, self.errors))
             c.execute(SQL("DELETE FROM {0} WHERE application_name = %s").format(self.tracking), (application_name,))
+            c.execute(SQL("DELETE FROM {0}").format(self.rolls))
+            c.execute(SQL("DELETE FROM {0}").format(self.tracks))
+            c.execute(SQL("DELETE FROM {0}").format(self.errors))
 
 
 class PostgresSeedVault(BaseSeedVault, PostgresRecorder):

@@ -67,3 +67,15 @@ def test_every_registered_system_brings_its_chases_views_and_commands(ledger):
     # A chase of each system is created and shows its track view.
     for system in system_names():
         assert ledger.create_chase(f"A {system} chase", "table", system)["system"] == system
+
+
+def test_random_hazards_for_a_savage_worlds_chase_are_refused_when_asked_not_in_the_worker(client):
+    # The GM of an Adventure Edition chase asks for Call of Cthulhu's random hazards table.
+    created = client.post("/chases", json={"name": "Cars", "system": "swade", "dice": "table"}).get_json()
+    response = client.post(
+        f"/chases/{created['chase']['chase_id']}/random-hazards", json={"locations": 1},
+        headers={"Authorization": f"Bearer {created['keeper_token']}", "Idempotency-Key": "k"},
+    )
+    # Refused at once, naming the chase's system; no job is accepted to fail later.
+    assert response.status_code == 409, response.get_json()
+    assert "swade" in response.get_json()["detail"]

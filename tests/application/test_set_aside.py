@@ -63,6 +63,8 @@ def test_a_chase_whose_views_cannot_be_rendered_is_set_aside_and_the_others_go_o
     # The command is recorded, but its views cannot be shown: a clear problem, not a 500.
     assert response.status_code == 503
     assert response.get_json()["type"] == "/problems/views-unavailable"
+    # ... and says it was recorded, so a client does not send it again (no Retry-After).
+    assert response.get_json()["recorded"] is True and "Retry-After" not in response.headers
     recorded = ledger.repository.get(UUID(cursed.chase_id))
     assert [p.name for p in recorded.participants.values()] == ["Harvey", "Nyarlathotep"]
     assert cursed.http.get(f"/chases/{cursed.chase_id}/track").status_code == 503
@@ -199,3 +201,45 @@ def test_reads_after_commands_show_them_with_writers_on_many_threads(tmp_path):
     assert {c: (ledgers[1].track(c), ledgers[1].rolls(c)) for c in chases} == live
     for ledger in ledgers:
         ledger.close()
+
+
+def test_a_view_write_that_keeps_failing_after_the_save_never_fails_the_command(keeper, ledger, monkeypatch):
+    from eventsourcing.persistence import OperationalError
+
+    keeper.create("The Arkham docks")
+    keeper.add(**HARVEY)
+
+    # Given a database that refuses every view write (a deadlock, a busy SQLite lock) ...
+    def busy(updates: Any, tracking: Any = None) -> set[str]:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(ledger.views, "write_views", busy)
+    # ... the Keeper adds the farmer: the event is saved, so the command succeeds, once.
+    response = keeper.post("/participants", FARMER)
+    assert response.status_code == 201, response.get_json()
+    monkeypatch.undo()
+
+    # A GET shows it (read-your-writes): the chase is set aside and rendered from its events.
+    names = [p["name"] for p in keeper.track()["participants"].values()]
+    assert names == ["Harvey", "Farmer"]
+    assert len([e for e in keeper.events() if e["name"] == "ParticipantAdded"]) == 2
+
+
+def test_a_chase_with_an_event_this_code_cannot_read_answers_503_on_every_view(keeper, ledger, monkeypatch):
+    keeper.create("The Dunwich road")
+    keeper.add(**HARVEY)
+    keeper.speed_roll("Harvey", [40, 0])
+    chase_id = UUID(keeper.chase_id)
+    ledger.updater.set_aside(keeper.chase_id, 2, None, ValueError("an event from a newer version"))
+
+    # Given the chase's events cannot be decoded by this code (a newer schema, say) ...
+    def unreadable(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("a state of schema 3 is newer than this code's Participant (schema 1)")
+
+    monkeypatch.setattr(ledger.mapper, "to_domain_event", unreadable)
+
+    # ... every view of it is a clear 503, never a 500, nor a 404 for a chase that exists.
+    for view in ("track", "vehicles", "rolls"):
+        response = keeper.http.get(f"/chases/{chase_id}/{view}")
+        assert response.status_code == 503, (view, response.status_code, response.get_json())
+        assert response.get_json()["type"] == "/problems/views-unavailable"

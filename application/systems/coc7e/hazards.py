@@ -38,7 +38,7 @@ def roll_random_hazards(
         raise ValueError("an idempotency key is required")
     if environment not in ENVIRONMENTS or not 1 <= locations <= MAX_LOCATIONS:
         raise ValueError("bad environment or number of locations")
-    jobs.require_chase(chase_id)
+    jobs.require_chase(chase_id, systems=(Chase.SYSTEM,))
     params = {
         "chase_id": str(chase_id), "key": key, "locations": locations, "environment": environment,
         "from_location": from_location, "table_dice": list(table_dice) if table_dice is not None else None,
