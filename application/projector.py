@@ -175,13 +175,20 @@ class Projector:
             cid = record["chase_id"]
             try:
                 self._bring_up(cid)
-                self.views.release(cid)
-                version = self._bring_up(cid)  # events saved while it was set aside (their commands left them to us)
             except TRANSIENT:
                 raise
             except Exception as e:  # noqa: BLE001
                 stored = self.views.view_versions([cid]).get(cid, 0)
                 again = self.set_aside(cid, stored + 1, None, e)
+                results.append({"chase_id": cid, "projected": False, "error": again["error"], "attempts": again["attempts"]})
+                continue
+            self.views.release(cid)
+            try:
+                version = self._bring_up(cid)  # events saved while it was set aside (their commands left them to us)
+            except Exception as e:  # noqa: BLE001 - even a transient error: released, its events must not be stranded
+                again = self.set_aside(cid, self.views.view_versions([cid]).get(cid, 0) + 1, None, e)
+                if isinstance(e, TRANSIENT):
+                    raise
                 results.append({"chase_id": cid, "projected": False, "error": again["error"], "attempts": again["attempts"]})
                 continue
             log.warning("chase %s projected after being set aside: its views are at version %s", cid, version)
