@@ -30,6 +30,7 @@ def export_verifies(play: Play, *, ended: bool) -> None:
     assert not lost, f"chain heads shown in answers are not in the log: {sorted(lost)}"
     assert report.events == play.view["version"] == len(export["events"])
     if ended:
+        play.tally.events.update(event["name"] for event in export["events"])
         assert report.server_rolls_unverifiable == 0, f"the chase ended but {report.server_rolls_unverifiable} server rolls cannot be recomputed"
 
 

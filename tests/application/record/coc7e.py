@@ -8,18 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 from hypothesis import strategies as st
-from hypothesis.stateful import precondition, rule
+from hypothesis.stateful import rule
 
-from tests.application.record.machine import UNKNOWN, RecordMachine
+from tests.application.record.machine import UNKNOWN, RecordMachine, in_phase
 
 SKILLS = ("Climb", "Jump", "Dodge", "Fighting (Brawl)", "Firearms (Handgun)", "Drive Auto", "Stealth", "Swim")
 CHART = ("Car, standard", "Sports car", "Motorcycle, heavy", "Pickup truck", "Horse (with rider)", "Bicycle", "Tank")
 PRESETS = ("Internal door or thin wooden fence", "Standard back door", "Mature tree")
 INCIDENTS = ("default", "minor", "moderate", "severe", "deadly", "road kill", None)
 
-
-def in_phase(*phases: str) -> Any:
-    return precondition(lambda self: self.play is not None and self.play.view["phase"] in phases)
 
 
 class Coc7eMachine(RecordMachine):
@@ -77,8 +74,8 @@ class Coc7eMachine(RecordMachine):
 
     # -- set-up --------------------------------------------------------------------------------
 
-    @in_phase("setup")
     @rule(data=st.data(), who=st.sampled_from(["vehicle and driver", "character", "passenger", "character"]))
+    @in_phase("setup")
     def join_the_chase(self, data: Any, who: str) -> None:
         """Someone more joins; once there are four or more, the speed rolls and the cut (mostly)."""
         count = len(self.view["participants"])
@@ -123,8 +120,8 @@ class Coc7eMachine(RecordMachine):
                 "dex": data.draw(st.integers(20, 90)), "mov": 8, "hp": 10, "skills": skills}
         self.use(data).send("board vehicle", "/participants", spec)
 
-    @in_phase("setup")
     @rule(data=st.data(), everyone=st.booleans())
+    @in_phase("setup")
     def speed_roll(self, data: Any, everyone: bool = False) -> None:
         """A speed roll for someone still to make one (or for everyone, then the cut to the chase)."""
         if everyone:
@@ -139,6 +136,17 @@ class Coc7eMachine(RecordMachine):
         if everyone:
             self.cut_to_the_chase(data)
 
+    def progress(self, data: Any) -> None:
+        """What moves the chase on: someone joins (then the speed rolls and the cut), a turn is
+        taken, or an end undone."""
+        phase = self.view["phase"]
+        if phase == "setup":
+            self.join_the_chase(data, "character")
+        elif phase == "running":
+            self.take_a_turn(data, data.draw(st.sampled_from(["move", "end turn"])))
+        else:
+            self.keep_the_record(data, "undo")
+
     def ready_to_cut(self, data: Any) -> None:
         """What the Keeper still needs before the cut (now and then forgotten: refused): a quarry
         on foot or in a vehicle, and a driver for every vehicle."""
@@ -150,8 +158,8 @@ class Coc7eMachine(RecordMachine):
             if not any(p["vehicle_id"] == vehicle and p["seat"] == "driver" for p in self.view["participants"].values()):
                 self.board_a_vehicle(data, "driver", vehicle)
 
-    @in_phase("setup")
     @rule(data=st.data())
+    @in_phase("setup")
     def cut_to_the_chase(self, data: Any) -> None:
         """The cut to the chase (now and then before everyone has rolled: refused)."""
         waiting = [pid for pid, p in self.view["participants"].items() if p["speed_mov"] is None and not p["vehicle_id"]]
@@ -165,8 +173,8 @@ class Coc7eMachine(RecordMachine):
 
     # -- the track -----------------------------------------------------------------------------
 
-    @in_phase("setup", "running")
     @rule(data=st.data(), what=st.sampled_from(["place", "place", "change", "remove", "name"]))
+    @in_phase("setup", "running")
     def change_the_track(self, data: Any, what: str) -> None:
         """The Keeper's hazards and barriers, and the names of locations."""
         play = self.use(data)
@@ -192,8 +200,8 @@ class Coc7eMachine(RecordMachine):
 
     # -- rounds --------------------------------------------------------------------------------
 
-    @in_phase("running")
     @rule(data=st.data(), what=st.sampled_from(["move", "end turn", "move", "delay"]))
+    @in_phase("running")
     def take_a_turn(self, data: Any, what: str) -> None:
         pid = self.who_acts(data)
         play, token = self.use(data), self.token(data, pid)
@@ -210,14 +218,14 @@ class Coc7eMachine(RecordMachine):
             body = {"until_after": self.odd(data, data.draw(st.sampled_from(later + [None])), pid, UNKNOWN)} if later else {}
             play.send("delay", f"/participants/{pid}/delay", body, token=token)
 
-    @in_phase("running")
     @rule(data=st.data(), what=st.sampled_from(["move", "end turn"]))
+    @in_phase("running")
     def take_another_turn(self, data: Any, what: str) -> None:
         """Turns come round more often than anything else at the table."""
         self.take_a_turn(data, what)
 
-    @in_phase("running")
     @rule(data=st.data(), approach=st.sampled_from(["reckless", "cautious", "break"]))
+    @in_phase("running")
     def face_an_obstacle(self, data: Any, approach: str) -> None:
         facing = [pid for pid, p in self.view["participants"].items() if p.get("obstacle_ahead")]
         turn = self.view.get("whose_turn")
@@ -242,8 +250,8 @@ class Coc7eMachine(RecordMachine):
             body["keeper_accepts_skill"] = True
         self.use(data).send("negotiate", f"/participants/{pid}/negotiate", body, token=self.token(data, pid))
 
-    @in_phase("running")
     @rule(data=st.data(), method=st.sampled_from(["fighting", "maneuver", "firearm", "fighting"]))
+    @in_phase("running")
     def fight(self, data: Any, method: str) -> None:
         """An attack or maneuver; while a mishap waits, the roll as if a hazard or the Keeper's ruling."""
         mishaps = [m["participant_id"] for m in self.view["mishaps"]]

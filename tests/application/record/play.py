@@ -40,10 +40,12 @@ class Tally:
     refused: int = 0
     versions: int = 0
     by_kind: Counter = field(default_factory=Counter)  # (kind, "accepted" | status) -> count
+    events: Counter = field(default_factory=Counter)  # event name -> how many the chases recorded
 
     def line(self, system: str) -> str:
         return (f"{system}: {self.chases} chases, {self.accepted + self.refused} commands "
-                f"({self.accepted} accepted, {self.refused} refused), {self.versions} versions rendered and checked")
+                f"({self.accepted} accepted, {self.refused} refused), {self.versions} versions rendered and checked, "
+                f"{sum(self.events.values())} events of {len(self.events)} kinds")
 
     def accepted_kinds(self) -> set[str]:
         return {kind for (kind, status), n in self.by_kind.items() if status == "accepted" and n}

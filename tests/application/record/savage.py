@@ -8,19 +8,16 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import strategies as st
-from hypothesis.stateful import precondition, rule
+from hypothesis.stateful import rule
 
 from domain.rules.savage_worlds.cards import FULL_DECK
-from tests.application.record.machine import RecordMachine
+from tests.application.record.machine import RecordMachine, in_phase
 
 DIE = st.sampled_from(["d4", "d6", "d8", "d10", "d12", "d12+2", "d4-2", "d12+99"])
 CARDS = [card.code for card in FULL_DECK]
 # The dice a follow-up's roll takes, when it is not a trait roll (swade_follow_ups.py, swd_actions.py ROLLS).
 TABLE_ROLLS = {"critical failure": [6], "out of control": [6, 6], "collision wounds": [4], "critical hit": [6, 6]}
 
-
-def in_phase(*phases: str) -> Any:
-    return precondition(lambda self: self.play is not None and self.play.view["phase"] in phases)
 
 
 class SavageMachine(RecordMachine):
@@ -111,8 +108,8 @@ class SavageMachine(RecordMachine):
 
     # -- set-up --------------------------------------------------------------------------------
 
-    @in_phase("setup")
     @rule(data=st.data(), who=st.sampled_from(["vehicle and driver", "character", "passenger", "member", "vehicle", "character"]))
+    @in_phase("setup")
     def join_the_chase(self, data: Any, who: str) -> None:
         """Someone more joins; once there are four or more, the chase begins (mostly)."""
         count = len(self.view["participants"])
@@ -152,6 +149,16 @@ class SavageMachine(RecordMachine):
                 "maneuver_die": data.draw(DIE), "spirit": data.draw(DIE), "toughness": 5, "wild_card": not self.rarely(data)}
         self.use(data).send("join unit", f"{self.prefix}/participants", spec)
 
+    def progress(self, data: Any) -> None:
+        """What moves the chase on: someone joins (and it begins), a turn is played, or an end undone."""
+        phase = self.view["phase"]
+        if phase == "setup":
+            self.join_the_chase(data, "character")
+        elif phase == "running":
+            self.play_a_turn(data, data.draw(st.sampled_from(["end turn", "change-position", "attack"])))
+        else:
+            self.keep_the_record(data, "undo")
+
     def ready_to_begin(self, data: Any) -> None:
         """What the GM still needs before the chase begins (now and then forgotten: refused):
         a chaser and a quarry, and a driver for every vehicle."""
@@ -175,8 +182,8 @@ class SavageMachine(RecordMachine):
             return True
         return False
 
-    @in_phase("running")
     @rule(data=st.data(), what=st.sampled_from(["trait roll", "damage roll", "recover", "conditions"]))
+    @in_phase("running")
     def the_gm_calls_for(self, data: Any, what: str) -> None:
         """Rolls and conditions outside the maneuvers: Notice, damage, Spirit to recover, a power."""
         play = self.use(data)
@@ -204,11 +211,14 @@ class SavageMachine(RecordMachine):
             change = data.draw(st.sampled_from([{"shaken": True}, {"shaken": False}, {"distracted": True}, {"vulnerable": True}, {"fatigue": 1}, {"fatigue": 3}]))
             play.send("conditions", f"{self.prefix}/participants/{self.someone(data)}/conditions", {**change, "reason": "a power"})
 
-    @precondition(lambda self: self.play is not None and self.play.view["phase"] == "running" and self.play.view.get("pending"))
     @rule(data=st.data())
+    @in_phase("running")
     def resolve(self, data: Any) -> None:
         """Resolve what waits first: the roll it takes, or the GM's choice (a Bump's direction, a card)."""
         pending = self.view.get("pending") or []
+        if not pending and not self.rarely(data):
+            self.progress(data)
+            return
         head = pending[0] if pending else {"kind": "nothing"}
         kind = head["kind"]
         body: dict[str, Any] = {"modifier": self.odd(data, data.draw(st.integers(-1, 1)), -20, 20)}

@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
-from tests.application.record.machine import UNKNOWN
-from tests.application.record.savage import DIE, SavageMachine, in_phase
+from tests.application.record.machine import UNKNOWN, in_phase
+from tests.application.record.savage import DIE, SavageMachine
 
 MODES = ("foot", "mounted", "vehicular", "airplane", "sailing ship", "jet", "starship")
 
@@ -18,8 +18,8 @@ MODES = ("foot", "mounted", "vehicular", "airplane", "sailing ship", "jet", "sta
 class SwadeMachine(SavageMachine):
     SYSTEM = "swade"
 
-    @in_phase("setup")
     @rule(data=st.data(), mode=st.sampled_from(MODES))
+    @in_phase("setup")
     def begin(self, data: Any, mode: str) -> None:
         self.ready_to_begin(data)
         deck = data.draw(st.sampled_from([None, "server", "table"]))
@@ -35,8 +35,8 @@ class SwadeMachine(SavageMachine):
             body["chase_cards"] = count
         self.use(data).send("begin", "/swade/begin", body, if_match=self.if_match(data))
 
-    @in_phase("running")
     @rule(data=st.data(), what=st.sampled_from(["change-position", "end turn", "attack", "evade", "hold-steady", "drop-back", "flee", "force", "ram"]))
+    @in_phase("running")
     def play_a_turn(self, data: Any, what: str) -> None:
         """What waits first; a new round's Action cards; else a maneuver of the unit whose turn it is."""
         if self.turn_comes(data):
@@ -48,8 +48,8 @@ class SwadeMachine(SavageMachine):
         else:
             getattr(self, what.replace("-", "_"))(data)
 
-    @in_phase("running")
     @rule(data=st.data(), what=st.sampled_from(["change-position", "end turn"]))
+    @in_phase("running")
     def play_another_turn(self, data: Any, what: str) -> None:
         """Turns come round more often than anything else at the table."""
         self.play_a_turn(data, what)

@@ -10,22 +10,23 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
-from tests.application.record.savage import DIE, SavageMachine, in_phase
+from tests.application.record.machine import in_phase
+from tests.application.record.savage import DIE, SavageMachine
 
 
 class SwdMachine(SavageMachine):
     SYSTEM = "swd"
 
-    @in_phase("setup")
     @rule(data=st.data())
+    @in_phase("setup")
     def begin(self, data: Any, mode: str = "") -> None:
         self.ready_to_begin(data)
         body = {"length": data.draw(st.none() | st.integers(1, 4)), "deck": data.draw(st.sampled_from([None, "server", "table"])),
                 "constant": self.odd(data, data.draw(st.sampled_from([0, 0, -2])), -10, 10)}
         self.use(data).send("begin", "/swd/begin", body, if_match=self.if_match(data))
 
-    @in_phase("running")
     @rule(data=st.data(), what=st.sampled_from(["attack", "end turn", "force", "cooperate", "maneuver"]))
+    @in_phase("running")
     def play_a_turn(self, data: Any, what: str) -> None:
         """What waits first; the round's maneuver rolls; then, card by card, attacks, Force, turns ending."""
         if self.turn_comes(data):
@@ -39,8 +40,8 @@ class SwdMachine(SavageMachine):
         else:
             self.act_with_advantage(data, what)
 
-    @in_phase("running")
     @rule(data=st.data(), what=st.sampled_from(["end turn", "attack"]))
+    @in_phase("running")
     def play_another_turn(self, data: Any, what: str) -> None:
         """Turns come round more often than anything else at the table."""
         self.play_a_turn(data, what)
