@@ -63,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{tally.line(system)}; {time.perf_counter() - begun:.0f} s; {verdict}", flush=True)
         played = sorted(tally.accepted_kinds())
         print(f"  commands accepted at least once: {', '.join(played)}", flush=True)
+        print(f"  events recorded: {', '.join(f'{name} {n}' for name, n in tally.events.most_common())}", flush=True)
         for name in ("chases", "accepted", "refused", "versions"):
             setattr(total, name, getattr(total, name) + getattr(tally, name))
     print(f"{total.line('all systems')}; {time.perf_counter() - started:.0f} s")

@@ -4,6 +4,7 @@ out"), checked through the API as a user or an operator would:
 * the export verifies (domain/verification.py, what `chase verify` runs) and holds every chain
   head an answer ever showed; once the chase has ended (its last seed revealed), every server roll
   and every card dealt from a server shuffle is recomputed;
+* every roll a command answered with is in the roll history as it was shown;
 * every version renders: GET /track, /vehicles and /rolls?version=V answer 200, for every V from 1
   to the current version, each showing version V; and the track view at V (folded afresh from the
   log) is the one the command that reached V answered with (the read model, caught up);
@@ -17,20 +18,22 @@ from typing import Any
 
 from domain.verification import verify
 from tests.application.record.play import Play
+from tests.e2e.record_helpers import RECORD_FIELDS, without
 
 OPERATOR = "the operator's token"  # CHASE_LEDGER_ADMIN_TOKEN of the ledgers the machines build
 VIEWS = ("track", "vehicles", "rolls")
 
 
-def export_verifies(play: Play, *, ended: bool) -> None:
+def export_verifies(play: Play, *, ended: bool, last: bool = False) -> None:
     export = play.get("/export")
     report = verify(export)  # raises VerificationFailed naming the first event that does not check out
     hashes = {event["hash"] for event in export["events"]}
     lost = play.heads - hashes
     assert not lost, f"chain heads shown in answers are not in the log: {sorted(lost)}"
     assert report.events == play.view["version"] == len(export["events"])
-    if ended:
+    if last:
         play.tally.events.update(event["name"] for event in export["events"])
+    if ended:
         assert report.server_rolls_unverifiable == 0, f"the chase ended but {report.server_rolls_unverifiable} server rolls cannot be recomputed"
 
 
@@ -43,6 +46,23 @@ def end_of_play(play: Play) -> None:
         assert play.send("reveal seed", "/reveal-seed") is not None
     play.view = play.get("/track")["chase"]
     play.heads.add(play.view["chain_head"])
+
+
+def rolls_stay_as_shown(play: Play) -> None:
+    """Every roll a command answered with is in the roll history, recorded as it was shown; and
+    the history's filters (live, and at the current version) pick exactly the rows they name."""
+    rows = play.get("/rolls")["rolls"]
+    history = {row["sequence"]: row["roll"] for row in rows}
+    for sequence, roll in play.rolls_shown.items():
+        assert history.get(sequence) == roll, f"roll {sequence} was answered as {roll} but the history has {history.get(sequence)}"
+    someone = next((row["participant_id"] for row in rows if row["participant_id"]), "nobody")
+    for name, value in (("source", "server"), ("source", "table"), ("undone", True), ("undone", False), ("round", 1),
+                        ("participant_id", someone), ("purpose", rows[0]["purpose"] if rows else "none")):
+        wanted = [row for row in rows if row[name] == value]
+        query = {name: str(value).lower() if isinstance(value, bool) else value}
+        assert play.get("/rolls", **query)["rolls"] == wanted, f"GET /rolls?{name}={value} is not the rows with that {name}"
+        at_version = play.get("/rolls", version=play.view["version"], **query)["rolls"]
+        assert at_version == wanted, f"GET /rolls?{name}={value}&version={play.view['version']} is not the rows with that {name}"
 
 
 def every_version_renders(play: Play) -> int:
@@ -87,12 +107,34 @@ def views_equal_a_rebuild(client: Any, plays: list[Play]) -> None:
             assert rebuilt[name] == seen[name], f"the {name} view of {play.system} chase {play.chase_id} differs after a rebuild"
 
 
+# Which version's game an undo, rewind or redo brings back, read from its event (domain/recorded_chase.py).
+RESTORES = {"Undone": lambda data: data["restored_version"], "Rewound": lambda data: data["to_version"],
+            "Redone": lambda data: data["undo_version"] - 1}
+
+
+def history_restores(play: Play, before: int) -> None:
+    """After an accepted undo, rewind or redo (or an undo request accepted): the game is as it was
+    at the version it restores, in the track view (but for the record's own bookkeeping,
+    tests/e2e/record_helpers.py RECORD_FIELDS) and in the vehicle-build view."""
+    for event in play.get("/events", after=before)["events"]:
+        if event["name"] not in RESTORES:
+            continue
+        target = RESTORES[event["name"]](event["data"])
+        then = play.get("/track", version=target)["chase"]
+        now = play.get("/track", version=event["version"])["chase"]
+        differ = sorted(k for k in set(then) | set(now) if k not in RECORD_FIELDS and then.get(k) != now.get(k))
+        assert not differ, f"{event['name']} at version {event['version']} did not bring back the game of version {target}: {differ}"
+        vehicles = [without(play.get("/vehicles", version=v), {"version"}) for v in (target, event["version"])]
+        assert vehicles[0] == vehicles[1], f"{event['name']} at version {event['version']} did not bring back the vehicles of version {target}"
+
+
 def record_checks_out(client: Any, plays: list[Play]) -> None:
     """Everything above, for every chase of one ledger; the versions checked go to the tally."""
     for play in plays:
         export_verifies(play, ended=play.view["phase"] == "ended")
         end_of_play(play)
-        export_verifies(play, ended=True)
+        export_verifies(play, ended=True, last=True)
+        rolls_stay_as_shown(play)
         play.tally.versions += every_version_renders(play)
         check_job_passes(play)
     views_equal_a_rebuild(client, plays)

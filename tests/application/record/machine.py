@@ -25,7 +25,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from api import create_app
 from infrastructure.bootstrap import build_ledger
-from tests.application.record.checks import OPERATOR, record_checks_out
+from tests.application.record.checks import OPERATOR, history_restores, record_checks_out
 from tests.application.record.play import Play, Tally
 
 TALLIES: dict[str, Tally] = defaultdict(Tally)
@@ -189,6 +189,7 @@ class RecordMachine(RuleBasedStateMachine):
         """Undo, rewind and redo, undo requests and their answers, entropy, the seed, the end (and
         the Keeper thinking better of revealing the seed or of ending the chase)."""
         play = self.use(data)
+        before = self.view["version"]
         waiting = [r["request_id"] for r in self.view["undo_requests"] if r.get("answer") is None]
         if what.startswith("undo"):
             body = {"count": data.draw(st.integers(1, 3)), "reason": "the property test"}
@@ -216,3 +217,4 @@ class RecordMachine(RuleBasedStateMachine):
             what += " then redo" if data.draw(st.booleans()) else ""
         if what.endswith("redo"):
             play.send("redo", "/redo", {}, token=self.token(data), if_match=self.if_match(data))
+        history_restores(play, before)

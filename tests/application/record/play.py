@@ -102,6 +102,7 @@ class Play:
         self.view: dict[str, Any] = body["chase"]
         self.heads = {self.view["chain_head"]}  # every chain head an answer showed: the log must keep them all
         self.shown = {self.view["version"]: self.view}  # the track view as answers showed it, by version
+        self.rolls_shown: dict[int, dict[str, Any]] = {}  # every roll an answer showed, by sequence
         self.tokens: dict[str, str] = {}  # participant id -> a player's token for them
         self.keys: list[str] = []  # idempotency keys of the random hazards jobs sent
         tally.chases += 1
@@ -140,6 +141,8 @@ class Play:
         return None
 
     def _accepted(self, response: Any, answer: dict[str, Any], before: tuple[int, str], by_player: bool) -> None:
+        for roll in ([answer["roll"]] if answer.get("roll") else []) + list(answer.get("rolls") or []):
+            self.rolls_shown[roll["sequence"]] = roll
         chase = answer.get("chase")
         if chase is None:
             return  # a token: nothing recorded in the log
