@@ -23,8 +23,14 @@ class Coc7eMachine(RecordMachine):
     SYSTEM = "coc7e"
 
     def set_up(self, data: Any) -> None:
+        """A quarry and a pursuer: on foot, or in vehicles from the charts with their drivers."""
+        vehicles = data.draw(st.booleans())
         for role in ("quarry", "pursuer"):
-            self.add_character(data, role)
+            if vehicles:
+                self.add_vehicle(data, data.draw(st.sampled_from(CHART)), role)
+                self.board_a_vehicle(data, "driver")
+            else:
+                self.add_character(data, role)
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -58,6 +64,11 @@ class Coc7eMachine(RecordMachine):
         if here is not None and not self.rarely(data):
             return here
         return data.draw(st.integers(0, max(3, len(self.view["locations"]))))
+
+    def ahead_of(self, pid: str) -> dict[str, Any] | None:
+        """The hazard or standing barrier between ``pid``'s location and the next, if any."""
+        here = (self.view["participants"].get(pid) or {}).get("location")
+        return next((o for o in self.view["obstacles"] if here is not None and min(o["between"]) == here and not o.get("destroyed")), None)
 
     def near(self, data: Any, pid: str) -> str:
         """Someone at the same location as ``pid`` (mostly of the other side), else anyone."""
@@ -105,9 +116,9 @@ class Coc7eMachine(RecordMachine):
                                    "Firearms (Handgun)": data.draw(st.integers(20, 60))})
         self.use(data).send("add participant", "/participants", spec)
 
-    def add_vehicle(self, data: Any, vehicle: str) -> None:
+    def add_vehicle(self, data: Any, vehicle: str, role: str | None = None) -> None:
         spec = {"kind": "vehicle", "chart_vehicle": vehicle, "era": data.draw(st.sampled_from(["modern", "1920s"])),
-                "role": data.draw(st.sampled_from(["pursuer", "quarry"])), "name": self.name(vehicle)}
+                "role": role or data.draw(st.sampled_from(["pursuer", "quarry"])), "name": self.name(vehicle)}
         spec.update(self.odd(data, {}, {"build": 1}, {"build": 100}, {"armor": 50}, {"mov": 1}))  # fragile or formidable
         self.use(data).send("add vehicle", "/participants", spec)
 
@@ -203,7 +214,18 @@ class Coc7eMachine(RecordMachine):
     @rule(data=st.data(), what=st.sampled_from(["move", "end turn", "move", "delay"]))
     @in_phase("running")
     def take_a_turn(self, data: Any, what: str) -> None:
+        """A move (or, with a hazard or barrier ahead, negotiating or breaking it), the end of a
+        turn, or a delay."""
         pid = self.who_acts(data)
+        people = self.view["participants"]
+        me = people.get(pid) or {}
+        foes_here = [p for p in people.values() if p["location"] == me.get("location") and p["role"] != me.get("role") and p["status"] == "in_chase"]
+        if foes_here and data.draw(st.booleans()):  # caught up: the pursuit turns into a fight
+            self.fight(data, data.draw(st.sampled_from(["fighting", "maneuver"])))
+            return
+        if what == "move" and self.ahead_of(pid) and not self.rarely(data):
+            self.face_an_obstacle(data, data.draw(st.sampled_from(["reckless", "cautious", "break"])))
+            return
         play, token = self.use(data), self.token(data, pid)
         if what == "move":
             locations = data.draw(st.integers(1, 3))
@@ -227,7 +249,7 @@ class Coc7eMachine(RecordMachine):
     @rule(data=st.data(), approach=st.sampled_from(["reckless", "cautious", "break"]))
     @in_phase("running")
     def face_an_obstacle(self, data: Any, approach: str) -> None:
-        facing = [pid for pid, p in self.view["participants"].items() if p.get("obstacle_ahead")]
+        facing = [pid for pid in self.view["participants"] if self.ahead_of(pid)]
         turn = self.view.get("whose_turn")
         pid = turn if turn in facing or not facing or self.rarely(data) else data.draw(st.sampled_from(facing))
         body = self.several_rolls(data)
@@ -238,8 +260,7 @@ class Coc7eMachine(RecordMachine):
                 body["debris"] = {"skills": ["Jump"], "difficulty": "hard"}
             self.use(data).send("break barrier", f"/participants/{pid}/break-barrier", body, token=self.token(data, pid))
             return
-        ahead_id = (self.view["participants"].get(pid) or {}).get("obstacle_ahead")
-        ahead = next((o for o in self.view["obstacles"] if o["id"] == ahead_id), {})
+        ahead = self.ahead_of(pid) or {}
         body["approach"] = approach
         if approach == "cautious":
             body["bonus_dice"] = data.draw(st.integers(1, 2))
@@ -255,8 +276,8 @@ class Coc7eMachine(RecordMachine):
     def fight(self, data: Any, method: str) -> None:
         """An attack or maneuver; while a mishap waits, the roll as if a hazard or the Keeper's ruling."""
         mishaps = [m["participant_id"] for m in self.view["mishaps"]]
-        if mishaps and not self.rarely(data):
-            self.mishap(data, data.draw(st.sampled_from(mishaps)))
+        if (mishaps and not self.rarely(data)) or (not mishaps and self.rarely(data)):  # the Keeper rules on anyone, now and then
+            self.mishap(data, data.draw(st.sampled_from(mishaps)) if mishaps else self.someone(data))
             return
         pid = self.who_acts(data)
         target = self.near(data, pid)
