@@ -1,0 +1,140 @@
+"""What must hold of the record once a chase has been played (issue 10 "The record must check
+out"), checked through the API as a user or an operator would:
+
+* the export verifies (domain/verification.py, what `chase verify` runs) and holds every chain
+  head an answer ever showed; once the chase has ended (its last seed revealed), every server roll
+  and every card dealt from a server shuffle is recomputed;
+* every roll a command answered with is in the roll history as it was shown;
+* every version renders: GET /track, /vehicles and /rolls?version=V answer 200, for every V from 1
+  to the current version, each showing version V; and the track view at V (folded afresh from the
+  log) is the one the command that reached V answered with (the read model, caught up);
+* the check job passes: status done, no mismatches;
+* the views equal a rebuild: after the operator's rebuild of every view from the log, every
+  chase's track view, vehicle-build view and roll history are what they were.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.verification import verify
+from tests.application.record.play import Play
+from tests.e2e.record_helpers import RECORD_FIELDS, without
+
+OPERATOR = "the operator's token"  # CHASE_LEDGER_ADMIN_TOKEN of the ledgers the machines build
+VIEWS = ("track", "vehicles", "rolls")
+
+
+def export_verifies(play: Play, *, ended: bool, last: bool = False) -> None:
+    export = play.get("/export")
+    report = verify(export)  # raises VerificationFailed naming the first event that does not check out
+    hashes = {event["hash"] for event in export["events"]}
+    lost = play.heads - hashes
+    assert not lost, f"chain heads shown in answers are not in the log: {sorted(lost)}"
+    assert report.events == play.view["version"] == len(export["events"])
+    if last:
+        play.tally.events.update(event["name"] for event in export["events"])
+    if ended:
+        assert report.server_rolls_unverifiable == 0, f"the chase ended but {report.server_rolls_unverifiable} server rolls cannot be recomputed"
+
+
+def end_of_play(play: Play) -> None:
+    """The Keeper ends the chase if it is still on: its seed is revealed, the whole log checkable.
+    (A Savage Worlds chase that never began cannot be ended: the Keeper reveals its seed instead.)"""
+    phase = play.get("/track")["chase"]["phase"]
+    if phase != "ended" and play.send("end", "/end", {"outcome": "abandoned", "note": "the end of the property test"}) is None:
+        assert phase == "setup" and play.system != "coc7e", f"the Keeper could not end a {play.system} chase in {phase}"
+        assert play.send("reveal seed", "/reveal-seed") is not None
+    play.view = play.get("/track")["chase"]
+    play.heads.add(play.view["chain_head"])
+
+
+def rolls_stay_as_shown(play: Play) -> None:
+    """Every roll a command answered with is in the roll history, recorded as it was shown; and
+    the history's filters (live, and at the current version) pick exactly the rows they name."""
+    rows = play.get("/rolls")["rolls"]
+    history = {row["sequence"]: row["roll"] for row in rows}
+    for sequence, roll in play.rolls_shown.items():
+        assert history.get(sequence) == roll, f"roll {sequence} was answered as {roll} but the history has {history.get(sequence)}"
+    someone = next((row["participant_id"] for row in rows if row["participant_id"]), "nobody")
+    for name, value in (("source", "server"), ("source", "table"), ("undone", True), ("undone", False), ("round", 1),
+                        ("participant_id", someone), ("purpose", rows[0]["purpose"] if rows else "none")):
+        wanted = [row for row in rows if row[name] == value]
+        query = {name: str(value).lower() if isinstance(value, bool) else value}
+        assert play.get("/rolls", **query)["rolls"] == wanted, f"GET /rolls?{name}={value} is not the rows with that {name}"
+        at_version = play.get("/rolls", version=play.view["version"], **query)["rolls"]
+        assert at_version == wanted, f"GET /rolls?{name}={value}&version={play.view['version']} is not the rows with that {name}"
+
+
+def every_version_renders(play: Play) -> int:
+    current = play.view["version"]
+    for version in range(1, current + 1):
+        for view in VIEWS:
+            response = play.client.get(f"/chases/{play.chase_id}/{view}", headers=play.headers(), query_string={"version": version})
+            assert response.status_code == 200, f"GET /{view}?version={version} of {current}: {response.status_code} {response.get_json()}"
+            body = response.get_json()
+            if view != "rolls":
+                shown = body["chase"]["version"] if view == "track" else body["version"]
+                assert shown == version, f"GET /{view}?version={version} shows version {shown}"
+            if view == "track" and version in play.shown:
+                then = play.shown[version]
+                differ = sorted(k for k in set(then) | set(body["chase"]) if then.get(k) != body["chase"].get(k))
+                assert not differ, f"the track view at version {version} differs from the one answered then in {differ}: {[(then.get(k), body['chase'].get(k)) for k in differ]}"
+    return current
+
+
+def check_job_passes(play: Play) -> None:
+    response = play.client.post(f"/chases/{play.chase_id}/checks", headers=play.headers())
+    assert response.status_code == 202, response.get_json()
+    job = play.get(f"/jobs/{response.get_json()['job']['job_id']}", wait=10)
+    assert job["status"] == "done", job
+    assert job["result"]["mismatches"] == [] and job["result"]["equal"], job["result"]
+
+
+def what_users_see(play: Play) -> dict[str, Any]:
+    return {"track": play.get("/track")["chase"], "vehicles": play.get("/vehicles"), "rolls": play.get("/rolls")["rolls"]}
+
+
+def views_equal_a_rebuild(client: Any, plays: list[Play]) -> None:
+    before = [what_users_see(play) for play in plays]
+    headers = {"Authorization": f"Bearer {OPERATOR}"}
+    response = client.post("/admin/rebuilds", json={}, headers=headers)
+    assert response.status_code == 202, response.get_json()
+    job = client.get(f"/admin/jobs/{response.get_json()['job']['job_id']}", headers=headers, query_string={"wait": 10}).get_json()
+    assert job["status"] == "done", job
+    for play, seen in zip(plays, before):
+        rebuilt = what_users_see(play)
+        for name in seen:
+            assert rebuilt[name] == seen[name], f"the {name} view of {play.system} chase {play.chase_id} differs after a rebuild"
+
+
+# Which version's game an undo, rewind or redo brings back, read from its event (domain/recorded_chase.py).
+RESTORES = {"Undone": lambda data: data["restored_version"], "Rewound": lambda data: data["to_version"],
+            "Redone": lambda data: data["undo_version"] - 1}
+
+
+def history_restores(play: Play, before: int) -> None:
+    """After an accepted undo, rewind or redo (or an undo request accepted): the game is as it was
+    at the version it restores, in the track view (but for the record's own bookkeeping,
+    tests/e2e/record_helpers.py RECORD_FIELDS) and in the vehicle-build view."""
+    for event in play.get("/events", after=before)["events"]:
+        if event["name"] not in RESTORES:
+            continue
+        target = RESTORES[event["name"]](event["data"])
+        then = play.get("/track", version=target)["chase"]
+        now = play.get("/track", version=event["version"])["chase"]
+        differ = sorted(k for k in set(then) | set(now) if k not in RECORD_FIELDS and then.get(k) != now.get(k))
+        assert not differ, f"{event['name']} at version {event['version']} did not bring back the game of version {target}: {differ}"
+        vehicles = [without(play.get("/vehicles", version=v), {"version"}) for v in (target, event["version"])]
+        assert vehicles[0] == vehicles[1], f"{event['name']} at version {event['version']} did not bring back the vehicles of version {target}"
+
+
+def record_checks_out(client: Any, plays: list[Play]) -> None:
+    """Everything above, for every chase of one ledger; the versions checked go to the tally."""
+    for play in plays:
+        export_verifies(play, ended=play.view["phase"] == "ended")
+        end_of_play(play)
+        export_verifies(play, ended=True, last=True)
+        rolls_stay_as_shown(play)
+        play.tally.versions += every_version_renders(play)
+        check_job_passes(play)
+    views_equal_a_rebuild(client, plays)
