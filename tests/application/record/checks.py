@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.verification import verify
+from infrastructure.systems import verify
 from tests.application.record.play import Play
 from tests.e2e.record_helpers import RECORD_FIELDS, without
 

@@ -30,7 +30,7 @@ from tests.application.record.play import Play, Tally
 
 TALLIES: dict[str, Tally] = defaultdict(Tally)
 # Where the application makes ids (chases, participants, obstacles): made from the example here.
-ID_MAKERS = ("application.chases.uuid4", "application.savage_worlds.uuid4", "application.coc7e_commands.uuid4")
+ID_MAKERS = ("application.chases.uuid4", "application.systems.savage_worlds.commands.uuid4", "application.systems.coc7e.commands.uuid4")
 UNKNOWN = "00000000-0000-0000-0000-000000000000"  # a participant of no chase: refused with 404
 
 
