@@ -7,9 +7,13 @@ from typing import Any, Callable
 from flask import Flask
 from flask_smorest import Api
 
-from api import auth, problems
-from api.runtime import install
-from infrastructure.systems import SYSTEMS
+from api import parsing
+
+parsing.install()  # before any blueprint is decorated with its arguments
+
+from api import auth, problems  # noqa: E402
+from api.runtime import install  # noqa: E402
+from infrastructure.systems import SYSTEMS  # noqa: E402
 
 
 def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:

@@ -93,7 +93,20 @@ class SystemView(fields.Nested):
         if nested_obj is None:
             return None
         schema = current_app.extensions["chase_view_schemas"].get(nested_obj.get("system"), ChaseView)
-        return schema().dump(nested_obj)
+        return _dumper(schema).dump(nested_obj)
+
+
+_DUMPERS: dict[type, Schema] = {}
+
+
+def _dumper(schema: type[Schema]) -> Schema:
+    """One instance per view schema: building a marshmallow schema deep-copies its fields, which
+    cost as much as the rest of answering a command (bench/http_profile.py); dumping keeps no
+    state in the instance, so threads share it."""
+    dumper = _DUMPERS.get(schema)
+    if dumper is None:
+        dumper = _DUMPERS.setdefault(schema, schema())
+    return dumper
 
 
 class CommandResult(Schema):

@@ -2,17 +2,25 @@
 
 Tokens are random and kept only as SHA-256 hashes. The Keeper may do anything in their chase;
 a player acts only for the participants their token is bound to and reads what players see.
+
+A token, once issued, is never revoked nor changed (the token stores only insert), so what a
+token hash stands for is remembered in this process (bounded, least recently used dropped
+first) and later requests skip the store. Only tokens found are remembered: a token another
+process issued a moment ago is still looked up in the store. Only hashes are kept, never tokens.
 """
 from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterable
 
 from application.ports import TokenStore
 
 KEEPER, PLAYER, SYSTEM_ROLE = "keeper", "player", "system"
+REMEMBERED = 4096  # token hashes remembered per process
 
 
 class Unauthenticated(Exception):
@@ -58,8 +66,11 @@ def _hash(token: str) -> str:
 class Access:
     """Issues and checks tokens."""
 
-    def __init__(self, tokens: TokenStore) -> None:
+    def __init__(self, tokens: TokenStore, remembered: int = REMEMBERED) -> None:
         self.tokens = tokens
+        self.remembered = remembered
+        self._known: OrderedDict[str, Principal] = OrderedDict()
+        self._lock = threading.Lock()
 
     def issue(self, chase_id: str, role: str, participant_ids: Iterable[str] = (), label: str = "") -> str:
         token = secrets.token_urlsafe(32)
@@ -70,9 +81,23 @@ class Access:
         """The principal a token stands for, in this chase."""
         if not token:
             raise Unauthenticated("a token is required: send Authorization: Bearer <token>")
-        found = self.tokens.find(_hash(token))
+        principal = self._principal(_hash(token))
+        if principal.chase_id != str(chase_id):
+            raise Forbidden("this token belongs to another chase")
+        return principal
+
+    def _principal(self, token_hash: str) -> Principal:
+        with self._lock:
+            principal = self._known.get(token_hash)
+            if principal is not None:
+                self._known.move_to_end(token_hash)
+                return principal
+        found = self.tokens.find(token_hash)
         if found is None:
             raise Unauthenticated("this token is not known")
-        if found["chase_id"] != str(chase_id):
-            raise Forbidden("this token belongs to another chase")
-        return Principal(found["role"], found["chase_id"], tuple(found["participant_ids"]), found["label"])
+        principal = Principal(found["role"], found["chase_id"], tuple(found["participant_ids"]), found["label"])
+        with self._lock:
+            self._known[token_hash] = principal
+            while len(self._known) > self.remembered:
+                self._known.popitem(last=False)
+        return principal

@@ -14,10 +14,11 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 from uuid import UUID, uuid4
 
-from eventsourcing.application import Application
+from eventsourcing.application import Application, Repository
 from eventsourcing.persistence import Mapper, Transcoding
 
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
+from application.chase_cache import DEFAULT_SIZE, ChaseCache
 from application.dice import DiceResolver
 from application.history import ChaseHistory
 from application.plugins import GameSystem, JobKind
@@ -69,7 +70,8 @@ class ChaseLedger(Application):
         self.renderers = Renderers({name: views for system in systems for name, views in system.views.items()})
         self.updater = Projector(self, self.views, self.renderers)  # follows the log: `chase project`, rebuilds
         self.read_side = ChaseReadSide(self, self.views, self.renderers, self.updater.set_aside)
-        self.runner = CommandRunner(self, self.seeds, self.read_side, project_chase)
+        cache = ChaseCache(int(self.env.get(self.AGGREGATE_CACHE_MAXSIZE) or DEFAULT_SIZE))
+        self.runner = CommandRunner(self, self.seeds, self.read_side, project_chase, cache)
         self.dice = DiceResolver(self.seeds)
         self.history = ChaseHistory(self.runner, self.events, self.seeds, self.renderers, self.read_side)
         self.commands: dict[str, Any] = {system.package: system.commands(self.runner, self.dice) for system in systems}
@@ -79,6 +81,12 @@ class ChaseLedger(Application):
         # The composition root chooses the mapper: one that keeps an upcast event's record as
         # first written, so its hash still checks out (infrastructure/transcodings.py, DESIGN.md 3).
         return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=self._mapper_class)
+
+    def construct_repository(self) -> Repository:
+        # Without eventsourcing's aggregate cache: it deep-copied the cached chase on every load,
+        # racing with threads fast-forwarding it. The runner keeps its own (application/chase_cache.py),
+        # sized by AGGREGATE_CACHE_MAXSIZE.
+        return Repository(event_store=self.events, snapshot_store=self.snapshots)
 
     def register_transcodings(self, transcoder: Any) -> None:
         super().register_transcodings(transcoder)

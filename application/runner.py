@@ -1,6 +1,7 @@
 """The command runner every game system's command service uses (DESIGN.md sections 1 and 7).
 
-One command is: load the chase (snapshot and aggregate cache), check that it is of a system the
+One command is: load the chase (this process's cache of saved chases, application/chase_cache.py,
+brought up to date with the events saved since; else snapshot and events), check that it is of a system the
 command is for (one check, in the core: a 409 naming the chase's system), run the aggregate's
 procedure, keep the seed in step (revealed when the chase ends, a fresh one committed when play
 resumes), save with optimistic concurrency (a lost race is re-run on fresh state, with jittered
@@ -18,6 +19,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
+from application.chase_cache import ChaseCache
 from application.ports import SeedVault
 from domain.errors import WrongSystem
 from domain.recorded_chase import RecordedChase
@@ -77,11 +79,15 @@ class Done(Generic[T]):
 class CommandRunner:
     """Loads, checks, runs, saves and renders one command on one chase."""
 
-    def __init__(self, store: ChaseStore, seeds: SeedVault, read_side: ReadSide, projector: Callable[[Any, Iterable[Any]], Any]) -> None:
+    def __init__(
+        self, store: ChaseStore, seeds: SeedVault, read_side: ReadSide, projector: Callable[[Any, Iterable[Any]], Any],
+        cache: ChaseCache | None = None,
+    ) -> None:
         self.store = store
         self.seeds = seeds
         self.read_side = read_side
         self.projector = projector
+        self.cache = cache or ChaseCache(0)
 
     def run(
         self,
@@ -115,15 +121,25 @@ class CommandRunner:
                         f"another command was recorded on this chase after version {expected_version}: reload and try again"
                     ) from None
                 continue
+            self.cache.keep(chase)
             return Done(result, self.read_side.after_save(chase, recordings))
         raise VersionConflict("the chase is changing too fast to record this command: try again")
 
     def load(self, chase_id: UUID) -> Any:
-        """The chase as it is now; ChaseNotFound if there is none."""
+        """The chase as it is now; ChaseNotFound if there is none. A cached chase is brought up
+        to date with the events saved after it (here or by another process) before it is used."""
+        chase = self.cache.get(chase_id)
+        if chase is not None:
+            newer = list(self.store.repository.event_store.get(chase_id, gt=chase.version))
+            if not newer:
+                return chase
+            return self.projector(chase, newer)  # kept once the command saves it
         try:
-            return self.store.repository.get(chase_id, projector_func=self.projector)
+            chase = self.store.repository.get(chase_id, projector_func=self.projector)
         except AggregateNotFoundError:
             raise ChaseNotFound(f"no chase {chase_id}") from None
+        self.cache.keep(chase)
+        return chase
 
     def load_at(self, chase_id: UUID, version: int) -> Any:
         """The chase as it was at ``version`` (time travel: nothing is changed)."""

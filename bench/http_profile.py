@@ -154,6 +154,8 @@ def cprofile(args: argparse.Namespace, folder: Path) -> None:
         ours = rf"{ROOT}/(api|application|domain|infrastructure)/|eventsourcing/|sqlite3|psycopg"
         stats.sort_stats("cumulative").print_stats(ours, args.top)
         stats.sort_stats("tottime").print_stats(args.top)
+        if os.environ.get("PROFILE_CALLERS"):
+            stats.print_callers(os.environ["PROFILE_CALLERS"])
     finally:
         if pg:
             _admin(pg, f'DROP DATABASE IF EXISTS "{args.pg_database}" WITH (FORCE)')

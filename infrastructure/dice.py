@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from typing import Sequence
 from uuid import UUID
 
 from domain.dice import Die, Draw, commitment_of, derive_index
 
 SEED_BYTES = 32
+REMEMBERED_SEEDS = 1024  # (chase, commitment) seeds remembered per process
 
 
 class ServerDice:
@@ -36,10 +38,19 @@ class SeedNotFound(LookupError):
 
 
 class BaseSeedVault:
-    """Makes seeds and server dice; subclasses say where seeds are kept."""
+    """Makes seeds and server dice; subclasses say where seeds are kept.
+
+    The seed with a given commitment never changes (the commitment is its hash), so seeds read
+    are remembered in this process (bounded, least recently used dropped first) and a roll does
+    not read the store each time. They stay in memory only: never logged, never shown."""
 
     # Seeds are kept by their commitment, never by a counter: a command that lost a race and
     # is re-run makes a new seed without clashing with the one that may already be committed.
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # the store's recorder, when there is one
+        self._remembered: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        self._remembered_lock = threading.Lock()
 
     def new_seed(self, chase_id: UUID) -> str:
         seed = os.urandom(SEED_BYTES)
@@ -48,11 +59,25 @@ class BaseSeedVault:
         return commitment
 
     def server_dice(self, chase_id: UUID, commitment: str, entropy: str = "", epoch: int = 0) -> ServerDice:
-        return ServerDice(self._seed(str(chase_id), commitment), chase_id, entropy, epoch)
+        return ServerDice(self._seed_of(str(chase_id), commitment), chase_id, entropy, epoch)
 
     def seed_to_reveal(self, chase_id: UUID, commitment: str) -> str:
         """The seed in hex, for the event that reveals it (and only for that)."""
-        return self._seed(str(chase_id), commitment).hex()
+        return self._seed_of(str(chase_id), commitment).hex()
+
+    def _seed_of(self, chase_id: str, commitment: str) -> bytes:
+        key = (chase_id, commitment)
+        with self._remembered_lock:
+            seed = self._remembered.get(key)
+            if seed is not None:
+                self._remembered.move_to_end(key)
+                return seed
+        seed = self._seed(chase_id, commitment)  # SeedNotFound is not remembered
+        with self._remembered_lock:
+            self._remembered[key] = seed
+            while len(self._remembered) > REMEMBERED_SEEDS:
+                self._remembered.popitem(last=False)
+        return seed
 
     def _keep(self, chase_id: str, commitment: str, seed: bytes) -> None:
         raise NotImplementedError
@@ -65,6 +90,7 @@ class InMemorySeedVault(BaseSeedVault):
     """Seeds in this process only: for tests and the in-memory store."""
 
     def __init__(self, _factory: object = None) -> None:
+        super().__init__()
         self._seeds: dict[tuple[str, str], bytes] = {}
         self._lock = threading.Lock()
 

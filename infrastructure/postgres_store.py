@@ -213,7 +213,7 @@ class PostgresSeedVault(BaseSeedVault, PostgresRecorder):
     """Secret seeds in a table of their own; never part of an event, view or export."""
 
     def __init__(self, datastore: PostgresDatastore) -> None:
-        PostgresRecorder.__init__(self, datastore)
+        super().__init__(datastore)  # BaseSeedVault's memory, then the recorder
         self.table = _table(datastore, "chase_seeds")
         self.sql_create_statements.append(
             SQL(

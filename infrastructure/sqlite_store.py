@@ -192,7 +192,7 @@ class SQLiteSeedVault(BaseSeedVault, SQLiteRecorder):
     """Secret seeds in a table of their own; never part of an event, view or export."""
 
     def __init__(self, datastore: SQLiteDatastore) -> None:
-        SQLiteRecorder.__init__(self, datastore)
+        super().__init__(datastore)  # BaseSeedVault's memory, then the recorder
 
     def construct_create_table_statements(self) -> list[str]:
         return [
