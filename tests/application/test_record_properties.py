@@ -1,7 +1,9 @@
 """The record must check out (issue 10), whatever is played: hypothesis plays random but legal
 sequences of commands on chases of every system through the HTTP API (tests/application/record/),
-and after each chase checks that its export verifies, that every version renders, that the check
-job passes and that a rebuild of the views from the log gives back the views as they were.
+and after each chase checks that its export verifies, that every version renders (as it was
+answered), that the check job passes and that a rebuild of the views from the log gives back the
+views as they were; and after each undo, rewind or redo, that the game is back as it was
+(tests/application/record/checks.py).
 
 Commands a rule refuses (4xx) are expected in a random sequence and must leave the log unchanged;
 a 5xx is a failure. CI runs a bounded, derandomized number of chases (the same every run);

@@ -4,13 +4,17 @@ out"), checked through the API as a user or an operator would:
 * the export verifies (domain/verification.py, what `chase verify` runs) and holds every chain
   head an answer ever showed; once the chase has ended (its last seed revealed), every server roll
   and every card dealt from a server shuffle is recomputed;
-* every roll a command answered with is in the roll history as it was shown;
+* every roll a command answered with is in the roll history as it was shown, and the history's
+  filters pick exactly the rows they name;
 * every version renders: GET /track, /vehicles and /rolls?version=V answer 200, for every V from 1
   to the current version, each showing version V; and the track view at V (folded afresh from the
   log) is the one the command that reached V answered with (the read model, caught up);
 * the check job passes: status done, no mismatches;
 * the views equal a rebuild: after the operator's rebuild of every view from the log, every
   chase's track view, vehicle-build view and roll history are what they were.
+
+And as play goes on (``history_restores``, after each undo, rewind or redo): the game is what it
+was at the version it restores.
 """
 from __future__ import annotations
 

@@ -105,6 +105,7 @@ class Play:
         self.rolls_shown: dict[int, dict[str, Any]] = {}  # every roll an answer showed, by sequence
         self.tokens: dict[str, str] = {}  # participant id -> a player's token for them
         self.keys: list[str] = []  # idempotency keys of the random hazards jobs sent
+        self.last = ""  # the kind of the last command accepted
         tally.chases += 1
 
     # -- sending commands --------------------------------------------------------------------
@@ -131,6 +132,7 @@ class Play:
             if response.status_code < 400:
                 self.tally.accepted += 1
                 self.tally.by_kind[kind, "accepted"] += 1
+                self.last = kind
                 self._accepted(response, answer, before, by_player=token is not None)
                 return answer
             self.tally.refused += 1

@@ -43,7 +43,9 @@ class SwadeMachine(SavageMachine):
             return
         if self.view.get("whose_turn") is None and not self.rarely(data):
             self.deal_action_cards(data)
-        elif what == "end turn":
+        elif self.rival_here() and data.draw(st.booleans()):  # on the same Chase Card: Force, Ram or strike
+            getattr(self, data.draw(st.sampled_from(["force", "ram", "attack"])))(data)
+        elif what == "end turn" or (self.play.last == what and not self.rarely(data)):  # a maneuver once a turn
             self.end_turn(data)
         else:
             getattr(self, what.replace("-", "_"))(data)
@@ -53,6 +55,11 @@ class SwadeMachine(SavageMachine):
     def play_another_turn(self, data: Any, what: str) -> None:
         """Turns come round more often than anything else at the table."""
         self.play_a_turn(data, what)
+
+    def rival_here(self) -> bool:
+        people = self.view["participants"]
+        me = people.get(self.view.get("whose_turn") or "") or {}
+        return any(people[u]["role"] != me.get("role") and people[u].get("location") == me.get("location") for u in self.units())
 
     def deal_action_cards(self, data: Any) -> None:
         physical = (self.view.get("deck", {}).get("action") or {}).get("mode") == "table"
@@ -70,8 +77,18 @@ class SwadeMachine(SavageMachine):
         defender = self.trait_faces(data, self.operator(target)) if target else None
         return self.dice(data, self.trait_faces(data, self.operator(unit)), defender)
 
+    def toward_a_rival(self, data: Any) -> int:
+        """Mostly toward the closest rival (to Force, Ram or strike it), now and then away."""
+        people = self.view["participants"]
+        me = people.get(self.view.get("whose_turn") or "") or {}
+        rivals = [people[u]["location"] for u in self.units() if people[u]["role"] != me.get("role") and people[u].get("location") is not None]
+        if not rivals or me.get("location") is None or self.rarely(data):
+            return data.draw(st.sampled_from([1, -1]))
+        closest = min(rivals, key=lambda at: abs(at - me["location"]))
+        return 1 if closest >= me["location"] else -1
+
     def change_position(self, data: Any) -> None:
-        body = {"direction": data.draw(st.sampled_from([1, -1])), "as_action": data.draw(st.booleans()),
+        body = {"direction": self.toward_a_rival(data), "as_action": data.draw(st.booleans()),
                 "cards": data.draw(st.none() | st.integers(1, 2)), **self.maneuvering_dice(data)}
         self.maneuver(data, "change-position", body)
 
