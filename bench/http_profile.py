@@ -52,7 +52,7 @@ def frame_name(frame: str) -> str:
     return f"{short}:{match['func']}"
 
 
-REQUEST, ENDPOINT = "flask/app.py:Flask.wsgi_app", "api/chases.py:DiceRolls.post"
+REQUEST, ENDPOINT = "flask/app.py:Flask.wsgi_app", "api/systems/coc7e/chases.py:DiceRolls.post"
 
 
 def summarise(raw: Path, top: int) -> None:
