@@ -64,6 +64,10 @@ class RecordMachine(RuleBasedStateMachine):
     """One chase of ``SYSTEM`` on a ledger of its own; subclasses add the system's commands."""
 
     SYSTEM = ""
+    # Where the ledger of each example keeps everything: SQLite in memory, or (bench/record_properties.py
+    # --postgres) a PostgreSQL database that ``fresh_store`` empties before each example.
+    STORE: dict[str, str] = {"SQLITE_DBNAME": ":memory:"}
+    fresh_store: Callable[[], None] = staticmethod(lambda: None)
 
     def __init__(self) -> None:
         super().__init__()
@@ -75,7 +79,8 @@ class RecordMachine(RuleBasedStateMachine):
         for patch in self.patches:
             patch.start()
         # Rebuilds in batches of 7 events: batch boundaries fall inside actions and between chases.
-        self.ledger = build_ledger({"SQLITE_DBNAME": ":memory:", "CHASE_LEDGER_ADMIN_TOKEN": OPERATOR, "CHASE_LEDGER_REBUILD_BATCH": "7"})
+        self.fresh_store()
+        self.ledger = build_ledger({**self.STORE, "CHASE_LEDGER_ADMIN_TOKEN": OPERATOR, "CHASE_LEDGER_REBUILD_BATCH": "7"})
         app = create_app(lambda: self.ledger)
         app.config["TESTING"] = True
         self.client = app.test_client()
