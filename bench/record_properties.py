@@ -24,6 +24,8 @@ import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# bench/http.py would hide the standard library's http package from anything run from this folder.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
