@@ -1,5 +1,6 @@
-"""The record must check out (issue 10): chases that use random hazards verify, and a Savage
-Worlds Adventure Edition chase renders at every version, through the HTTP API."""
+"""The record must check out (issue 10): chases that use random hazards verify, a Savage Worlds
+Adventure Edition chase renders at every version, and a replay shows each step as it was, through
+the HTTP API."""
 from __future__ import annotations
 
 import copy
@@ -10,6 +11,7 @@ from typing import Any
 from infrastructure import cli
 from tests.conftest import ChaseClient
 from tests.e2e.savage_worlds_table import SavageTable
+from tests.e2e.test_coc7e_conflict_worked_examples import truck_and_car
 
 
 def verify(export: dict[str, Any], tmp_path: Path, capsys) -> tuple[int, str]:
@@ -103,3 +105,30 @@ def test_the_check_job_passes_on_an_adventure_edition_chase(client):
     job = table.post("/checks", status=202)["job"]
     result = table.http.get(f"/chases/{table.chase_id}/jobs/{job['job_id']}", query_string={"wait": 10}).get_json()
     assert result["status"] == "done" and result["result"]["mismatches"] == [], result
+
+
+def replay_frames(client: Any, chase_id: str) -> list[dict[str, Any]]:
+    job = client.ok(client.post("/replays"), 202)["job"]
+    done = client.ok(client.http.get(f"/chases/{chase_id}/jobs/{job['job_id']}", query_string={"wait": 10}))
+    assert done["status"] == "done", done
+    return client.ok(client.http.get(f"/chases/{chase_id}/replays/{job['job_id']}/frames", query_string={"limit": 1000}))["frames"]
+
+
+def test_a_replay_shows_a_mishap_as_it_was_before_its_roll(keeper: ChaseClient):
+    # The cultist's truck pushes Harvey's car off the road (a fighting maneuver): a mishap awaits
+    # the Keeper's ruling, not yet rolled for.
+    table = truck_and_car(keeper)
+    push = table.attack("Truck", "Harvey's car", method="maneuver", response="dodge", rolls={"attack": [20, 5], "defence": [40, 0]})
+    pushed = push["chase"]["version"]
+    assert table.who(push["chase"], "Harvey's car")["mishap"]["rolled"] is False
+    # Harvey then rolls "as if encountering a hazard" and fails (90 against his Drive Auto 50).
+    rolled = table.mishap_roll("Harvey's car", "Drive Auto", [90, 0])
+    assert table.who(rolled["chase"], "Harvey's car")["mishap"]["rolled"] is True
+
+    # Replayed event by event, the chase shows at each step what it showed then: right after the
+    # push, the mishap was not rolled for yet (time travel says so too).
+    frames = {f["version"]: f["views"]["track"] for f in replay_frames(keeper, keeper.chase_id)}
+    then = keeper.ok(keeper.http.get(f"/chases/{keeper.chase_id}/track", query_string={"version": pushed}))["chase"]
+    assert then["mishaps"][0]["rolled"] is False
+    assert frames[pushed]["mishaps"] == then["mishaps"]
+    assert frames[pushed]["participants"] == then["participants"]

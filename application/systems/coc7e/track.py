@@ -22,7 +22,9 @@ def render(chase: Any) -> dict[str, Any]:
         "participants": participants,
         "location_names": [{"index": int(k), "name": v} for k, v in sorted(chase.location_names.items(), key=lambda kv: int(kv[0]))],
         "obstacles": [_obstacle(o) for o in sorted(chase.obstacles.values(), key=lambda o: (o["from_location"], o["destroyed"], o["name"]))],
-        "mishaps": list(chase.mishaps.values()),
+        # Copies: a later event updates a mishap in place (MishapRolled), and a view must stay as
+        # it was rendered (the replay job keeps a frame per event; issue 10 property test).
+        "mishaps": [dict(m) for m in chase.mishaps.values()],
         "caught_up": list(chase.caught_up),
     }
 
@@ -53,7 +55,7 @@ def _participant(chase: Any, p: Any, acted: bool) -> dict[str, Any]:
         "condition": p.condition,
         "fate": p.fate,
         "obstacle_ahead": _ahead(chase, p),
-        "mishap": chase.mishaps.get(p.id),
+        "mishap": dict(chase.mishaps[p.id]) if p.id in chase.mishaps else None,
     }
 
 

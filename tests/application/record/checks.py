@@ -9,6 +9,7 @@ out"), checked through the API as a user or an operator would:
 * every version renders: GET /track, /vehicles and /rolls?version=V answer 200, for every V from 1
   to the current version, each showing version V; and the track view at V (folded afresh from the
   log) is the one the command that reached V answered with (the read model, caught up);
+* the replay job shows, event by event, the views time travel shows at each version;
 * the check job passes: status done, no mismatches;
 * the views equal a rebuild: after the operator's rebuild of every view from the log, every
   chase's track view, vehicle-build view and roll history are what they were.
@@ -69,21 +70,44 @@ def rolls_stay_as_shown(play: Play) -> None:
         assert at_version == wanted, f"GET /rolls?{name}={value}&version={play.view['version']} is not the rows with that {name}"
 
 
-def every_version_renders(play: Play) -> int:
+def every_version_renders(play: Play) -> dict[int, dict[str, Any]]:
+    """The track and vehicle-build views at every version (time travel), checked as they come."""
+    seen: dict[int, dict[str, Any]] = {}
     current = play.view["version"]
     for version in range(1, current + 1):
         for view in VIEWS:
             response = play.client.get(f"/chases/{play.chase_id}/{view}", headers=play.headers(), query_string={"version": version})
             assert response.status_code == 200, f"GET /{view}?version={version} of {current}: {response.status_code} {response.get_json()}"
             body = response.get_json()
-            if view != "rolls":
-                shown = body["chase"]["version"] if view == "track" else body["version"]
-                assert shown == version, f"GET /{view}?version={version} shows version {shown}"
+            if view == "rolls":
+                continue
+            seen.setdefault(version, {})[view] = body = body["chase"] if view == "track" else body
+            assert body["version"] == version, f"GET /{view}?version={version} shows version {body['version']}"
             if view == "track" and version in play.shown:
                 then = play.shown[version]
-                differ = sorted(k for k in set(then) | set(body["chase"]) if then.get(k) != body["chase"].get(k))
-                assert not differ, f"the track view at version {version} differs from the one answered then in {differ}: {[(then.get(k), body['chase'].get(k)) for k in differ]}"
-    return current
+                differ = sorted(k for k in set(then) | set(body) if then.get(k) != body.get(k))
+                assert not differ, f"the track view at version {version} differs from the one answered then in {differ}: {[(then.get(k), body.get(k)) for k in differ]}"
+    return seen
+
+
+def replay_shows_every_version(play: Play, seen: dict[int, dict[str, Any]]) -> None:
+    """The replay job's frames show, event by event, the views time travel shows at that version."""
+    response = play.client.post(f"/chases/{play.chase_id}/replays", headers=play.headers())
+    assert response.status_code == 202, response.get_json()
+    job = play.get(f"/jobs/{response.get_json()['job']['job_id']}", wait=10)
+    assert job["status"] == "done", job
+    frames: list[dict[str, Any]] = []
+    while len(frames) < len(seen):
+        page = play.get(f"/replays/{job['job_id']}/frames", after=len(frames), limit=1000)["frames"]
+        assert page, f"the replay has {len(frames)} frames of {len(seen)} versions"
+        frames += page
+    for frame in frames:
+        views = seen[frame["version"]]
+        for name in views:
+            replayed, travelled = frame["views"][name], views[name]
+            differ = sorted(k for k in set(replayed) | set(travelled) if replayed.get(k) != travelled.get(k))
+            assert not differ, (f"the replay's frame {frame['step']} shows another {name} view than version {frame['version']}: "
+                                f"{[(k, replayed.get(k), travelled.get(k)) for k in differ]}")
 
 
 def check_job_passes(play: Play) -> None:
@@ -139,6 +163,8 @@ def record_checks_out(client: Any, plays: list[Play]) -> None:
         end_of_play(play)
         export_verifies(play, ended=True, last=True)
         rolls_stay_as_shown(play)
-        play.tally.versions += every_version_renders(play)
+        seen = every_version_renders(play)
+        replay_shows_every_version(play, seen)
+        play.tally.versions += len(seen)
         check_job_passes(play)
     views_equal_a_rebuild(client, plays)
