@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping, Sequence
 from application.dice import DiceResolver
 from application.projections import Render
 from application.runner import CommandRunner
+from domain.odds import RollOdds
 from domain.verification import RollCheck
 
 # A job's work: (the ledger, the running job, its parameters) -> its result (application/jobs.py).
@@ -43,3 +44,4 @@ class GameSystem:
     value_types: Mapping[str, type] = field(default_factory=dict)  # stable name -> dataclass kept in snapshots
     roll_checks: Sequence[RollCheck] = ()  # `chase verify`: what the system's rolls came to
     job_kinds: Mapping[str, JobKind] = field(default_factory=dict)
+    roll_odds: Sequence[RollOdds] = ()  # exact odds of the system's recorded rolls (domain/odds.py)

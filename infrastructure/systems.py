@@ -12,6 +12,7 @@ from typing import Any
 from application.plugins import GameSystem
 from application.systems.coc7e import PLUGIN as coc7e
 from application.systems.savage_worlds import PLUGIN as savage_worlds
+from domain.odds import Odds
 from domain.verification import Report, verify as verify_with
 
 SYSTEMS: tuple[GameSystem, ...] = (
@@ -28,3 +29,13 @@ def system_names() -> list[str]:
 def verify(export: dict[str, Any], kept_head: str | None = None) -> Report:
     """Check an exported chase log with every system's roll checks (domain/verification.py)."""
     return verify_with(export, kept_head, [check for plugin in SYSTEMS for check in plugin.roll_checks])
+
+
+def odds_of(roll: dict[str, Any]) -> Odds | None:
+    """The exact odds of a recorded roll, from the first system that knows it (domain/odds.py)."""
+    for plugin in SYSTEMS:
+        for roll_odds in plugin.roll_odds:
+            odds = roll_odds(roll)
+            if odds is not None:
+                return odds
+    return None
