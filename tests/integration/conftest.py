@@ -20,7 +20,9 @@ from psycopg.sql import SQL, Identifier
 
 from infrastructure.bootstrap import build_ledger
 
-HOST, PORT, DBNAME, USER = "127.0.0.1", "5432", "test", "postgres"
+# CHASE_TEST_POSTGRES_DBNAME lets two checkouts run their suites at once, each on its own database.
+HOST, PORT, USER = "127.0.0.1", "5432", "postgres"
+DBNAME = os.environ.get("CHASE_TEST_POSTGRES_DBNAME", "test")
 APPLICATION_NAME = "ChaseLedger"
 
 # The tables an application named "ChaseLedger" creates: eventsourcing names its own tables
