@@ -77,7 +77,8 @@ class Reading:
 
     dice: tuple[int, ...]  # the ordinary dice
     wild: tuple[int, ...]  # the Wild Die's first roll and each reroll after a 6
-    complication: bool  # the Wild Die's first roll was a 1
+    one_rolled: bool  # the Wild Die's first roll was a 1
+    complication: bool  # ... and the GM's choice makes it a complication noted in the log
     removed: tuple[int, ...]  # indices of the dice taken away ("remove")
     dice_total: int  # the dice that count, with the pips
 
@@ -98,13 +99,13 @@ def read(code: DieCode, faces: Sequence[int], one: str) -> Reading:
     """Read a complete roll's faces (ordinary dice, Wild Die, rerolls)."""
     ordinary = tuple(faces[: code.dice - 1])
     wild = tuple(faces[code.dice - 1:])
-    complication = wild[0] == 1
+    one_rolled = wild[0] == 1
     removed: tuple[int, ...] = ()
-    if complication and one == "remove":
+    if one_rolled and one == "remove":
         highest = max(range(len(ordinary)), key=lambda i: (ordinary[i], -i)) if ordinary else None
         removed = (code.dice - 1,) + (() if highest is None else (highest,))
     kept = sum(face for index, face in enumerate(faces) if index not in removed)
-    return Reading(ordinary, wild, complication, tuple(sorted(removed)), kept + code.pips)
+    return Reading(ordinary, wild, one_rolled, one_rolled and one == "complication", tuple(sorted(removed)), kept + code.pips)
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,7 @@ class D6Roll:
             ],
             "wild_die": list(self.reading.wild),
             "wild_die_one": self.one,
+            "wild_die_one_rolled": self.reading.one_rolled,
             "complication": self.reading.complication,
             "removed": list(self.reading.removed),
             "pips": self.code.pips,

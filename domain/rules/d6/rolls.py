@@ -57,8 +57,8 @@ def fatigue_roll(
     chase: RollingChase, dice: DiceSource | None, participant_id: str, skill: str = "stamina", *, modifier: int = 0,
     one: str | None = None,
 ) -> bool:
-    """Stamina or willpower against 5 plus the fatigue modifier; beaten, the fatigue so far is
-    overcome (its modifier gone; further rounds of fast movement count again from the limit)."""
+    """Stamina or willpower against 5 plus the fatigue modifier; beaten, the fatigue is overcome:
+    the rounds of fast movement are counted afresh (the GM's limit applies anew)."""
     chase.require_running()
     p = chase.require_in_chase(participant_id)
     if skill not in ("stamina", "willpower"):
@@ -73,8 +73,7 @@ def fatigue_roll(
         one=the_one(chase, one), extra={"difficulty_parts": {"base": FATIGUE_BASE, "fatigue": fatigue, "gm": modifier}},
     )
     overcome = bool(made.success)
-    limit = p.fatigue_limit or 0
-    chase.trigger_event(chase.FatigueRolled, participant_id=participant_id, roll=record, overcome=overcome, fast_rounds=min(p.fast_rounds, limit) if overcome else p.fast_rounds)
+    chase.trigger_event(chase.FatigueRolled, participant_id=participant_id, roll=record, overcome=overcome, fast_rounds=0 if overcome else p.fast_rounds)
     return overcome
 
 

@@ -32,8 +32,10 @@ def check_roll(version: Any, roll: dict[str, Any], faces: list[int]) -> bool:
     total = reading.dice_total + bonus
     difficulty = roll.get("difficulty")
     success = None if difficulty is None else total >= difficulty
-    expected = (total, success, reading.complication, list(reading.removed), list(reading.wild))
-    recorded = (roll.get("total"), roll.get("success"), roll.get("complication"), roll.get("removed"), roll.get("wild_die"))
+    expected = (total, success, reading.one_rolled, reading.complication, list(reading.removed), list(reading.wild))
+    recorded = (
+        roll.get("total"), roll.get("success"), roll.get("wild_die_one_rolled"), roll.get("complication"), roll.get("removed"), roll.get("wild_die"),
+    )
     if recorded != expected:
         raise VerificationFailed(version, f"D6 roll {sequence}: its faces {faces} give total {total} ({'met' if success else 'missed'} {difficulty}), not what is recorded")
     return True
