@@ -48,6 +48,17 @@ class D6Table:
         assert self.events() == before, "a refused command changed the log"
         return problem
 
+    def player(self, *names: str) -> "D6Table":
+        """The same table seen by a player whose token the GM issued for these participants."""
+        token = self.post("/tokens", {"participant_ids": [self.ids[n] for n in names]}, 201)["token"]
+        seat = object.__new__(D6Table)
+        seat.__dict__.update(self.__dict__, http=BearerClient(self.client, token))
+        return seat
+
+    def answer(self, path: str, body: dict[str, Any]) -> Any:
+        """The raw response to a command, whatever its status."""
+        return self.http.post(self.url(path), json=body)
+
     # -- reads -----------------------------------------------------------------------------
 
     def track(self) -> dict[str, Any]:
