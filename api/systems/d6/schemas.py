@@ -57,8 +57,8 @@ class D6Begin(Schema):
     finish = fields.Float(allow_none=True, load_default=None, allow_nan=False, validate=validate.Range(0.5, MAX_METRES), metadata=METRES)
     terrain = fields.List(fields.Nested(Stretch), load_default=list, validate=validate.Length(0, MAX_STRETCHES))
     wild_die_one = fields.String(load_default=DEFAULT_WILD_DIE_ONE, validate=validate.OneOf(WILD_DIE_ONE), metadata=ONE)
-    acceleration = fields.Boolean(load_default=False, metadata={"description": "Accelerating and Decelerating: the limits on changing rate"})
-    speed_limit = fields.Boolean(load_default=False, metadata={"description": "Maximum Movement: at most 4 times each type's Move"})
+    acceleration = fields.Boolean(load_default=False, truthy={True}, falsy={False}, metadata={"description": "Accelerating and Decelerating: the limits on changing rate"})
+    speed_limit = fields.Boolean(load_default=False, truthy={True}, falsy={False}, metadata={"description": "Maximum Movement: at most 4 times each type's Move"})
 
 
 class D6Move(DiceInput):
