@@ -129,7 +129,8 @@ def _rolled(
     elif on_failure == "trip":
         outcome, distance = "tripped", 0
         said += "; the GM rules a trip"
-    elif accelerating:
+    elif accelerating and current > 0:
+        # The previous rate was made, the rate declared was not: as fast as the total allows.
         outcome, distance = "fell short", whole_or_half(max(current, min(rate, allows)))
         said += f"; {p.name} holds {distance} m"
     elif movement in ("running", "flying"):
