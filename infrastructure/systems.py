@@ -11,6 +11,7 @@ from typing import Any
 
 from application.plugins import GameSystem
 from application.systems.coc7e import PLUGIN as coc7e
+from application.systems.d6 import PLUGIN as d6
 from application.systems.savage_worlds import PLUGIN as savage_worlds
 from domain.odds import Odds
 from domain.verification import Report, verify as verify_with
@@ -18,6 +19,7 @@ from domain.verification import Report, verify as verify_with
 SYSTEMS: tuple[GameSystem, ...] = (
     coc7e,  # the first is the default of POST /chases
     savage_worlds,
+    d6,
 )
 
 
