@@ -6,7 +6,6 @@ ending with catches and finishes; with the server's dice or the table's.
 from __future__ import annotations
 
 from typing import Any
-from unittest import mock
 
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
@@ -19,12 +18,6 @@ TERRAIN = st.sampled_from(["easy", "moderate", "rough", "very rough", "hazardous
 
 class D6Machine(RecordMachine):
     SYSTEM = "d6"
-
-    def __init__(self) -> None:
-        super().__init__()
-        # The D6 plug-in makes its participants' ids too: from the example, as the others' are.
-        self.patches.append(mock.patch("application.systems.d6.commands.uuid4", self.made_id))
-        self.patches[-1].start()
 
     def set_up(self, data: Any) -> None:
         """A pursuer and a quarry ahead of it, or two racers."""
