@@ -1,0 +1,282 @@
+"""Live streams on the event loop: a chase's events, and replays at a pace, with no thread each.
+
+The Flask views (api/stream.py) open a stream: the token, the query and ``Last-Event-ID`` are
+checked there like every request's, and they answer a ``LiveStream`` naming what to send. The
+ASGI host (api/asgi.py) then sends it from here, on its event loop: an open stream costs a socket
+and a small task, never a worker thread, so a thousand open streams leave every thread to the
+commands (issue 12).
+
+Each process keeps one ``ChaseFeed`` per chase with open streams. The feed reads the chase's new
+events from the store once, however many streams follow it, and keeps the latest ones for them:
+a thousand streams on one chase cost one read per new event. A stream behind the feed (resuming
+from an old ``Last-Event-ID``) reads its backlog from the store first. Events are always read
+from the store, so a stream misses none and repeats none.
+
+The feeds are woken by the live feed's announcements (this process's commands; every process's
+through Redis) and by a poll of the store's notification log every ``CHASE_LEDGER_STREAM_POLL``
+seconds: one query per process whatever the number of streams, which is how a stream hears the
+other workers on SQLite without Redis, and anything an announcement missed.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from application.jobs import FINAL
+
+log = logging.getLogger(__name__)
+
+PAGE = 100  # events (or frames) per read
+KEPT = 256  # latest events a feed keeps for its streams
+NOTIFICATIONS = 500  # notifications per read of the log
+Emit = Callable[[str], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class ChaseEvents:
+    """A stream of the chase's events after version ``after``."""
+
+    chase_id: UUID
+    after: int
+
+
+@dataclass(frozen=True)
+class ReplayFrames:
+    """A stream of a replay's frames after step ``after``, ``pace`` seconds apart."""
+
+    chase_id: UUID
+    job_id: str
+    after: int
+    pace: float
+
+
+def sse(event_id: int, kind: str, data: Any) -> str:
+    return f"id: {event_id}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+class ChaseFeed:
+    """One chase's latest events, read from the store once for every stream that follows it."""
+
+    def __init__(self, chase_id: UUID, store: StoreReads) -> None:
+        self.chase_id = chase_id
+        self.store = store
+        self.version = 0  # the chase's last version read from the store
+        self.recent: dict[int, dict[str, Any]] = {}
+        self.streams = 0
+        self.ready = asyncio.Event()  # set once the version is known
+        self.changed = asyncio.Event()  # replaced (after being set) whenever the version grows
+        self._refreshing = False
+        self._again = False
+
+    async def start(self) -> None:
+        try:
+            self.version = await self.store.last_version(self.chase_id)
+        finally:
+            self.ready.set()
+
+    def keep(self, events: list[dict[str, Any]]) -> None:
+        for event in events:
+            self.recent[event["version"]] = event
+        if events and events[-1]["version"] > self.version:
+            self.version = events[-1]["version"]
+            changed, self.changed = self.changed, asyncio.Event()
+            changed.set()
+        for version in [v for v in self.recent if v <= self.version - KEPT]:
+            del self.recent[version]
+
+    async def after(self, version: int, *, first: bool) -> list[dict[str, Any]]:
+        """The events after ``version`` (a page): kept ones when the feed has them all, else
+        from the store (a stream's first read always is: the feed may not have heard yet)."""
+        if not first and version >= self.version:
+            return []
+        wanted = range(version + 1, min(self.version, version + PAGE) + 1)
+        if not first and all(v in self.recent for v in wanted):
+            return [self.recent[v] for v in wanted]
+        events = await self.store.events(self.chase_id, version, PAGE)
+        if events and events[-1]["version"] > self.version - KEPT:
+            self.keep(events)
+        return events
+
+    async def refresh(self) -> None:
+        """Read the events recorded since the feed's version; announcements that come while it
+        reads make it read once more, not once each."""
+        if self._refreshing:
+            self._again = True
+            return
+        self._refreshing = True
+        try:
+            await self.ready.wait()
+            while True:
+                self._again = False
+                events = await self.store.events(self.chase_id, self.version, PAGE)
+                self.keep(events)
+                if len(events) < PAGE and not self._again:
+                    return
+        except Exception:  # noqa: BLE001 - a failed read only delays: the next wake reads again
+            log.warning("live streams: reading chase %s failed; its streams wait for the next wake", self.chase_id, exc_info=True)
+        finally:
+            self._refreshing = False
+
+
+class StoreReads:
+    """The store reads of the streams, each on a small pool of threads of their own (they are
+    short; the commands' threads are never taken)."""
+
+    def __init__(self, ledger: Any, threads: int = 4) -> None:
+        self.ledger = ledger
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="stream-read")
+
+    async def call(self, function: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, function, *args)
+
+    async def events(self, chase_id: UUID, after: int, limit: int) -> list[dict[str, Any]]:
+        return await self.call(self.ledger.history.chase_events, chase_id, after, limit)
+
+    async def last_version(self, chase_id: UUID) -> int:
+        records = await self.call(lambda: self.ledger.recorder.select_events(chase_id, desc=True, limit=1))
+        return records[0].originator_version if records else 0
+
+    async def last_notification(self) -> int:
+        return await self.call(lambda: self.ledger.recorder.max_notification_id() or 0)
+
+    async def notified_chases(self, after: int) -> tuple[int, set[UUID], bool]:
+        """The chases recorded in since notification ``after``, the last notification read, and
+        whether more may follow it."""
+        def read() -> tuple[int, set[UUID], bool]:
+            notifications = self.ledger.recorder.select_notifications(after, NOTIFICATIONS, inclusive_of_start=False)
+            last = notifications[-1].id if notifications else after
+            return last, {n.originator_id for n in notifications}, len(notifications) == NOTIFICATIONS
+        return await self.call(read)
+
+
+class ChaseFeeds:
+    """This process's feeds (one per chase with open streams) and what wakes them."""
+
+    def __init__(self, ledger: Any) -> None:
+        self.ledger = ledger
+        self.settings = ledger.worker
+        self.store = StoreReads(ledger)
+        self.feeds: dict[UUID, ChaseFeed] = {}
+        self.loop = asyncio.get_running_loop()
+        self._poller: asyncio.Task[None] | None = None
+        ledger.live.watch(self._announced)
+
+    def _announced(self, chase_id: str) -> None:
+        """From the thread that recorded (or relayed) the announcement: hand it to the loop."""
+        try:
+            self.loop.call_soon_threadsafe(self.wake, UUID(chase_id))
+        except RuntimeError:  # the loop has closed (the worker is stopping)
+            self.ledger.live.unwatch(self._announced)
+
+    def wake(self, chase_id: UUID) -> None:
+        feed = self.feeds.get(chase_id)
+        if feed is not None:
+            self.loop.create_task(feed.refresh())
+
+    async def follow(self, chase_id: UUID) -> ChaseFeed:
+        feed = self.feeds.get(chase_id)
+        if feed is None:
+            feed = self.feeds[chase_id] = ChaseFeed(chase_id, self.store)
+            self.loop.create_task(feed.start())
+        feed.streams += 1
+        if self._poller is None or self._poller.done():
+            self._poller = self.loop.create_task(self._poll())
+        await feed.ready.wait()
+        return feed
+
+    @property
+    def open_streams(self) -> int:
+        return sum(feed.streams for feed in list(self.feeds.values()))
+
+    def leave(self, feed: ChaseFeed) -> None:
+        feed.streams -= 1
+        if feed.streams == 0 and self.feeds.get(feed.chase_id) is feed:
+            del self.feeds[feed.chase_id]
+
+    async def _poll(self) -> None:
+        """Wake the feeds of the chases recorded in since the last poll, while any is open."""
+        position: int | None = None
+        while self.feeds:
+            try:
+                if position is None:
+                    position = await self.store.last_notification()
+                else:
+                    position, chases, more = await self.store.notified_chases(position)
+                    for chase_id in chases:
+                        self.wake(chase_id)
+                    if more:
+                        continue  # read on before sleeping
+            except Exception:  # noqa: BLE001 - the store is away: streams wait for it
+                log.warning("live streams: polling the notification log failed", exc_info=True)
+            await asyncio.sleep(self.settings.stream_poll)
+
+
+async def chase_events(feeds: ChaseFeeds, plan: ChaseEvents, emit: Emit) -> None:
+    """The stream's body: the backlog after ``plan.after``, then each event as it is recorded."""
+    settings = feeds.settings
+    after = plan.after
+    feed = await feeds.follow(plan.chase_id)
+    started = quiet_since = time.monotonic()
+    first = True
+    try:
+        await emit(f"retry: 1000\n: chase {plan.chase_id} after version {after}\n\n")
+        while True:
+            changed = feed.changed  # taken before reading: no change is missed
+            events = await feed.after(after, first=first)
+            first = False
+            if events:
+                await emit("".join(sse(e["version"], e["name"], e) for e in events))
+                after = events[-1]["version"]
+                quiet_since = time.monotonic()
+                continue
+            now = time.monotonic()
+            if now - started >= settings.stream_max_seconds:
+                return  # the client reconnects with Last-Event-ID
+            if now - quiet_since >= settings.stream_heartbeat:
+                await emit(": keep-alive\n\n")
+                quiet_since = now
+            wait = min(settings.stream_heartbeat - (now - quiet_since), settings.stream_max_seconds - (now - started))
+            try:
+                await asyncio.wait_for(changed.wait(), timeout=max(wait, 0.01))
+            except TimeoutError:
+                pass
+    finally:
+        feeds.leave(feed)
+
+
+async def replay_frames(store: StoreReads, settings: Any, plan: ReplayFrames, emit: Emit) -> None:
+    """A replay's frames at the chosen pace, then its end."""
+    jobs = store.ledger.jobs
+    after = plan.after
+    started = quiet_since = time.monotonic()
+    await emit("retry: 1000\n\n")
+    while True:
+        frames = await store.call(jobs.frames, plan.job_id, plan.chase_id, after, PAGE)
+        for frame in frames:
+            await emit(sse(frame["step"], "frame", frame))
+            after = frame["step"]
+            if time.monotonic() - started >= settings.stream_max_seconds:
+                return  # the client reconnects with Last-Event-ID
+            if plan.pace:
+                await asyncio.sleep(plan.pace)
+        if frames:
+            quiet_since = time.monotonic()
+            continue
+        job = await store.call(jobs.get, plan.job_id, plan.chase_id)
+        if job["status"] in FINAL:
+            await emit(sse(after, "end", {"status": job["status"], "frames": after, "error": job["error"]}))
+            return
+        now = time.monotonic()
+        if now - started >= settings.stream_max_seconds:
+            return
+        if now - quiet_since >= settings.stream_heartbeat:
+            await emit(": keep-alive\n\n")
+            quiet_since = now
+        await asyncio.sleep(min(0.25, settings.stream_poll))
