@@ -57,6 +57,17 @@ class ReplayFrames:
     pace: float
 
 
+WAKE_SLICE = 50  # streams woken per turn of the event loop
+
+
+async def wake(waiting: list[asyncio.Future[None]]) -> None:
+    for start in range(0, len(waiting), WAKE_SLICE):
+        for waiter in waiting[start:start + WAKE_SLICE]:
+            if not waiter.done():  # (a stream whose client left was cancelled)
+                waiter.set_result(None)
+        await asyncio.sleep(0)
+
+
 def sse(event_id: int, kind: str, data: Any) -> str:
     return f"id: {event_id}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
@@ -68,10 +79,11 @@ class ChaseFeed:
         self.chase_id = chase_id
         self.store = store
         self.version = 0  # the chase's last version read from the store
-        self.recent: dict[int, dict[str, Any]] = {}
+        self.recent: dict[int, str] = {}  # the latest events, each as its SSE message (made once)
         self.streams = 0
         self.ready = asyncio.Event()  # set once the version is known
-        self.changed = asyncio.Event()  # replaced (after being set) whenever the version grows
+        self.generation = 0  # grows with the version, and with each tick of the clock
+        self._waiting: list[asyncio.Future[None]] = []
         self._refreshing = False
         self._again = False
 
@@ -81,28 +93,44 @@ class ChaseFeed:
         finally:
             self.ready.set()
 
-    def keep(self, events: list[dict[str, Any]]) -> None:
-        for event in events:
-            self.recent[event["version"]] = event
-        if events and events[-1]["version"] > self.version:
-            self.version = events[-1]["version"]
-            changed, self.changed = self.changed, asyncio.Event()
-            changed.set()
+    async def news(self, seen: int) -> None:
+        """Wait until the generation moves on from ``seen``: new events, or a tick of the clock
+        (the streams' keep-alives and time limits: no timer per stream)."""
+        if self.generation == seen:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiting.append(waiter)
+            await waiter
+
+    def nudge(self) -> None:
+        """Wake every waiting stream, a slice at a time: the loop serves requests in between, so
+        a thousand streams woken by one roll never hold up the next command for long."""
+        self.generation += 1
+        waiting, self._waiting = self._waiting, []
+        if waiting:
+            asyncio.get_running_loop().create_task(wake(waiting))
+
+    def keep(self, messages: list[tuple[int, str]]) -> None:
+        for version, message in messages:
+            self.recent[version] = message
+        if messages and messages[-1][0] > self.version:
+            self.version = messages[-1][0]
+            self.nudge()
         for version in [v for v in self.recent if v <= self.version - KEPT]:
             del self.recent[version]
 
-    async def after(self, version: int, *, first: bool) -> list[dict[str, Any]]:
-        """The events after ``version`` (a page): kept ones when the feed has them all, else
-        from the store (a stream's first read always is: the feed may not have heard yet)."""
+    async def after(self, version: int, *, first: bool) -> list[tuple[int, str]]:
+        """The events after ``version`` (a page) as (version, SSE message): kept ones when the
+        feed has them all, else from the store (a stream's first read always is: the feed may
+        not have heard of the latest yet)."""
         if not first and version >= self.version:
             return []
         wanted = range(version + 1, min(self.version, version + PAGE) + 1)
         if not first and all(v in self.recent for v in wanted):
-            return [self.recent[v] for v in wanted]
-        events = await self.store.events(self.chase_id, version, PAGE)
-        if events and events[-1]["version"] > self.version - KEPT:
-            self.keep(events)
-        return events
+            return [(v, self.recent[v]) for v in wanted]
+        messages = await self.store.messages(self.chase_id, version, PAGE)
+        if messages and messages[-1][0] > self.version - KEPT:
+            self.keep(messages)
+        return messages
 
     async def refresh(self) -> None:
         """Read the events recorded since the feed's version; announcements that come while it
@@ -115,9 +143,9 @@ class ChaseFeed:
             await self.ready.wait()
             while True:
                 self._again = False
-                events = await self.store.events(self.chase_id, self.version, PAGE)
-                self.keep(events)
-                if len(events) < PAGE and not self._again:
+                messages = await self.store.messages(self.chase_id, self.version, PAGE)
+                self.keep(messages)
+                if len(messages) < PAGE and not self._again:
                     return
         except Exception:  # noqa: BLE001 - a failed read only delays: the next wake reads again
             log.warning("live streams: reading chase %s failed; its streams wait for the next wake", self.chase_id, exc_info=True)
@@ -136,8 +164,12 @@ class StoreReads:
     async def call(self, function: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.pool, function, *args)
 
-    async def events(self, chase_id: UUID, after: int, limit: int) -> list[dict[str, Any]]:
-        return await self.call(self.ledger.history.chase_events, chase_id, after, limit)
+    async def messages(self, chase_id: UUID, after: int, limit: int) -> list[tuple[int, str]]:
+        """The chase's events after ``after``, each as (version, its SSE message)."""
+        def read() -> list[tuple[int, str]]:
+            events = self.ledger.history.chase_events(chase_id, after, limit)
+            return [(e["version"], sse(e["version"], e["name"], e)) for e in events]
+        return await self.call(read)
 
     async def last_version(self, chase_id: UUID) -> int:
         records = await self.call(lambda: self.ledger.recorder.select_events(chase_id, desc=True, limit=1))
@@ -166,6 +198,7 @@ class ChaseFeeds:
         self.feeds: dict[UUID, ChaseFeed] = {}
         self.loop = asyncio.get_running_loop()
         self._poller: asyncio.Task[None] | None = None
+        self._clock: asyncio.Task[None] | None = None
         ledger.live.watch(self._announced)
 
     def _announced(self, chase_id: str) -> None:
@@ -188,6 +221,8 @@ class ChaseFeeds:
         feed.streams += 1
         if self._poller is None or self._poller.done():
             self._poller = self.loop.create_task(self._poll())
+        if self._clock is None or self._clock.done():
+            self._clock = self.loop.create_task(self._tick())
         await feed.ready.wait()
         return feed
 
@@ -218,6 +253,14 @@ class ChaseFeeds:
             await asyncio.sleep(self.settings.stream_poll)
 
 
+    async def _tick(self) -> None:
+        """Wake every stream twice per heartbeat, to send its keep-alive or end it on time."""
+        while self.feeds:
+            await asyncio.sleep(min(self.settings.stream_heartbeat, self.settings.stream_max_seconds) / 2)
+            for feed in list(self.feeds.values()):
+                feed.nudge()
+
+
 async def chase_events(feeds: ChaseFeeds, plan: ChaseEvents, emit: Emit) -> None:
     """The stream's body: the backlog after ``plan.after``, then each event as it is recorded."""
     settings = feeds.settings
@@ -228,12 +271,12 @@ async def chase_events(feeds: ChaseFeeds, plan: ChaseEvents, emit: Emit) -> None
     try:
         await emit(f"retry: 1000\n: chase {plan.chase_id} after version {after}\n\n")
         while True:
-            changed = feed.changed  # taken before reading: no change is missed
-            events = await feed.after(after, first=first)
+            seen = feed.generation  # taken before reading: no news is missed
+            messages = await feed.after(after, first=first)
             first = False
-            if events:
-                await emit("".join(sse(e["version"], e["name"], e) for e in events))
-                after = events[-1]["version"]
+            if messages:
+                await emit("".join(message for _, message in messages))
+                after = messages[-1][0]
                 quiet_since = time.monotonic()
                 continue
             now = time.monotonic()
@@ -242,11 +285,7 @@ async def chase_events(feeds: ChaseFeeds, plan: ChaseEvents, emit: Emit) -> None
             if now - quiet_since >= settings.stream_heartbeat:
                 await emit(": keep-alive\n\n")
                 quiet_since = now
-            wait = min(settings.stream_heartbeat - (now - quiet_since), settings.stream_max_seconds - (now - started))
-            try:
-                await asyncio.wait_for(changed.wait(), timeout=max(wait, 0.01))
-            except TimeoutError:
-                pass
+            await feed.news(seen)
     finally:
         feeds.leave(feed)
 
