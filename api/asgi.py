@@ -77,10 +77,12 @@ class ChaseLedgerHost:
             sending.cancel()
             gone.cancel()
             await asyncio.gather(sending, gone, return_exceptions=True)
+            if gone.cancelled():
+                # Ended on time, or the worker is stopping: end the response cleanly, and the
+                # client reconnects (to another worker) with Last-Event-ID.
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
         if not sending.cancelled() and sending.exception() is not None:
             log.warning("live stream %s ended by an error; the client reconnects", scope["path"], exc_info=sending.exception())
-        if not gone.done():
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
 
     async def send_stream(self, plan: Any, emit: Any) -> None:
         feeds = self.feeds()
@@ -113,3 +115,4 @@ def create_host(flask_app: Flask | None = None, threads: int | None = None) -> C
 
 
 app = create_host()
+

@@ -14,7 +14,7 @@ def serve_command(host: str, port: int, workers: int, threads: int, app: str = "
         sys.executable, "-m", "gunicorn",
         "--bind", f"{host}:{port}",
         "--workers", str(workers),
-        "--worker-class", "uvicorn_worker.UvicornWorker",
+        "--worker-class", "api.worker.Worker",
         "--access-logfile", "-",
         app,
     ]
