@@ -118,14 +118,14 @@ class ChaseFeed:
         for version in [v for v in self.recent if v <= self.version - KEPT]:
             del self.recent[version]
 
-    async def after(self, version: int, *, first: bool) -> list[tuple[int, str]]:
-        """The events after ``version`` (a page) as (version, SSE message): kept ones when the
-        feed has them all, else from the store (a stream's first read always is: the feed may
-        not have heard of the latest yet)."""
-        if not first and version >= self.version:
+    async def after(self, version: int) -> list[tuple[int, str]]:
+        """The events after ``version`` (a page) as (version, SSE message): the kept ones when
+        the feed has them all, else from the store (a stream resuming from further back). Past
+        the feed's version there is nothing yet: the feed reads what comes next for everyone."""
+        if version >= self.version:
             return []
         wanted = range(version + 1, min(self.version, version + PAGE) + 1)
-        if not first and all(v in self.recent for v in wanted):
+        if all(v in self.recent for v in wanted):
             return [(v, self.recent[v]) for v in wanted]
         messages = await self.store.messages(self.chase_id, version, PAGE)
         if messages and messages[-1][0] > self.version - KEPT:
@@ -267,13 +267,11 @@ async def chase_events(feeds: ChaseFeeds, plan: ChaseEvents, emit: Emit) -> None
     after = plan.after
     feed = await feeds.follow(plan.chase_id)
     started = quiet_since = time.monotonic()
-    first = True
     try:
         await emit(f"retry: 1000\n: chase {plan.chase_id} after version {after}\n\n")
         while True:
             seen = feed.generation  # taken before reading: no news is missed
-            messages = await feed.after(after, first=first)
-            first = False
+            messages = await feed.after(after)
             if messages:
                 await emit("".join(message for _, message in messages))
                 after = messages[-1][0]
