@@ -58,6 +58,14 @@ class ReplayFrames:
 
 
 WAKE_SLICE = 50  # streams woken per turn of the event loop
+_running: set[asyncio.Task[Any]] = set()
+
+
+def background(work: Awaitable[Any]) -> None:
+    """Run ``work`` as a task, held until it is done (the loop itself holds tasks only weakly)."""
+    task = asyncio.ensure_future(work)
+    _running.add(task)
+    task.add_done_callback(_running.discard)
 
 
 async def wake(waiting: list[asyncio.Future[None]]) -> None:
@@ -107,7 +115,7 @@ class ChaseFeed:
         self.generation += 1
         waiting, self._waiting = self._waiting, []
         if waiting:
-            asyncio.get_running_loop().create_task(wake(waiting))
+            background(wake(waiting))
 
     def keep(self, messages: list[tuple[int, str]]) -> None:
         for version, message in messages:
@@ -211,13 +219,13 @@ class ChaseFeeds:
     def wake(self, chase_id: UUID) -> None:
         feed = self.feeds.get(chase_id)
         if feed is not None:
-            self.loop.create_task(feed.refresh())
+            background(feed.refresh())
 
     async def follow(self, chase_id: UUID) -> ChaseFeed:
         feed = self.feeds.get(chase_id)
         if feed is None:
             feed = self.feeds[chase_id] = ChaseFeed(chase_id, self.store)
-            self.loop.create_task(feed.start())
+            background(feed.start())
         feed.streams += 1
         if self._poller is None or self._poller.done():
             self._poller = self.loop.create_task(self._poll())
