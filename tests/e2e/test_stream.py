@@ -231,3 +231,29 @@ def test_a_replay_streams_every_frame_at_its_pace_then_its_end(served: Served):
 
     # An unknown replay is a 404 before any stream starts.
     assert SSEClient(served.port, f"/chases/{chase_id}/replays/nope/stream", token).status == 404
+
+
+def test_a_quiet_stream_is_kept_alive_then_ends_and_the_client_resumes(tmp_path):
+    served = Served({
+        "SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"),
+        "CHASE_LEDGER_STREAM_HEARTBEAT": "0.2",
+        "CHASE_LEDGER_STREAM_MAX_SECONDS": "1",
+    })
+    try:
+        chase_id, token = start_chase(served.ledger)
+
+        # Nothing happens at the table: the stream sends the chase's first event, keep-alive
+        # comments while it is quiet, then ends by itself (the response completes).
+        stream = served.stream(chase_id, token)
+        body = stream.response.read().decode()
+        stream.close()
+        assert "id: 1\nevent: Created\n" in body
+        assert body.count(": keep-alive\n\n") >= 2
+
+        # The client reconnects with the last id it saw and gets what came since.
+        served.ledger.commands["coc7e"].roll_dice(chase_id, "1D6", dice=DiceChoice())
+        resumed = served.stream(chase_id, token, last_event_id=1)
+        assert [(e["id"], e["event"]) for e in resumed.take(1)] == [(2, "DiceRolled")]
+        resumed.close()
+    finally:
+        served.close()
