@@ -23,6 +23,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 
 PAGE = 100  # events (or frames) per read
 KEPT = 256  # latest events a feed keeps for its streams
+PAGES_KEPT = 50  # full pages of older events a feed keeps for streams catching up
 NOTIFICATIONS = 500  # notifications per read of the log
 Emit = Callable[[str], Awaitable[None]]
 
@@ -88,6 +90,7 @@ class ChaseFeed:
         self.store = store
         self.version = 0  # the chase's last version read from the store
         self.recent: dict[int, str] = {}  # the latest events, each as its SSE message (made once)
+        self.pages: OrderedDict[int, asyncio.Future[list[tuple[int, str]]]] = OrderedDict()
         self.streams = 0
         self.ready = asyncio.Event()  # set once the version is known
         self.generation = 0  # grows with the version, and with each tick of the clock
@@ -127,18 +130,40 @@ class ChaseFeed:
             del self.recent[version]
 
     async def after(self, version: int) -> list[tuple[int, str]]:
-        """The events after ``version`` (a page) as (version, SSE message): the kept ones when
-        the feed has them all, else from the store (a stream resuming from further back). Past
-        the feed's version there is nothing yet: the feed reads what comes next for everyone."""
+        """The events after ``version`` as (version, SSE message): the kept ones when the feed
+        has them all, else the page of the log holding the next one (a stream resuming from
+        further back). Past the feed's version there is nothing yet: the feed reads what comes
+        next for everyone."""
         if version >= self.version:
             return []
         wanted = range(version + 1, min(self.version, version + PAGE) + 1)
         if all(v in self.recent for v in wanted):
             return [(v, self.recent[v]) for v in wanted]
-        messages = await self.store.messages(self.chase_id, version, PAGE)
-        if messages and messages[-1][0] > self.version - KEPT:
-            self.keep(messages)
-        return messages
+        page = await self.page(version - version % PAGE)
+        if page and page[-1][0] > self.version - KEPT:
+            self.keep(page)
+        return [(v, message) for v, message in page if v > version]
+
+    async def page(self, start: int) -> list[tuple[int, str]]:
+        """The log's events ``start`` + 1 to ``start`` + PAGE. The log only grows, so a full page
+        never changes: the last few read are kept, and streams asking for the same page at once
+        share one read (a crowd of new streams on a long chase reads it once, not once each)."""
+        reading = self.pages.get(start)
+        if reading is None:
+            reading = self.pages[start] = asyncio.ensure_future(self.store.messages(self.chase_id, start, PAGE))
+        else:
+            self.pages.move_to_end(start)
+        try:
+            page = await asyncio.shield(reading)
+        except BaseException:
+            if reading.done() and self.pages.get(start) is reading:
+                del self.pages[start]  # a failed read is not kept
+            raise
+        if len(page) < PAGE and self.pages.get(start) is reading:
+            del self.pages[start]  # not full yet: read it afresh next time
+        while len(self.pages) > PAGES_KEPT:
+            self.pages.popitem(last=False)
+        return page
 
     async def refresh(self) -> None:
         """Read the events recorded since the feed's version; announcements that come while it

@@ -66,6 +66,7 @@ def main() -> int:
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--commands", type=int, default=100, help="rolls (and bare requests) per phase and round")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--settle", type=float, default=1.0, help="seconds to wait after opening or closing the streams")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--redis", help="REDIS_URL for the server (default: none, as the embedded default)")
@@ -107,6 +108,7 @@ def main() -> int:
                 started = time.perf_counter()
                 crowd.open()
                 figures.setdefault("opening", []).append(time.perf_counter() - started)
+                time.sleep(args.settle)  # the streams' first reads done: measure the steady state
                 if crowd.statuses != [200] * args.streams:
                     raise SystemExit(f"streams refused: {sorted(set(crowd.statuses), key=str)}")
                 figures.setdefault("crowded bare", []).extend(timed(bare, args.commands))
@@ -119,6 +121,7 @@ def main() -> int:
                 figures.setdefault("caught up", []).append(time.perf_counter() - started)
                 crowd.close()
                 crowd = None
+                time.sleep(args.settle)  # the server has let the closed streams go
             print("no stream open:")
             print(line("bare request (GET /health): the floor", figures["quiet bare"]))
             print(line("roll on chase A", figures["quiet roll A"]))
