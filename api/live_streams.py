@@ -275,6 +275,8 @@ class ChaseFeeds:
             try:
                 if position is None:
                     position = await self.store.last_notification()
+                    for chase_id in list(self.feeds):  # what was recorded before that position
+                        self.wake(chase_id)
                 else:
                     position, chases, more = await self.store.notified_chases(position)
                     for chase_id in chases:
