@@ -66,8 +66,8 @@ class ChaseLedgerHost:
             await send({"type": "http.response.body", "body": body})
             return
 
-        async def emit(text: str) -> None:
-            await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+        async def emit(piece: bytes) -> None:
+            await send({"type": "http.response.body", "body": piece, "more_body": True})
 
         sending = asyncio.ensure_future(self.send_stream(response.plan, emit))
         gone = asyncio.ensure_future(disconnected(receive))

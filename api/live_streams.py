@@ -38,7 +38,7 @@ PAGE = 100  # events (or frames) per read
 KEPT = 256  # latest events a feed keeps for its streams
 PAGES_KEPT = 50  # full pages of older events a feed keeps for streams catching up
 NOTIFICATIONS = 500  # notifications per read of the log
-Emit = Callable[[str], Awaitable[None]]
+Emit = Callable[[bytes], Awaitable[None]]  # sends a piece of the response
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,8 @@ async def wake(waiting: list[asyncio.Future[None]]) -> None:
         await asyncio.sleep(0)
 
 
-def sse(event_id: int, kind: str, data: Any) -> str:
-    return f"id: {event_id}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+def sse(event_id: int, kind: str, data: Any) -> bytes:
+    return f"id: {event_id}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
 class ChaseFeed:
@@ -89,8 +89,8 @@ class ChaseFeed:
         self.chase_id = chase_id
         self.store = store
         self.version = 0  # the chase's last version read from the store
-        self.recent: dict[int, str] = {}  # the latest events, each as its SSE message (made once)
-        self.pages: OrderedDict[int, asyncio.Future[list[tuple[int, str]]]] = OrderedDict()
+        self.recent: dict[int, bytes] = {}  # the latest events, each as its SSE message (made once)
+        self.pages: OrderedDict[int, asyncio.Future[list[tuple[int, bytes]]]] = OrderedDict()
         self.streams = 0
         self.ready = asyncio.Event()  # set once the version is known
         self.generation = 0  # grows with the version, and with each tick of the clock
@@ -120,7 +120,7 @@ class ChaseFeed:
         if waiting:
             background(wake(waiting))
 
-    def keep(self, messages: list[tuple[int, str]]) -> None:
+    def keep(self, messages: list[tuple[int, bytes]]) -> None:
         for version, message in messages:
             self.recent[version] = message
         if messages and messages[-1][0] > self.version:
@@ -129,22 +129,29 @@ class ChaseFeed:
         for version in [v for v in self.recent if v <= self.version - KEPT]:
             del self.recent[version]
 
-    async def after(self, version: int) -> list[tuple[int, str]]:
-        """The events after ``version`` as (version, SSE message): the kept ones when the feed
-        has them all, else the page of the log holding the next one (a stream resuming from
-        further back). Past the feed's version there is nothing yet: the feed reads what comes
-        next for everyone."""
+    def kept_after(self, version: int) -> list[tuple[int, bytes]] | None:
+        """The events after ``version`` (a page) as (version, SSE message) when the feed keeps
+        them all (nothing, past the feed's version: the feed reads what comes next for all);
+        None when they must be read."""
         if version >= self.version:
             return []
         wanted = range(version + 1, min(self.version, version + PAGE) + 1)
         if all(v in self.recent for v in wanted):
             return [(v, self.recent[v]) for v in wanted]
+        return None
+
+    async def after(self, version: int) -> list[tuple[int, bytes]]:
+        """The events after ``version``: the kept ones, else the page of the log holding the
+        next one (a stream resuming from further back)."""
+        kept = self.kept_after(version)
+        if kept is not None:
+            return kept
         page = await self.page(version - version % PAGE)
         if page and page[-1][0] > self.version - KEPT:
             self.keep(page)
         return [(v, message) for v, message in page if v > version]
 
-    async def page(self, start: int) -> list[tuple[int, str]]:
+    async def page(self, start: int) -> list[tuple[int, bytes]]:
         """The log's events ``start`` + 1 to ``start`` + PAGE. The log only grows, so a full page
         never changes: the last few read are kept, and streams asking for the same page at once
         share one read (a crowd of new streams on a long chase reads it once, not once each)."""
@@ -197,9 +204,9 @@ class StoreReads:
     async def call(self, function: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.pool, function, *args)
 
-    async def messages(self, chase_id: UUID, after: int, limit: int) -> list[tuple[int, str]]:
+    async def messages(self, chase_id: UUID, after: int, limit: int) -> list[tuple[int, bytes]]:
         """The chase's events after ``after``, each as (version, its SSE message)."""
-        def read() -> list[tuple[int, str]]:
+        def read() -> list[tuple[int, bytes]]:
             events = self.ledger.history.chase_events(chase_id, after, limit)
             return [(e["version"], sse(e["version"], e["name"], e)) for e in events]
         return await self.call(read)
@@ -303,12 +310,14 @@ async def chase_events(feeds: ChaseFeeds, plan: ChaseEvents, emit: Emit) -> None
     feed = await feeds.follow(plan.chase_id)
     started = quiet_since = time.monotonic()
     try:
-        await emit(f"retry: 1000\n: chase {plan.chase_id} after version {after}\n\n")
+        await emit(f"retry: 1000\n: chase {plan.chase_id} after version {after}\n\n".encode())
         while True:
             seen = feed.generation  # taken before reading: no news is missed
-            messages = await feed.after(after)
+            messages = feed.kept_after(after)  # (most wakes: no coroutine to make)
+            if messages is None:
+                messages = await feed.after(after)
             if messages:
-                await emit("".join(message for _, message in messages))
+                await emit(messages[0][1] if len(messages) == 1 else b"".join(message for _, message in messages))
                 after = messages[-1][0]
                 quiet_since = time.monotonic()
                 continue
@@ -316,7 +325,7 @@ async def chase_events(feeds: ChaseFeeds, plan: ChaseEvents, emit: Emit) -> None
             if now - started >= settings.stream_max_seconds:
                 return  # the client reconnects with Last-Event-ID
             if now - quiet_since >= settings.stream_heartbeat:
-                await emit(": keep-alive\n\n")
+                await emit(b": keep-alive\n\n")
                 quiet_since = now
             await feed.news(seen)
     finally:
@@ -328,7 +337,7 @@ async def replay_frames(store: StoreReads, settings: Any, plan: ReplayFrames, em
     jobs = store.ledger.jobs
     after = plan.after
     started = quiet_since = time.monotonic()
-    await emit("retry: 1000\n\n")
+    await emit(b"retry: 1000\n\n")
     while True:
         frames = await store.call(jobs.frames, plan.job_id, plan.chase_id, after, PAGE)
         for frame in frames:
@@ -349,6 +358,6 @@ async def replay_frames(store: StoreReads, settings: Any, plan: ReplayFrames, em
         if now - started >= settings.stream_max_seconds:
             return
         if now - quiet_since >= settings.stream_heartbeat:
-            await emit(": keep-alive\n\n")
+            await emit(b": keep-alive\n\n")
             quiet_since = now
         await asyncio.sleep(min(0.25, settings.stream_poll))
