@@ -10,6 +10,7 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, fields, validate
 
+from api.parsing import Text
 from domain.recorded_chase import DICE_MODES
 from infrastructure.systems import SYSTEMS, system_names
 
@@ -41,8 +42,8 @@ class EndChase(Schema):
 
 
 class RollFilters(Schema):
-    participant_id = fields.String()
-    purpose = fields.String()
+    participant_id = Text(1, 200)
+    purpose = Text(1, 200)
     round = fields.Integer(validate=validate.Range(0, 10**9))
     source = fields.String(validate=validate.OneOf(DICE_MODES))
     undone = fields.Boolean()
@@ -137,7 +138,7 @@ class RollQuery(RollFilters):
 
 
 class PlayerToken(Schema):
-    participant_ids = fields.List(fields.String(), required=True, validate=validate.Length(1, 50))
+    participant_ids = fields.List(Text(1, 200), required=True, validate=validate.Length(1, 50))
 
 
 class TokenIssued(Schema):
