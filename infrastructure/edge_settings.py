@@ -5,6 +5,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from limits import parse_many
+
 from infrastructure.settings import ConfigurationError
 
 # Generous enough for play: a Keeper running a chase at the table, or a client replaying one,
@@ -35,8 +37,18 @@ class EdgeSettings:
         redis_url = environ.get("REDIS_URL")
         return cls(
             max_body_bytes=int(raw),
-            token_limit=environ.get("CHASE_LEDGER_RATE_LIMIT_TOKEN", DEFAULT_TOKEN_LIMIT),
-            address_limit=environ.get("CHASE_LEDGER_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT),
+            token_limit=_limit(environ, "CHASE_LEDGER_RATE_LIMIT_TOKEN", DEFAULT_TOKEN_LIMIT),
+            address_limit=_limit(environ, "CHASE_LEDGER_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT),
             rate_limits=enabled == "on",
             storage_uri=redis_url if redis_url else "memory://",
         )
+
+
+def _limit(environ: Mapping[str, str], name: str, default: str) -> str:
+    """A limit in flask-limiter's words ("1200 per minute;20000 per hour"), checked at start."""
+    value = environ.get(name, default)
+    try:
+        parse_many(value)
+    except ValueError as e:
+        raise ConfigurationError(f"{name} must be limits such as '{default}', not {value!r} ({e})") from e
+    return value
