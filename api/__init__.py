@@ -11,7 +11,7 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, guards, limits, problems  # noqa: E402
+from api import auth, guards, limits, problems, representation  # noqa: E402
 from api.runtime import install  # noqa: E402
 from infrastructure.edge_settings import EdgeSettings  # noqa: E402
 from infrastructure.systems import SYSTEMS  # noqa: E402
@@ -39,6 +39,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings
     install(app, build_ledger)
     limits.install(app, edge)  # first: a refused request counts too
     guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
+    representation.install(app)
     api = Api(app)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.spec.options["security"] = [{"bearerAuth": []}]

@@ -11,6 +11,7 @@ from flask import current_app
 from marshmallow import Schema, fields, validate
 
 from api.parsing import Text
+from api.representation import MINIMAL_CHASE, minimal, prefers_minimal
 from domain.recorded_chase import DICE_MODES
 from infrastructure.systems import SYSTEMS, system_names
 
@@ -85,14 +86,18 @@ class ChaseView(Schema):
 
 class SystemView(fields.Nested):
     """A chase's track view, dumped with its system's schema (api/__init__.py registers each
-    system's VIEW_SCHEMAS with the app); documented as the envelope every system extends."""
+    system's VIEW_SCHEMAS with the app); documented as the envelope every system extends.
+    A command sent with ``Prefer: return=minimal`` gets the envelope's identity only (api/representation.py)."""
 
     def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("metadata", {"description": "the chase after the command; with Prefer: return=minimal, only " + ", ".join(MINIMAL_CHASE)})
         super().__init__(ChaseView, **kwargs)
 
     def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
         if nested_obj is None:
             return None
+        if prefers_minimal():
+            nested_obj = minimal(nested_obj)
         schema = current_app.extensions["chase_view_schemas"].get(nested_obj.get("system"), ChaseView)
         return _dumper(schema).dump(nested_obj)
 
