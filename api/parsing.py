@@ -55,7 +55,7 @@ def _parse_constant(name: str) -> Any:
 
 def decode_json(raw: bytes | str) -> Any:
     """The body as JSON, each number that no store can hold kept as a marker for ``screen``."""
-    text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw  # RFC 8259 section 8.1: a BOM may be ignored
     return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
 
 
