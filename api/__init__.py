@@ -11,7 +11,7 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, guards, limits, problems, representation  # noqa: E402
+from api import auth, edge_docs, guards, limits, problems, representation  # noqa: E402
 from api.runtime import install  # noqa: E402
 from infrastructure.edge_settings import EdgeSettings  # noqa: E402
 from infrastructure.systems import SYSTEMS  # noqa: E402
@@ -43,6 +43,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings
     api = Api(app)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.spec.options["security"] = [{"bearerAuth": []}]
+    edge_docs.install(api.spec)
     from api.chases import blp as chases
     from api.history import blp as record
     from api.jobs import admin, blp as jobs

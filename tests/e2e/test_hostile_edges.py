@@ -179,3 +179,14 @@ def test_a_method_not_allowed_names_the_allowed_ones(chase):
 
     refused(chase, response, 405, before, field="method")
     assert set(response.headers["Allow"].split(", ")) >= {"POST"}
+
+
+def test_the_openapi_document_lists_the_edges_answers(client):
+    spec = client.get("/openapi.json").get_json()
+
+    # A command documents 413, 415 and 429; a read 429 only
+    undo = spec["paths"]["/chases/{chase_id}/undo"]["post"]["responses"]
+    track = spec["paths"]["/chases/{chase_id}/track"]["get"]["responses"]
+    assert {"413", "415", "429"} <= set(undo) and "429" in track and "413" not in track
+    # ... with the headers a client reads
+    assert {"Retry-After", "RateLimit-Remaining"} <= set(spec["components"]["responses"]["TOO_MANY_REQUESTS"]["headers"])
