@@ -36,10 +36,10 @@ def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings
 
         build_ledger = default_build
     app.json.sort_keys = False  # keep the views' own order: chase first, then details
-    install(app, build_ledger)
     limits.install(app, edge)  # first: a refused request counts too
     guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
     representation.install(app)
+    install(app, build_ledger)
     api = Api(app)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.spec.options["security"] = [{"bearerAuth": []}]
