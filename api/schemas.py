@@ -10,9 +10,9 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, fields, validate
 
-from api.parsing import Text
+from api.parsing import MAX_POSITION, Position, Text, Whole
 from api.representation import MINIMAL_CHASE, minimal, prefers_minimal
-from domain.recorded_chase import DICE_MODES
+from domain.recorded_chase import DICE_MODES, MAX_UNDO
 from infrastructure.systems import SYSTEMS, system_names
 
 SYSTEM_NAMES = system_names()
@@ -51,7 +51,7 @@ class RollFilters(Schema):
 
 
 class EventPage(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0, 2**62))
+    after = Position(load_default=0)
     limit = fields.Integer(load_default=1000, validate=validate.Range(1, 10000))
 
 
@@ -135,11 +135,11 @@ class EventLog(Schema):
 
 
 class AtVersion(Schema):
-    version = fields.Integer(validate=validate.Range(1, 2**62), metadata={"description": "time travel: the view as it was at this version"})
+    version = Whole(1, MAX_POSITION, metadata={"description": "time travel: the view as it was at this version"})
 
 
 class RollQuery(RollFilters):
-    version = fields.Integer(validate=validate.Range(1, 2**62), metadata={"description": "time travel: the history as it was at this version"})
+    version = Whole(1, MAX_POSITION, metadata={"description": "time travel: the history as it was at this version"})
 
 
 class PlayerToken(Schema):
@@ -152,17 +152,17 @@ class TokenIssued(Schema):
 
 
 class Undo(Schema):
-    count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 1000), metadata={"description": "how many of the last actions to undo"})
+    count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, MAX_UNDO), metadata={"description": "how many of the last actions to undo"})
     reason = fields.String(load_default="", validate=validate.Length(0, 500))
 
 
 class Rewind(Schema):
-    to_version = fields.Integer(strict=True, required=True, validate=validate.Range(1, 2**62))
+    to_version = Whole(1, MAX_POSITION, strict=True, required=True)
     reason = fields.String(load_default="", validate=validate.Length(0, 500))
 
 
 class UndoRequest(Schema):
-    count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 1000))
+    count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, MAX_UNDO))
     note = fields.String(load_default="", validate=validate.Length(0, 500))
 
 
