@@ -58,6 +58,10 @@ def install(app: Flask, settings: EdgeSettings) -> Limiter:
         ],
         headers_enabled=False,  # written below: flask-limiter would put Retry-After on every answer
         storage_uri=settings.storage_uri,
+        # Redis down: count in this process's memory meanwhile, never fail the request (jobs
+        # likewise wait for Redis to come back, README "Workers and live updates").
+        swallow_errors=True,
+        in_memory_fallback_enabled=True,
         strategy="moving-window",  # no burst of twice the limit across a window's edge
         key_prefix="chase-ledger",
         enabled=settings.rate_limits,

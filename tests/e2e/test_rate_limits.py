@@ -121,6 +121,16 @@ def test_a_limit_the_limiter_cannot_read_is_refused_when_the_app_starts():
         EdgeSettings.from_env({"CHASE_LEDGER_RATE_LIMIT_TOKEN": "lots"})
 
 
+def test_with_redis_down_requests_are_still_served_and_counted_in_memory(ledger):
+    # Given counts meant for a Redis that does not answer
+    app = app_with(ledger, address="3 per minute", edge=EdgeSettings(storage_uri="redis://127.0.0.1:1/0"))
+    http = app.test_client()
+
+    # When chases are created, then they are served, and the limit still holds (in memory)
+    answers = [http.post("/chases", json={"name": f"Chase {n}"}).status_code for n in range(4)]
+    assert answers[:3] == [201, 201, 201] and answers[3] == 429
+
+
 @pytest.mark.redis
 def test_on_redis_the_count_is_kept_by_the_tokens_hash_never_the_token(ledger):
     store = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1)
