@@ -1,7 +1,7 @@
 """Guards at the edge, before anything is parsed (issue 12): what a request may weigh and say.
 
-- A body over ``CHASE_LEDGER_MAX_BODY_BYTES`` is answered 413 before it is read (Flask's
-  ``MAX_CONTENT_LENGTH`` stops a body sent without a length as it is read).
+- A body over ``CHASE_LEDGER_MAX_BODY_BYTES`` is answered 413 before it is read; one sent in
+  chunks with no length is read up to the limit only (Flask's ``MAX_CONTENT_LENGTH``), then 413.
 - A command body that is not JSON is answered 415: read as form or text it would be an empty
   body, run with the defaults (an undo of 1 when 3 were asked for).
 - Path segments and the query string are screened like the body (api/parsing.py): no NUL, no
@@ -69,6 +69,11 @@ def install(app: Flask, settings: EdgeSettings) -> None:
     def guard_the_edge() -> Response | None:
         if request.content_length is not None and request.content_length > (request.max_content_length or request.content_length):
             return too_large()
+        if request.content_length is None and has_body() and request.max_content_length:
+            # Sent in chunks, with no length: Werkzeug reads at most the limit and stops there,
+            # which would leave a truncated body to be refused as malformed JSON.
+            if len(request.get_data(cache=True)) >= request.max_content_length:
+                return too_large()
         if request.method in COMMAND_METHODS and has_body() and not is_json(request.mimetype):
             return unsupported_media_type()
         return bad_path_or_query()

@@ -7,6 +7,8 @@ where a NUL once broke the chase's views.
 """
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from tests.e2e.test_bad_input import HARVEY, PROBLEM, refused
@@ -149,6 +151,21 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(chase):
     # Then it is answered 413 naming Content-Length, and nothing is recorded
     problem = refused(chase, response, 413, before, field="Content-Length", kind="body-too-large")
     assert problem["max_bytes"] == 256 * 1024
+
+
+def test_a_body_sent_in_chunks_past_the_limit_is_refused_once_the_limit_is_read(chase):
+    before = chase.events()
+    body = b'{"entropy": "' + b"7" * 400_000 + b'"}'
+
+    # When a body with no length (chunked, as gunicorn passes it on) runs past the limit
+    response = chase.http.post(
+        f"/chases/{chase.chase_id}/entropy", input_stream=io.BytesIO(body),
+        headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},  # the server ends the stream, as gunicorn does
+    )
+
+    # Then it is 413 (not a truncated body refused as malformed JSON), and nothing is recorded
+    refused(chase, response, 413, before, field="Content-Length", kind="body-too-large")
 
 
 def test_a_command_sent_as_text_is_refused_not_run_with_its_defaults(chase):
