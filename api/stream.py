@@ -24,6 +24,7 @@ from flask_smorest import Blueprint, abort
 from marshmallow import Schema, fields, validate
 
 from api.auth import principal
+from api.parsing import Position
 from api.jobs import job_not_found
 from api.live_streams import ChaseEvents, ReplayFrames
 from api.runtime import ledger
@@ -36,11 +37,11 @@ SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 class StreamQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={"description": "start after this version (Last-Event-ID wins when sent)"})
+    after = Position(load_default=0, metadata={"description": "start after this version (Last-Event-ID wins when sent)"})
 
 
 class ReplayStreamQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={"description": "start after this step (Last-Event-ID wins when sent)"})
+    after = Position(load_default=0, metadata={"description": "start after this step (Last-Event-ID wins when sent)"})
     pace = fields.Float(load_default=0.0, validate=validate.Range(0, 60), metadata={"description": "seconds between frames (0: as fast as they come)"})
 
 

@@ -218,8 +218,12 @@ def measure(side: Side, clients: int, procs: int, seconds: float, limit: int, ta
     return {"side": side.name, "clients": clients, "result": result, "check": check(side, before, result), "server_cpu": cpu, "load": load}
 
 
+# A load test is many clients on one address, far past the rate limits meant for play.
+UNTHROTTLED = {"CHASE_LEDGER_RATE_LIMITS": "off"}
+
+
 def sqlite_env(folder: Path, name: str) -> dict[str, str]:
-    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(folder / f"{name}.sqlite3")}
+    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(folder / f"{name}.sqlite3"), **UNTHROTTLED}
 
 
 def postgres_env(database: str) -> dict[str, str] | None:
@@ -230,6 +234,7 @@ def postgres_env(database: str) -> dict[str, str] | None:
         "PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": database,
         "POSTGRES_HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"), "POSTGRES_PORT": os.environ.get("POSTGRES_PORT", "5432"),
         "POSTGRES_USER": os.environ.get("POSTGRES_USER", "postgres"), "POSTGRES_PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
+        **UNTHROTTLED,
     }
     try:
         _admin(env, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)', f'CREATE DATABASE "{database}"')
