@@ -142,10 +142,11 @@ class ChaseLedger(Application):
         chase_id = uuid4()
         commitment = self.seeds.new_seed(chase_id)
         chase = self.chase_classes[system].start(chase_id, name, dice, commitment)
-        recordings = self.save(chase)
+        views = self.read_side.views_for(chase)  # written in the events' own transaction
+        recordings = self.save(chase, along=(views,) if views else ())
         # The token before the views: a chase whose views cannot be rendered is still the Keeper's.
         token = self.access.issue(str(chase_id), KEEPER, label="keeper") if keeper_token else None
-        return token, self.read_side.after_save(chase, recordings)["track"]
+        return token, self.read_side.after_save(chase, recordings, views)["track"]
 
     def start_chase(self, name: str, dice: str = "server", system: str | None = None) -> tuple[dict[str, Any], str]:
         """Create a chase and the Keeper's token for it (shown once, kept only hashed)."""

@@ -1,7 +1,7 @@
 """Ports the application needs; infrastructure supplies the adapters."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
 from uuid import UUID
 
 from domain.dice import DiceSource
@@ -27,6 +27,27 @@ class PositionMoved(Exception):
     """The tracking position was not where the projector read it: another process moved it."""
 
 
+class AlongWrite(Protocol):
+    """A write made in the transaction that records a command's events (the event recorder
+    calls it: infrastructure/sqlite_recorder.py, postgres_recorder.py). ``optional``: when the
+    store refuses it, the events are recorded without it and ``drop`` is told why; otherwise the
+    events are not recorded either."""
+
+    optional: bool
+
+    def send(self, cursor: Any) -> None:
+        """Make the write with the transaction's cursor (its result may come later)."""
+        ...
+
+    def receive(self) -> None:
+        """The transaction was committed: take the write's result."""
+        ...
+
+    def drop(self, error: BaseException) -> None:
+        """The events were recorded without this write, which the store refused."""
+        ...
+
+
 class ChaseViews(Protocol):
     """The read models of chases: each chase's views at a version, its roll history, the
     chases set aside because their events could not be projected, and the position in the
@@ -50,6 +71,13 @@ class ChaseViews(Protocol):
         then move the tracking (application name, from, to) when given, or raise PositionMoved.
         Returns the chases whose views were not at ``expected`` (nothing written for them).
         Any other error (the store refusing a row) rolls the whole transaction back."""
+        ...
+
+    def write_in(self, cursor: Any, update: dict[str, Any]) -> Callable[[], bool]:
+        """The same write for one chase, made with ``cursor`` in the transaction that records
+        its events (the event recorder's, infrastructure/*_recorder.py): one commit per command.
+        Returns what tells, once the transaction is sent, whether the views were written (False:
+        they were not at ``expected``). An error leaves the transaction to the recorder."""
         ...
 
     def read_views(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:

@@ -59,6 +59,7 @@ def floor() -> Floor:
         with _lock:
             if "app" not in _floor:
                 env = persistence_env()
+                env.pop("APPLICATION_RECORDER_TOPIC", None)  # eventsourcing's own recorder: the floor writes no views
                 if env["PERSISTENCE_MODULE"] == POSTGRES:
                     with _postgres_startup_lock(env):
                         _floor["app"] = Floor(env)

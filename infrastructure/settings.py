@@ -9,6 +9,10 @@ from typing import Any
 SQLITE = "eventsourcing.sqlite"
 POSTGRES = "eventsourcing.postgres"
 DEFAULT_SQLITE_FILE = "chase-ledger.sqlite3"
+RECORDERS = {
+    SQLITE: "infrastructure.sqlite_recorder:SQLiteChaseRecorder",
+    POSTGRES: "infrastructure.postgres_recorder:PostgresChaseRecorder",
+}
 
 # Variables passed through to eventsourcing, which reads them itself.
 PASSTHROUGH = (
@@ -42,6 +46,8 @@ def persistence_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     for key in PASSTHROUGH:
         if key in environ:
             env[key] = environ[key]
+    # The events' recorder also makes a command's view writes in their transaction (one commit per command).
+    env["APPLICATION_RECORDER_TOPIC"] = RECORDERS[module]
     if module == SQLITE:
         env.setdefault("SQLITE_DBNAME", DEFAULT_SQLITE_FILE)
         env.setdefault("SQLITE_LOCK_TIMEOUT", "10")

@@ -1,0 +1,73 @@
+"""The PostgreSQL event recorder: a command's views (and other writes along) in its events' transaction.
+
+eventsourcing's recorder commits a command's events in a transaction of their own (the events
+table locked, NOTIFY, the insert); the views were then written in a second one. This recorder
+sends the writes handed to ``save(..., along=...)`` (application/ports.py ``AlongWrite``) in
+the same pipeline, after the insert and before the one sync: one transaction and one commit
+per command, with no more round trips than the events alone took.
+
+When the transaction fails, the error says why. The events' own unique key (a concurrent
+command recorded that version first) and a store away or busy are raised as they were. Any
+other error is a write along that the store refused (PostgreSQL's jsonb refuses ``\\u0000``):
+the events are then recorded again without the optional writes, which are told why (the read
+side sets the chase aside), so a refused view never loses or fails the command's events.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import psycopg
+from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.utils import retry
+
+
+class PostgresChaseRecorder(PostgresApplicationRecorder):
+    """Records events, and the writes that go along with them, in one transaction."""
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        along = tuple(kwargs.pop("along", None) or ())
+        if not along or not stored_events or self.datastore.enable_db_functions:
+            return super().insert_events(stored_events, **kwargs)
+        notification_ids, refused = self._insert_along(stored_events, along, last_try=not any(w.optional for w in along))
+        if refused is None:
+            return notification_ids
+        # Again without the optional writes: an error now is not theirs, and is raised.
+        notification_ids, _ = self._insert_along(stored_events, [w for w in along if not w.optional], last_try=True)
+        for write in along:
+            if write.optional:
+                write.drop(refused)
+        return notification_ids
+
+    def _insert_along(self, stored_events: Sequence[StoredEvent], along: Sequence[Any], last_try: bool) -> tuple[Sequence[int] | None, BaseException | None]:
+        """Insert the events and send the writes in one pipelined transaction; the notification
+        ids, or the error that refused a write (raised on the last try, and when the events'
+        conflict or the store away or busy caused it)."""
+        exc: BaseException | None = None
+        notification_ids: Sequence[int] | None = None
+        with self.datastore.get_connection() as conn:
+            with conn.pipeline() as pipeline, conn.transaction():
+                try:
+                    curs = conn.cursor()
+                    self._insert_stored_events(curs, stored_events)  # lock, NOTIFY, insert
+                    for write in along:
+                        write.send(conn.cursor())
+                    # Sync now, so that an error is raised here and the transaction rolled back.
+                    pipeline.sync()
+                    notification_ids = self._fetch_ids_after_insert_events(curs, stored_events)
+                except Exception as e:  # noqa: BLE001 - raised or answered once the pipeline has exited
+                    exc = e
+            if exc is not None and (last_try or self._not_along(exc)):
+                raise exc  # inside get_connection: translated to eventsourcing's errors
+        if exc is not None:
+            return None, exc
+        for write in along:  # committed
+            write.receive()
+        return notification_ids, None
+
+    def _not_along(self, exc: BaseException) -> bool:
+        """An error the writes along did not cause: the events' unique key, or the store away or busy."""
+        if isinstance(exc, psycopg.errors.UniqueViolation):
+            return exc.diag.table_name == self.events_table_name
+        return isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError, OperationalError, InterfaceError))
