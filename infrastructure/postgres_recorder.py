@@ -3,8 +3,8 @@
 eventsourcing's recorder commits a command's events in a transaction of their own (the events
 table locked, NOTIFY, the insert); the views were then written in a second one. This recorder
 sends the writes handed to ``save(..., along=...)`` (application/ports.py ``AlongWrite``) in
-the same pipeline, after the insert and before the one sync: one transaction and one commit
-per command, with no more round trips than the events alone took.
+the same pipeline, after the insert: one transaction, one commit and one round trip per
+command (the stock recorder takes two for the events alone).
 
 When the transaction fails, the error says why. The events' own unique key (a concurrent
 command recorded that version first) and a store away or busy are raised as they were. Any
@@ -28,7 +28,7 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         along = tuple(kwargs.pop("along", None) or ())
-        if not along or not stored_events or self.datastore.enable_db_functions:
+        if not stored_events or kwargs.get("tracking") is not None or self.datastore.enable_db_functions:
             return super().insert_events(stored_events, **kwargs)
         notification_ids, refused = self._insert_along(stored_events, along, last_try=not any(w.optional for w in along))
         if refused is None:
@@ -43,21 +43,28 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
     def _insert_along(self, stored_events: Sequence[StoredEvent], along: Sequence[Any], last_try: bool) -> tuple[Sequence[int] | None, BaseException | None]:
         """Insert the events and send the writes in one pipelined transaction; the notification
         ids, or the error that refused a write (raised on the last try, and when the events'
-        conflict or the store away or busy caused it)."""
+        conflict or the store away or busy caused it).
+
+        BEGIN to COMMIT go in one pipeline with one sync: one round trip, and the events table's
+        lock is held only while the server runs them, never across a wait for this process (the
+        stock recorder syncs before its COMMIT). After an error the server skipped the rest,
+        COMMIT included, and the transaction is rolled back here."""
         exc: BaseException | None = None
         notification_ids: Sequence[int] | None = None
         with self.datastore.get_connection() as conn:
-            with conn.pipeline() as pipeline, conn.transaction():
-                try:
-                    curs = conn.cursor()
+            curs = conn.cursor()
+            try:
+                with conn.pipeline():
+                    curs.execute("BEGIN")
                     self._insert_stored_events(curs, stored_events)  # lock, NOTIFY, insert
                     for write in along:
                         write.send(conn.cursor())
-                    # Sync now, so that an error is raised here and the transaction rolled back.
-                    pipeline.sync()
-                    notification_ids = self._fetch_ids_after_insert_events(curs, stored_events)
-                except Exception as e:  # noqa: BLE001 - raised or answered once the pipeline has exited
-                    exc = e
+                    conn.cursor().execute("COMMIT")
+                notification_ids = self._fetch_ids_after_insert_events(curs, stored_events)
+            except Exception as e:  # noqa: BLE001 - raised or answered below
+                exc = e
+                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    conn.execute("ROLLBACK")
             if exc is not None and (last_try or self._not_along(exc)):
                 raise exc  # inside get_connection: translated to eventsourcing's errors
         if exc is not None:
