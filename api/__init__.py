@@ -56,6 +56,9 @@ def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
                 api.spec.components.schema(schema.__name__, schema=schema)
     problems.register(app)
     auth.install(app)
+    from api import idempotency
+
+    idempotency.install(app)  # after auth: a request shows its token before its key is looked at
 
     @app.get("/health")
     def health() -> dict[str, str]:

@@ -73,11 +73,16 @@ class ChaseViews(Protocol):
         Any other error (the store refusing a row) rolls the whole transaction back."""
         ...
 
-    def write_in(self, cursor: Any, update: dict[str, Any]) -> Callable[[], bool]:
-        """The same write for one chase, made with ``cursor`` in the transaction that records
-        its events (the event recorder's, infrastructure/*_recorder.py): one commit per command.
-        Returns what tells, once the transaction is sent, whether the views were written (False:
-        they were not at ``expected``). An error leaves the transaction to the recorder."""
+    def encode(self, update: dict[str, Any]) -> Any:
+        """One chase's update made ready for ``write_in`` (encoded before the transaction opens)."""
+        ...
+
+    def write_in(self, cursor: Any, encoded: Any) -> Callable[[], bool]:
+        """The same write for one chase (``encode``d), made with ``cursor`` in the transaction
+        that records its events (the event recorder's, infrastructure/*_recorder.py): one commit
+        per command. Returns what tells, once the transaction is sent, whether the views were
+        written (False: they were not at ``expected``). An error leaves the transaction to the
+        recorder."""
         ...
 
     def read_views(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:
@@ -110,6 +115,31 @@ class ChaseViews(Protocol):
 
     def clear(self, application_name: str) -> None:
         """Empty the views, their tracking and the set-aside records, for a rebuild by replay."""
+        ...
+
+
+class IdempotencyKeys(Protocol):
+    """Idempotency keys beside the events (application/retries.py): each key, scoped, with the
+    fingerprint of the request that claimed it, what it recorded and the answer it got. The key
+    itself is stored only hashed; the answer only sealed under it (it may hold a token)."""
+
+    def claim(self, scope: str, key: str, fingerprint: str, claim_id: str, now: float, expires_at: float, stale_before: float) -> dict[str, Any]:
+        """Claim the key unless it is held: absent, expired, or claimed before ``stale_before``
+        with nothing recorded. Returns the key's row (``claim_id``, ``fingerprint``, ``chase_id``,
+        ``version``, ``answer``: the answer unsealed, or None): this claim's when it was taken."""
+        ...
+
+    def record_in(self, cursor: Any, scope: str, key: str, claim_id: str, chase_id: str, version: int) -> None:
+        """In the transaction of the command's events (the event recorder's cursor): what the
+        claimed key recorded."""
+        ...
+
+    def answer(self, scope: str, key: str, claim_id: str, answer: dict[str, Any]) -> None:
+        """Keep the answer (status, headers, body bytes) of the claimed key."""
+        ...
+
+    def release(self, scope: str, key: str, claim_id: str) -> None:
+        """Free the claimed key, if nothing was recorded with it."""
         ...
 
 

@@ -40,6 +40,7 @@ class ViewWrite:
     def __init__(self, views: ChaseViews, update: dict[str, Any]) -> None:
         self.views = views
         self.update = update
+        self.encoded = views.encode(update)  # now: the transaction holds the store's lock while it runs
         self.written: bool | None = None  # None: not written along (yet); False: views not at the expected version
         self.error: BaseException | None = None  # why the store refused the rows
         self._result: Callable[[], bool] | None = None
@@ -49,7 +50,7 @@ class ViewWrite:
         return self.update["doc"]
 
     def send(self, cursor: Any) -> None:
-        self._result = self.views.write_in(cursor, self.update)
+        self._result = self.views.write_in(cursor, self.encoded)
 
     def receive(self) -> None:
         assert self._result is not None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
+from typing import Any, Callable, Generic, Iterable, Protocol, Sequence, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -87,13 +87,14 @@ class CommandRunner:
 
     def __init__(
         self, store: ChaseStore, seeds: SeedVault, read_side: ReadSide, projector: Callable[[Any, Iterable[Any]], Any],
-        cache: ChaseCache | None = None,
+        cache: ChaseCache | None = None, also: Callable[[Any], Sequence[Any]] = lambda chase: (),
     ) -> None:
         self.store = store
         self.seeds = seeds
         self.read_side = read_side
         self.projector = projector
         self.cache = cache or ChaseCache(0)
+        self.also = also  # more writes along with the events (the request's idempotency key: application/retries.py)
 
     def run(
         self,
@@ -121,7 +122,7 @@ class CommandRunner:
             self._keep_seed_in_step(chase)
             views = self.read_side.views_for(chase)  # written in the events' own transaction
             try:
-                recordings = self.store.save(chase, along=(views,) if views else ())
+                recordings = self.store.save(chase, along=((views,) if views else ()) + tuple(self.also(chase)))
             except IntegrityError:
                 if expected_version is not None:
                     raise VersionConflict(

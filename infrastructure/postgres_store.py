@@ -144,30 +144,34 @@ class PostgresChaseViews(PostgresTrackingRecorder):
                 )
         return set(by_id) - written
 
-    def write_in(self, cursor: Any, update: dict[str, Any]) -> Callable[[], bool]:
+    def encode(self, update: dict[str, Any]) -> dict[str, Any]:
+        """One chase's statements' parameters, JSON encoded (for write_in)."""
+        chase_id = update["chase_id"]
+        return {
+            "views": self._params([chase_id], {chase_id: update}),
+            "marks": [(m["undone"], m["by"], m["at"], chase_id, list(m["actions"]), chase_id, update["version"]) for m in update["marks"]],
+        }
+
+    def write_in(self, cursor: Any, encoded: dict[str, Any]) -> Callable[[], bool]:
         # Sent in the events' pipeline (infrastructure/postgres_recorder.py), read after its sync;
         # the events' commit waits for the WAL flush, so the views' does too.
-        chase_id = update["chase_id"]
-        self._send(cursor, [chase_id], {chase_id: update}, unsynced=False)
-        if update["marks"]:  # in the order they came: an undo, then the redo of it
-            cursor.connection.cursor().executemany(
-                SQL(MARK_WRITTEN).format(rolls=self.rolls, tracks=self.tracks),
-                [(m["undone"], m["by"], m["at"], chase_id, list(m["actions"]), chase_id, update["version"]) for m in update["marks"]],
-            )
+        cursor.execute(SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, unsynced=SQL("")), encoded["views"])
+        if encoded["marks"]:  # in the order they came: an undo, then the redo of it
+            cursor.connection.cursor().executemany(SQL(MARK_WRITTEN).format(rolls=self.rolls, tracks=self.tracks), encoded["marks"])
         return lambda: bool(cursor.fetchall())
 
     def _write(self, c: Any, ids: list[str], by_id: dict[str, dict[str, Any]]) -> set[str]:
-        self._send(c, ids, by_id, unsynced=True)
+        c.execute(SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, unsynced=SQL(UNSYNCED)), self._params(ids, by_id))
         return {r["chase_id"] for r in c.fetchall()}
 
-    def _send(self, c: Any, ids: list[str], by_id: dict[str, dict[str, Any]], unsynced: bool) -> None:
+    @staticmethod
+    def _params(ids: list[str], by_id: dict[str, dict[str, Any]]) -> list[Any]:
         rolls = [row for cid in ids for row in by_id[cid]["rolls"]]
-        c.execute(
-            SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, unsynced=SQL(UNSYNCED if unsynced else "")),
+        return (
             [ids, [by_id[cid]["expected"] for cid in ids], [by_id[cid]["version"] for cid in ids],
              [json.dumps(by_id[cid]["doc"]) for cid in ids]]
             + [[r[k] for r in rolls] for k in ("chase_id", "sequence", "version", "action", "participant_id", "purpose", "round", "source")]
-            + [[json.dumps(r) for r in rolls]],
+            + [[json.dumps(r) for r in rolls]]
         )
 
     def _move_tracking(self, c: Any, application_name: str, previous_id: int | None, notification_id: int) -> None:

@@ -42,9 +42,10 @@ def picky_store(ledger: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         refuse(updates)
         return write(updates, tracking)
 
-    def refusing_in(cursor: Any, update: Any) -> Any:  # a command's write, in its events' transaction
-        refuse([update])
-        return write_in(cursor, update)
+    def refusing_in(cursor: Any, encoded: Any) -> Any:  # a command's write, in its events' transaction
+        if "\\u0000" in encoded["write"][1 if len(encoded["write"]) == 4 else 2]:
+            raise DataError("unsupported Unicode escape sequence")
+        return write_in(cursor, encoded)
 
     monkeypatch.setattr(ledger.views, "write_views", refusing)
     monkeypatch.setattr(ledger.views, "write_in", refusing_in)
