@@ -34,7 +34,9 @@ def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
         build_ledger = default_build
     app.json.sort_keys = False  # keep the views' own order: chase first, then details
     install(app, build_ledger)
-    api = Api(app)
+    from api.idempotency import IdempotencyKeyDoc
+
+    api = Api(app, spec_kwargs={"extra_plugins": [IdempotencyKeyDoc()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.spec.options["security"] = [{"bearerAuth": []}]
     from api.chases import blp as chases

@@ -11,6 +11,7 @@ import json
 from typing import Any
 from uuid import UUID
 
+from apispec import BasePlugin
 from flask import Flask, Response, current_app, g, request
 
 from api.chases import result
@@ -22,6 +23,21 @@ from domain.errors import InvalidInput
 HEADER = "Idempotency-Key"
 MAX_KEY = 255  # characters
 KEPT_HEADERS = ("Content-Type", "Location", "ETag", "X-Chase-Version", "X-Chain-Head")
+
+
+class IdempotencyKeyDoc(BasePlugin):
+    """Documents the header on every POST of the OpenAPI document (the contract)."""
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        post = (operations or {}).get("post")
+        if post is None:
+            return
+        post.setdefault("parameters", []).append({
+            "in": "header", "name": HEADER, "required": False, "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY},
+            "description": "Send it again with a retry: the first answer is replayed, byte for byte, with `Idempotent-Replayed: true` "
+                           "(24 hours; scoped to the token). The same key with another request is 422; while the first is in "
+                           "flight, 409. On random hazards the key names the job.",
+        })
 
 
 def _key() -> str | None:

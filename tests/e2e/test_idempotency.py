@@ -150,3 +150,10 @@ def test_a_bad_key_is_refused_naming_the_header(keeper):
     assert refused.status_code == 422
     assert refused.get_json()["errors"][0]["field"] == "Idempotency-Key"
     assert not [r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]
+
+
+def test_the_header_is_in_the_openapi_document(client):
+    # A front-end developer reads in the contract that every POST takes the header.
+    doc = client.get("/openapi.json").get_json()
+    posts = [op for item in doc["paths"].values() for method, op in item.items() if method == "post"]
+    assert posts and all(any(p["name"] == "Idempotency-Key" and p["in"] == "header" for p in op["parameters"]) for op in posts)
