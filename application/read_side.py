@@ -154,7 +154,7 @@ class ChaseReadSide:
         row = self.views.read_views(chase_id, name)
         if row is not None and not row["set_aside"] and row["doc"] is not None:
             return row["doc"]
-        # Set aside, or never written (its process died between save and view write): render
+        # Set aside, or never written (saved without views, or a rebuild is under way): render
         # from the aggregate, so that what a command answered stays what a GET shows.
         try:
             state = self._state(chase_id)
