@@ -6,7 +6,8 @@ store, same aggregate cache; infrastructure.settings.persistence_env), one aggre
 snapshotted every 20 events as the chases are, and one event per ``POST .../rolls``: load the
 aggregate, record a die, save. A save that loses a race to another writer on the same aggregate
 is re-run on fresh state with the same jittered backoff as ChaseLedger._execute, so both sides
-pay the same for collisions. No views, no tokens, no hash chain, no schemas.
+pay the same for collisions. No views, no tokens, no hash chain, no schemas; eventsourcing's own
+event recorder (the API's also writes a command's views in its events' transaction).
 """
 from __future__ import annotations
 
