@@ -3,8 +3,8 @@
 eventsourcing's recorder commits a command's events in a transaction of their own (the events
 table locked, NOTIFY, the insert); the views were then written in a second one. This recorder
 sends the writes handed to ``save(..., along=...)`` (application/ports.py ``AlongWrite``) in
-the same pipeline, after the insert: one transaction, one commit and one round trip per
-command (the stock recorder takes two for the events alone).
+the same pipeline as the insert: one transaction, one commit and one round trip per command
+(the stock recorder takes two for the events alone).
 
 When the transaction fails, the error says why. The events' own unique key (a concurrent
 command recorded that version first) and a store away or busy are raised as they were. Any
@@ -46,9 +46,13 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
         conflict or the store away or busy caused it).
 
         BEGIN to COMMIT go in one pipeline with one sync: one round trip, and the events table's
-        lock is held only while the server runs them, never across a wait for this process (the
-        stock recorder syncs before its COMMIT). After an error the server skipped the rest,
-        COMMIT included, and the transaction is rolled back here."""
+        lock (which makes every writer take turns) is held only while the server inserts and
+        commits, never across a wait for this process (the stock recorder syncs before its
+        COMMIT) nor while the writes along run: they go first. They wait for nothing that waits
+        for the events table (the projector and rebuilds never lock it), so no deadlock; two
+        commands on one chase meet on its view row, and the second then loses the events' race
+        as it would have. After an error the server skipped the rest, COMMIT included, and the
+        transaction is rolled back here."""
         exc: BaseException | None = None
         notification_ids: Sequence[int] | None = None
         with self.datastore.get_connection() as conn:
@@ -56,9 +60,9 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
             try:
                 with conn.pipeline():
                     curs.execute("BEGIN")
-                    self._insert_stored_events(curs, stored_events)  # lock, NOTIFY, insert
-                    for write in along:
+                    for write in along:  # before the events table's lock: it is held no longer for them
                         write.send(conn.cursor())
+                    self._insert_stored_events(curs, stored_events)  # lock, NOTIFY, insert
                     conn.cursor().execute("COMMIT")
                 notification_ids = self._fetch_ids_after_insert_events(curs, stored_events)
             except Exception as e:  # noqa: BLE001 - raised or answered below
