@@ -36,6 +36,7 @@ TABLES = (
     "chase_projection_errors",
     "chase_seeds",
     "chase_tokens",
+    "idempotency_keys",
 )
 
 # Held by the test that uses the database, so that parallel runs (pytest-xdist workers, or two

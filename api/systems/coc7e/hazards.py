@@ -29,6 +29,8 @@ class RandomHazards(Schema):
 
 @blp.route("/<uuid:chase_id>/random-hazards")
 class RandomHazardsJob(MethodView):
+    own_idempotency_key = True  # the key names the job (api/idempotency.py leaves it to this endpoint)
+
     @blp.arguments(RandomHazards)
     @blp.response(202, JobAccepted)
     def post(self, data, chase_id: UUID):
