@@ -42,6 +42,8 @@ class RollingChase(Protocol):
 
     def unit_of(self, participant_id: str) -> str: ...
 
+    def members(self, unit_id: str) -> list[SavageParticipant]: ...
+
     def after_status_change(self) -> None: ...
 
     def damage_vehicle(self, vehicle_id: str, total: int, *, by: str | None, cause: str) -> None:
@@ -78,6 +80,17 @@ def condition_modifiers(roller: Any, maneuvering: bool = False) -> dict[str, int
     if maneuvering and roller.mounted and roller.mount_fatigue:
         out["mount fatigue"] = FATIGUE_PENALTIES[min(roller.mount_fatigue, len(FATIGUE_PENALTIES) - 1)]
     return out
+
+
+def against_unit(chase: RollingChase, unit_id: str) -> dict[str, int]:
+    """The modifiers to an action against a unit (a Force, a Ram): "Vulnerable: Actions against
+    the character are made at +2" (swade-chases-reference.txt "COMBAT OPTIONS & SITUATIONAL
+    RULES"), when the unit (a vehicle, "and everyone on board", "OUT OF CONTROL") or the one who
+    maneuvers it is Vulnerable. It does not stack: +2 once."""
+    unit = chase.participant(unit_id)
+    rollers = [unit] + [p for p in chase.members(unit_id) if p.seat == "driver"]
+    bonus = max(p.conditions.against_modifier() for p in rollers)
+    return {"Vulnerable": bonus} if bonus else {}
 
 
 # -- rolls -----------------------------------------------------------------------------

@@ -141,14 +141,16 @@ def force(
     modifier: int = 0, defender_modifier: int = 0, deck_dice: DeckDice | None = None,
 ) -> dict[str, Any]:
     """"FORCE" (action): opposed maneuvering rolls on the same card; a win Bumps the foe the way
-    the attacker chooses, a raise is also the foe's Critical Failure; a Critical Failure backfires."""
+    the attacker chooses, a raise is also the foe's Critical Failure; a Critical Failure backfires.
+    Against a Vulnerable foe the attacker rolls at +2 (savage_rolls.against_unit)."""
     unit = chase.acting_unit(participant_id, "Force")
     operator = swade_units.require_free_to_act(chase, unit, "Force")
     target = swade_units.rival_on_same_card(chase, unit, target_id, rules.FORCE)
     rules.check_bump(rules.TurnManeuvers(bumped=frozenset(b for a, b in chase.turn["bumped"] if a == unit.id)), target.id)
     if direction not in (1, -1):
         raise InvalidValue("direction", "must be +1 (toward the front) or -1 (toward the rear)")
-    attack = swade_units.maneuvering_roll(chase, dice, unit, "Force", swade_units.maneuver_modifiers(chase, unit, operator, modifier), {"target": target.id})
+    mods = {**swade_units.maneuver_modifiers(chase, unit, operator, modifier), **savage_rolls.against_unit(chase, target.id)}
+    attack = swade_units.maneuvering_roll(chase, dice, unit, "Force", mods, {"target": target.id})
     defence = swade_units.maneuvering_roll(
         chase, defender_dice, target, "resist Force", swade_units.maneuver_modifiers(chase, target, chase.operator(target.id), defender_modifier), {"attacker": unit.id}
     )
@@ -168,7 +170,8 @@ def ram(
     modifier: int = 0, defender_modifier: int = 0,
 ) -> dict[str, Any]:
     """"RAM" (action): opposed maneuvering rolls on the same card; if it succeeds both sides
-    damage each other (Scale, raise, Toughness, the attacker's Top Speed), rolled as follow-ups."""
+    damage each other (Scale, raise, Toughness, the attacker's Top Speed), rolled as follow-ups.
+    Against a Vulnerable foe the attacker rolls at +2 (savage_rolls.against_unit)."""
     unit = chase.acting_unit(participant_id, "Ram")
     operator = swade_units.require_free_to_act(chase, unit, "Ram")
     target = swade_units.rival_on_same_card(chase, unit, target_id, RAM)
@@ -177,7 +180,8 @@ def ram(
     for side in (unit, target):
         if side.toughness is None:
             raise InvalidValue("toughness", f"{side.name} has no Toughness: a Ram compares Toughness")
-    attack = swade_units.maneuvering_roll(chase, dice, unit, "Ram", swade_units.maneuver_modifiers(chase, unit, operator, modifier), {"target": target.id})
+    mods = {**swade_units.maneuver_modifiers(chase, unit, operator, modifier), **savage_rolls.against_unit(chase, target.id)}
+    attack = swade_units.maneuvering_roll(chase, dice, unit, "Ram", mods, {"target": target.id})
     defence = swade_units.maneuvering_roll(
         chase, defender_dice, target, "resist Ram", swade_units.maneuver_modifiers(chase, target, chase.operator(target.id), defender_modifier), {"attacker": unit.id}
     )

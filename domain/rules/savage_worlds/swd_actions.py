@@ -201,13 +201,17 @@ def force(
     modifier: int = 0, defender_modifier: int = 0,
 ) -> str:
     """Force (SWD Errata): opposed maneuver rolls, the attacker alone at his card's range
-    penalty; a win makes the foe roll to avoid an obstacle, a raise hits it."""
+    penalty; a win makes the foe roll to avoid an obstacle, a raise hits it. Against a Vulnerable
+    foe the attacker rolls at +2 (savage_rolls.against_unit)."""
     unit = chase.acting_unit(participant_id, "Force")
     operator = chase.operator(unit.id)
     _free_to_attack(chase, operator)
     target, mine = _advantage(chase, unit, target_id)
     target_unit = chase.participant(chase.unit_of(target.id))
-    mods = {"situational": whole("modifier", modifier), "range": rules.force_modifier(mine), **savage_rolls.condition_modifiers(operator, True)}
+    mods = {
+        "situational": whole("modifier", modifier), "range": rules.force_modifier(mine), **savage_rolls.condition_modifiers(operator, True),
+        **savage_rolls.against_unit(chase, target_unit.id),
+    }
     attack = savage_rolls.roll_trait(chase, dice, operator.id, "Force", savage_rolls.maneuver_die(operator), mods, extra={"unit": unit.id, "target": target_unit.id})
     defender = chase.operator(target_unit.id)
     dmods = {"situational": whole("defender_modifier", defender_modifier), **savage_rolls.condition_modifiers(defender, True)}
