@@ -4,8 +4,9 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.schemas import ChaseView, DiceInput, SystemView
+from domain.rules.savage_worlds.multi_actions import MAX_ACTIONS
 from domain.rules.savage_worlds.participants import KINDS, ROLES, SEATS
-from domain.rules.savage_worlds.swade_tables import RANGE_INCREMENTS, SCALE_DAMAGE
+from domain.rules.savage_worlds.swade_tables import RANGE_INCREMENTS, SCALE_MODIFIERS
 
 TRAIT_DIE = validate.Regexp(r"^\s*d\s*(4|6|8|10|12)\s*([+-]\s*\d{1,2})?\s*$", error="a trait die: d4, d6, d8, d10, d12, d12+N or d4-2")
 CARD = {"description": "a card as written: QH, 10S, Q♥, 10 of Spades, Red Joker", "example": "QH"}
@@ -14,6 +15,13 @@ MODIFIER = {"description": "the GM's situational modifier (cover, Difficult Terr
 
 def _modifier(**kw):
     return fields.Integer(strict=True, load_default=0, validate=validate.Range(-20, 20), metadata=MODIFIER, **kw)
+
+
+def _actions():
+    return fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(1, MAX_ACTIONS),
+        metadata={"description": "Multi-Actions: how many actions this character takes this turn, declared with the first (-2 to all of them per action beyond the first; default one)"},
+    )
 
 
 def _direction(**kw):
@@ -33,7 +41,7 @@ class SavageParticipantCreate(Schema):
     mounted = fields.Boolean(metadata={"description": "riding an animal: a mounted Critical Failure"})
     toughness = fields.Integer(strict=True, validate=validate.Range(1, 200))
     armor = fields.Integer(strict=True, validate=validate.Range(0, 100))
-    scale = fields.String(validate=validate.OneOf(tuple(SCALE_DAMAGE)))
+    scale = fields.String(validate=validate.OneOf(tuple(SCALE_MODIFIERS)), metadata={"description": "Size/Scale: attacks against it add the difference of Scales; Ram's base damage"})
     top_speed = fields.Float(validate=validate.Range(0, 100_000), metadata={"description": "mph for vehicles and mounts"})
     pace = fields.Integer(strict=True, validate=validate.Range(0, 100))
     running_die = fields.Integer(strict=True, validate=validate.OneOf((4, 6, 8, 10, 12)))
@@ -92,6 +100,7 @@ class ActionCards(Schema):
 
 
 class ChangePosition(DiceInput):
+    actions = _actions()
     direction = _direction(required=True)
     as_action = fields.Boolean(load_default=False, metadata={"description": "as an action: +2"})
     cards = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(1, 2), metadata={"description": "at most (default: as far as the roll allows)"})
@@ -103,14 +112,17 @@ class DropBack(Schema):
 
 
 class Evade(Schema):
+    actions = _actions()
     as_action = fields.Boolean(load_default=False)
 
 
 class Flee(DiceInput):
+    actions = _actions()
     modifier = _modifier()
 
 
 class Force(OpposedDice):
+    actions = _actions()
     target_id = fields.String(required=True)
     direction = _direction(required=True)
     modifier = _modifier()
@@ -118,12 +130,14 @@ class Force(OpposedDice):
 
 
 class Ram(OpposedDice):
+    actions = _actions()
     target_id = fields.String(required=True)
     modifier = _modifier()
     defender_modifier = _modifier()
 
 
 class SwadeAttack(DiceInput):
+    actions = _actions()
     target_id = fields.String(required=True)
     trait_die = fields.String(required=True, validate=TRAIT_DIE)
     ranged = fields.Boolean(load_default=True)
@@ -157,6 +171,7 @@ class Cooperate(DiceInput):
 
 
 class SwdAttack(DiceInput):
+    actions = _actions()
     target_id = fields.String(required=True)
     trait_die = fields.String(required=True, validate=TRAIT_DIE)
     modifier = _modifier()
@@ -166,6 +181,7 @@ class SwdAttack(DiceInput):
 
 
 class SwdForce(OpposedDice):
+    actions = _actions()
     target_id = fields.String(required=True)
     modifier = _modifier()
     defender_modifier = _modifier()
@@ -177,6 +193,7 @@ class SwdResolve(DiceInput):
     modifier = _modifier()
     expression = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 100), metadata={"description": "obstacle damage dice instead of the default"})
     trait_die = fields.String(load_default=None, allow_none=True, validate=TRAIT_DIE)
+    heavy = fields.Boolean(load_default=False, metadata={"description": "Out of Control: the GM rules the vehicle too slow and heavy to flip (a Flip is a Slip)"})
 
 
 class SavageResult(Schema):

@@ -171,23 +171,29 @@ class SavageWorldsCommands:
             decks = self._decks(c)
             o = options
             if maneuver == "change-position":
-                return c.change_position(roll(), participant_id, o["direction"], as_action=o["as_action"], cards=o.get("cards"), modifier=o["modifier"], deck_dice=decks).total
+                return c.change_position(
+                    roll(), participant_id, o["direction"], as_action=o["as_action"], cards=o.get("cards"), modifier=o["modifier"], deck_dice=decks,
+                    actions=o.get("actions"),
+                ).total
             if maneuver == "drop-back":
                 return c.drop_back(participant_id, o["cards"], decks)
             if maneuver == "evade":
-                return c.evade(participant_id, o["as_action"])
+                return c.evade(participant_id, o["as_action"], o.get("actions"))
             if maneuver == "hold-steady":
                 return c.hold_steady(participant_id)
             if maneuver == "flee":
-                return c.flee(roll(), participant_id, o["modifier"], decks).success
+                return c.flee(roll(), participant_id, o["modifier"], decks, o.get("actions")).success
             if maneuver == "force":
-                return c.force(roll(), defend(), participant_id, o["target_id"], o["direction"], modifier=o["modifier"], defender_modifier=o["defender_modifier"], deck_dice=decks)
+                return c.force(
+                    roll(), defend(), participant_id, o["target_id"], o["direction"], modifier=o["modifier"], defender_modifier=o["defender_modifier"],
+                    deck_dice=decks, actions=o.get("actions"),
+                )
             if maneuver == "ram":
-                return c.ram(roll(), defend(), participant_id, o["target_id"], modifier=o["modifier"], defender_modifier=o["defender_modifier"])
+                return c.ram(roll(), defend(), participant_id, o["target_id"], modifier=o["modifier"], defender_modifier=o["defender_modifier"], actions=o.get("actions"))
             if maneuver == "attack":
                 return c.attack_foe(
                     roll(), participant_id, o["target_id"], o["trait_die"], ranged=o["ranged"], weapon_range=o.get("weapon_range"),
-                    running=o["running"], modifier=o["modifier"], target_number=o["target_number"],
+                    running=o["running"], modifier=o["modifier"], target_number=o["target_number"], actions=o.get("actions"),
                 ).total
             raise ValueError(f"no maneuver {maneuver}")
 
@@ -230,10 +236,13 @@ class SavageWorldsCommands:
             if action == "attack":
                 return c.attack_foe(
                     self._roll_dice(c, dice), participant_id, o["target_id"], o["trait_die"], modifier=o["modifier"],
-                    target_number=o["target_number"], unstable_platform=o["unstable_platform"], running=o["running"],
+                    target_number=o["target_number"], unstable_platform=o["unstable_platform"], running=o["running"], actions=o.get("actions"),
                 ).total
             if action == "force":
-                return c.force(self._roll_dice(c, dice), self._roll_dice(c, defender_dice), participant_id, o["target_id"], modifier=o["modifier"], defender_modifier=o["defender_modifier"])
+                return c.force(
+                    self._roll_dice(c, dice), self._roll_dice(c, defender_dice), participant_id, o["target_id"], modifier=o["modifier"],
+                    defender_modifier=o["defender_modifier"], actions=o.get("actions"),
+                )
             raise ValueError(f"no action {action}")
 
         return self._run(chase_id, "swd", expected_version, act)

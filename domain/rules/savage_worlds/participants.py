@@ -17,7 +17,7 @@ from typing import Any
 from domain.rules.savage_worlds.conditions import Conditions
 from domain.rules.savage_worlds.dice import trait_die
 from domain.rules.savage_worlds.errors import CORE, SWADE, InvalidValue
-from domain.rules.savage_worlds.swade_tables import SCALE_DAMAGE
+from domain.rules.savage_worlds.swade_tables import SCALE_MODIFIERS, SIZE_SCALE
 from domain.rules.savage_worlds.swade_vehicles import VehicleState
 from domain.rules.savage_worlds.swd_chase import foot_speed
 
@@ -178,8 +178,8 @@ def validate(spec: dict[str, Any], existing: dict[str, SavageParticipant]) -> di
     mounted = _flag(spec, "mounted", False)
     mode = "vehicle" if kind == "vehicle" or out.get("seat") == "driver" else ("mounted" if mounted else "foot")
     scale = spec.get("scale", "Normal")
-    if scale not in SCALE_DAMAGE:
-        raise InvalidValue("scale", f"must be one of {', '.join(SCALE_DAMAGE)} ({SWADE} \"MANEUVERS\", RAM)")
+    if scale not in SCALE_MODIFIERS:
+        raise InvalidValue("scale", f"must be one of {', '.join(SCALE_MODIFIERS)} ({SIZE_SCALE})")
     out.update(
         wild_card=_flag(spec, "wild_card", kind == "character"),
         maneuver_die=_die(spec, "maneuver_die"),

@@ -53,6 +53,7 @@ class SavageChase(RecordedChase):
     RoundBegan = ev.RoundBegan
     TurnOrderSet = ev.TurnOrderSet
     TurnBegan = ev.TurnBegan
+    ActionTaken = ev.ActionTaken
     TurnEnded = ev.TurnEnded
     RoundEnded = ev.RoundEnded
 
@@ -181,6 +182,10 @@ class SavageChase(RecordedChase):
             raise InvalidValue("outcome", f"must be one of {', '.join(OUTCOMES)}")
         self._require_running()
         self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
+
+    def became_shaken(self, participant_id: str, reason: str) -> None:
+        """What a system's rules call for when someone becomes Shaken: nothing in the Adventure
+        Edition; the Deluxe chase overrides it (an Out-of-Control roll, swd_follow_ups.py)."""
 
     def after_status_change(self) -> None:
         """The chase ends when one side has no unit left in it (the GM may end it sooner):

@@ -222,6 +222,21 @@ class TurnBegan(Event):
         chase.begin_turn_state(self.participant_id)
 
 
+class ActionTaken(Event):
+    """A character takes an action on their unit's turn: its number this turn and how many they
+    declared (multi_actions.py, "Multi-Actions")."""
+
+    participant_id: str
+    what: str  # the action ("action" names the undo group of every event: recorded_chase.py)
+    number: int
+    declared: int
+
+    def apply(self, chase: Any) -> None:
+        counts = dict(chase.turn.get("actions", {}))
+        counts[self.participant_id] = {"taken": self.number, "declared": self.declared}
+        chase.turn = {**chase.turn, "actions": counts}
+
+
 class TurnEnded(Event):
     participant_id: str
     reason: str

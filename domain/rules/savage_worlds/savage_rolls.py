@@ -46,6 +46,9 @@ class RollingChase(Protocol):
 
     def after_status_change(self) -> None: ...
 
+    def became_shaken(self, participant_id: str, reason: str) -> None:
+        """What the system's rules call for when someone becomes Shaken (Deluxe: Out of Control)."""
+
     def damage_vehicle(self, vehicle_id: str, total: int, *, by: str | None, cause: str) -> None:
         """The system's rule for damage to a vehicle (SWADE and Deluxe differ)."""
 
@@ -149,11 +152,14 @@ def roll_table(chase: RollingChase, dice: DiceSource, participant_id: str | None
 
 def change_conditions(chase: RollingChase, participant_id: str, conditions: Conditions, reason: str) -> None:
     p = chase.participant(participant_id)
+    shaken_now = conditions.shaken and not p.conditions.shaken
     if conditions != p.conditions:
         chase.trigger_event(chase.ConditionsChanged, participant_id=participant_id, conditions=asdict(conditions), reason=reason)
     if conditions.incapacitated and p.in_chase:
         chase.trigger_event(chase.StatusChanged, participant_id=participant_id, status="incapacitated", reason=f"{reason}: Fatigue to Incapacitation")
         chase.after_status_change()
+    if shaken_now:
+        chase.became_shaken(participant_id, reason)
 
 
 def during_own_turn(chase: RollingChase, participant_id: str) -> bool:
@@ -250,6 +256,7 @@ def apply_damage(chase: RollingChase, target_id: str, total: int, *, by: str | N
         total, target.toughness, shaken=target.conditions.shaken, wounds=target.wounds,
         wild_card=target.wild_card, shaken_again_wounds=chase.SHAKEN_AGAIN_WOUNDS, max_wounds=target.max_wounds,
     )
+    shaken_now = hit.shaken and not target.conditions.shaken
     if hit.shaken or hit.wounds:
         chase.trigger_event(
             chase.CharacterDamaged, participant_id=target_id, damage=total, toughness=target.toughness, shaken=hit.shaken,
@@ -257,3 +264,5 @@ def apply_damage(chase: RollingChase, target_id: str, total: int, *, by: str | N
         )
     if hit.incapacitated:
         chase.after_status_change()
+    if shaken_now:
+        chase.became_shaken(target_id, cause)

@@ -119,6 +119,9 @@ class SwadeChase(SavageChase):
     class TurnBegan(ev.TurnBegan):
         TOPIC = "swade:Chase.TurnBegan"
 
+    class ActionTaken(ev.ActionTaken):
+        TOPIC = "swade:Chase.ActionTaken"
+
     class TurnEnded(ev.TurnEnded):
         TOPIC = "swade:Chase.TurnEnded"
 

@@ -13,11 +13,13 @@ from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
 from domain.rules.savage_worlds import savage_rolls, swade_follow_ups, swade_units, swade_vehicles
+from domain.rules.savage_worlds.multi_actions import ActingChase, take_action
 from domain.rules.savage_worlds import swade_chase as rules
 from domain.rules.savage_worlds.dice import TARGET_NUMBER
 from domain.rules.savage_worlds.errors import CORE, SWADE, InvalidValue, RuleBroken, whole
 from domain.rules.savage_worlds.participants import SavageParticipant
 from domain.rules.savage_worlds.savage_decks import DeckDice
+from domain.rules.savage_worlds.swade_tables import SCALE_DAMAGE, scale_modifier
 from domain.rules.savage_worlds.swade_vehicles import RAM, Rammer, ram_damage
 
 RANGES = f"{SWADE} \"COMBAT OPTIONS & SITUATIONAL RULES\", Range"
@@ -26,9 +28,9 @@ EXTREME_FACTOR = 4  # core rules "Range": Extreme Range reaches to four times Lo
 _WEAPON_RANGE = re.compile(r"^\s*(\d{1,4})\s*/\s*(\d{1,4})\s*/\s*(\d{1,4})\s*$")
 
 
-class ManeuveringChase(swade_follow_ups.FollowUpChase, Protocol):
+class ManeuveringChase(swade_follow_ups.FollowUpChase, ActingChase, Protocol):
     """What the maneuvers use of a SWADE chase (swade_aggregate.SwadeChase), beyond what the
-    follow-ups they raise use."""
+    follow-ups they raise and counting actions use."""
 
     ManeuverTaken: ClassVar[type]
     Rammed: ClassVar[type]
@@ -58,9 +60,10 @@ def range_penalty(distance: int, weapon_range: str) -> tuple[str, int]:
 
 def change_position(
     chase: ManeuveringChase, dice: DiceSource, participant_id: str, direction: int, *, as_action: bool = False, cards: int | None = None,
-    modifier: int = 0, deck_dice: DeckDice | None = None,
+    modifier: int = 0, deck_dice: DeckDice | None = None, actions: int | None = None,
 ) -> Any:
-    """"CHANGE POSITION": a maneuvering roll; one card up or down, up to two with a raise."""
+    """"CHANGE POSITION": a maneuvering roll; one card up or down, up to two with a raise. As an
+    action it counts among the operator's actions this turn (multi_actions.py)."""
     unit = chase.acting_unit(participant_id, "Change Position")
     rules.check_change_position(rules.TurnManeuvers(chase.turn["changed_position"], chase.turn["dropped_back"]))
     if direction not in (1, -1):
@@ -70,6 +73,8 @@ def change_position(
     operator = swade_units.require_free_to_act(chase, unit, "Change Position as an action") if as_action else chase.operator(unit.id)
     mods = swade_units.maneuver_modifiers(chase, unit, operator, modifier)
     mods["Change Position"] = rules.change_position_modifier(as_action, unit.speed(), swade_units.fastest_rival(chase, unit.id))
+    if as_action:
+        mods.update(take_action(chase, operator.id, "Change Position", actions))
     roll = swade_units.maneuvering_roll(chase, dice, unit, "Change Position", mods, {"as_action": as_action, "direction": direction})
     allowed = rules.change_position_cards(roll)
     moved = min(allowed, cards if cards is not None else allowed)
@@ -92,13 +97,13 @@ def drop_back(chase: ManeuveringChase, participant_id: str, cards: int = 1, deck
     swade_units.move_unit(chase, unit.id, -cards, "Dropping Back", None, deck_dice)
 
 
-def evade(chase: ManeuveringChase, participant_id: str, as_action: bool = False) -> None:
+def evade(chase: ManeuveringChase, participant_id: str, as_action: bool = False, actions: int | None = None) -> None:
     """"EVADE": -2 (-4 as an action) to attacks against the unit and its own, until the start
     of its next turn; once per round."""
     unit = chase.acting_unit(participant_id, "Evade")
     rules.check_evade(chase.evaded_round.get(unit.id) == chase.round)
     if as_action:
-        swade_units.require_free_to_act(chase, unit, "Evade as an action")
+        take_action(chase, swade_units.require_free_to_act(chase, unit, "Evade as an action").id, "Evade", actions)
     penalty = rules.evade_penalty(as_action)
     chase.trigger_event(chase.ManeuverTaken, participant_id=unit.id, maneuver="Evade", details={"as_action": as_action, "penalty": penalty})
 
@@ -114,13 +119,15 @@ def hold_steady(chase: ManeuveringChase, participant_id: str) -> None:
 
 # -- Flee ------------------------------------------------------------------------------
 
-def flee(chase: ManeuveringChase, dice: DiceSource, participant_id: str, modifier: int = 0, deck_dice: DeckDice | None = None) -> Any:
+def flee(
+    chase: ManeuveringChase, dice: DiceSource, participant_id: str, modifier: int = 0, deck_dice: DeckDice | None = None, actions: int | None = None,
+) -> Any:
     """"FLEE" (action): at least four cards to the closest foe; -4, -2 at five, 0 at six+."""
     unit = chase.acting_unit(participant_id, "Flee")
     operator = swade_units.require_free_to_act(chase, unit, "Flee")
     foe, between = swade_units.closest_foe(chase, unit.id)
     penalty = rules.flee_modifier(between)
-    mods = {**swade_units.maneuver_modifiers(chase, unit, operator, modifier), "Flee": penalty}
+    mods = {**swade_units.maneuver_modifiers(chase, unit, operator, modifier), "Flee": penalty, **take_action(chase, operator.id, "Flee", actions)}
     roll = swade_units.maneuvering_roll(chase, dice, unit, "Flee", mods, {"closest_foe": foe.id, "cards_between": between})
     chase.trigger_event(chase.ManeuverTaken, participant_id=unit.id, maneuver="Flee", details={"cards_between": between, "escaped": roll.success})
     if roll.critical_failure:
@@ -138,7 +145,7 @@ def flee(chase: ManeuveringChase, dice: DiceSource, participant_id: str, modifie
 
 def force(
     chase: ManeuveringChase, dice: DiceSource, defender_dice: DiceSource, participant_id: str, target_id: str, direction: int, *,
-    modifier: int = 0, defender_modifier: int = 0, deck_dice: DeckDice | None = None,
+    modifier: int = 0, defender_modifier: int = 0, deck_dice: DeckDice | None = None, actions: int | None = None,
 ) -> dict[str, Any]:
     """"FORCE" (action): opposed maneuvering rolls on the same card; a win Bumps the foe the way
     the attacker chooses, a raise is also the foe's Critical Failure; a Critical Failure backfires.
@@ -149,7 +156,10 @@ def force(
     rules.check_bump(rules.TurnManeuvers(bumped=frozenset(b for a, b in chase.turn["bumped"] if a == unit.id)), target.id)
     if direction not in (1, -1):
         raise InvalidValue("direction", "must be +1 (toward the front) or -1 (toward the rear)")
-    mods = {**swade_units.maneuver_modifiers(chase, unit, operator, modifier), **savage_rolls.against_unit(chase, target.id)}
+    mods = {
+        **swade_units.maneuver_modifiers(chase, unit, operator, modifier), **savage_rolls.against_unit(chase, target.id),
+        **take_action(chase, operator.id, "Force", actions),
+    }
     attack = swade_units.maneuvering_roll(chase, dice, unit, "Force", mods, {"target": target.id})
     defence = swade_units.maneuvering_roll(
         chase, defender_dice, target, "resist Force", swade_units.maneuver_modifiers(chase, target, chase.operator(target.id), defender_modifier), {"attacker": unit.id}
@@ -167,7 +177,7 @@ def force(
 
 def ram(
     chase: ManeuveringChase, dice: DiceSource, defender_dice: DiceSource, participant_id: str, target_id: str, *,
-    modifier: int = 0, defender_modifier: int = 0,
+    modifier: int = 0, defender_modifier: int = 0, actions: int | None = None,
 ) -> dict[str, Any]:
     """"RAM" (action): opposed maneuvering rolls on the same card; if it succeeds both sides
     damage each other (Scale, raise, Toughness, the attacker's Top Speed), rolled as follow-ups.
@@ -180,7 +190,12 @@ def ram(
     for side in (unit, target):
         if side.toughness is None:
             raise InvalidValue("toughness", f"{side.name} has no Toughness: a Ram compares Toughness")
-    mods = {**swade_units.maneuver_modifiers(chase, unit, operator, modifier), **savage_rolls.against_unit(chase, target.id)}
+        if side.scale not in SCALE_DAMAGE:
+            raise RuleBroken(f"{side.name} is {side.scale}: Ram's base damage starts at Small", RAM)
+    mods = {
+        **swade_units.maneuver_modifiers(chase, unit, operator, modifier), **savage_rolls.against_unit(chase, target.id),
+        **take_action(chase, operator.id, "Ram", actions),
+    }
     attack = swade_units.maneuvering_roll(chase, dice, unit, "Ram", mods, {"target": target.id})
     defence = swade_units.maneuvering_roll(
         chase, defender_dice, target, "resist Ram", swade_units.maneuver_modifiers(chase, target, chase.operator(target.id), defender_modifier), {"attacker": unit.id}
@@ -208,9 +223,10 @@ def ram(
 
 def attack_foe(
     chase: ManeuveringChase, dice: DiceSource, participant_id: str, target_id: str, die: str, *, ranged: bool = True,
-    weapon_range: str | None = None, running: bool = False, modifier: int = 0, target_number: int = TARGET_NUMBER,
+    weapon_range: str | None = None, running: bool = False, modifier: int = 0, target_number: int = TARGET_NUMBER, actions: int | None = None,
 ) -> Any:
-    """An attack during the unit's turn, with the chase's Range and maneuver modifiers."""
+    """An attack during the unit's turn, with the chase's Range and maneuver modifiers, the
+    difference of Scales ("Size/Scale") and the attacker's Multi-Actions."""
     unit = chase.acting_unit(participant_id, "attack")
     attacker = chase.participant(participant_id)
     if attacker.is_vehicle:
@@ -236,5 +252,8 @@ def attack_foe(
         attacker_on_unstable_platform=ranged and (attacker.aboard and chase.participants[unit.id].is_vehicle or attacker.mounted),
         attacker_running=running,
     )
+    if scale_modifier(attacker.scale, target.scale):
+        mods["Scale"] = scale_modifier(attacker.scale, target.scale)  # "Size/Scale"
+    mods.update(take_action(chase, attacker.id, "attack", actions))
     extra = {"target": target.id, "cards_between": cards, "range": distance, "range_band": band, "ranged": ranged}
     return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra)
