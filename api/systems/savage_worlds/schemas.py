@@ -5,7 +5,7 @@ from marshmallow import Schema, fields, validate
 
 from api.schemas import ChaseView, DiceInput, SystemView
 from domain.rules.savage_worlds.multi_actions import MAX_ACTIONS
-from domain.rules.savage_worlds.participants import KINDS, ROLES, SEATS
+from domain.rules.savage_worlds.participants import KINDS, MAX_BENNIES, ROLES, SEATS
 from domain.rules.savage_worlds.swade_tables import RANGE_INCREMENTS, SCALE_MODIFIERS
 
 TRAIT_DIE = validate.Regexp(r"^\s*d\s*(4|6|8|10|12)\s*([+-]\s*\d{1,2})?\s*$", error="a trait die: d4, d6, d8, d10, d12, d12+N or d4-2")
@@ -50,6 +50,7 @@ class SavageParticipantCreate(Schema):
     max_wounds = fields.Integer(strict=True, validate=validate.Range(0, 20))
     weapons = fields.Integer(strict=True, validate=validate.Range(0, 100))
     has_systems = fields.Boolean()
+    bennies = fields.Integer(strict=True, validate=validate.Range(0, MAX_BENNIES), metadata={"description": "bennies held (default: three for a Wild Card character)"})
 
 
 class OpposedDice(DiceInput):
@@ -83,6 +84,10 @@ class Conditions(Schema):
     distracted = fields.Boolean()
     vulnerable = fields.Boolean()
     fatigue = fields.Integer(strict=True, validate=validate.Range(0, 3), metadata={"description": "0 fresh, 1 Fatigued, 2 Exhausted, 3 Incapacitated"})
+    stunned = fields.Boolean(metadata={"description": "Stunned: Distracted, Prone, no moves or actions, subject to the Drop (+4)"})
+    bound = fields.Boolean(metadata={"description": "Bound: can't move, Distracted and Vulnerable, no physical actions"})
+    entangled = fields.Boolean(metadata={"description": "Entangled: can't move, Distracted until free"})
+    prone = fields.Boolean(metadata={"description": "Prone: Medium Cover from ranged attacks, -2 Fighting and Parry"})
     reason = fields.String(load_default="", validate=validate.Length(0, 200))
 
 

@@ -28,12 +28,17 @@ SEATS = ("driver", "passenger", "member")  # driver/passenger of a vehicle; memb
 # Wounds (and those aboard), "incapacitated" for a character.
 STATUSES = ("ready", "in_chase", "escaped", "out", "wrecked", "incapacitated")
 WILD_CARD_WOUNDS = 3  # core rules "Damage": a Wild Card is Incapacitated beyond three Wounds
+STARTING_BENNIES = 3  # core rules "Bennies": a player's Wild Card starts each session with three
+MAX_BENNIES = 20
 DEFAULT_SKILL = {"vehicle": "Driving", "mounted": "Riding", "foot": "Athletics"}
 
 
 @dataclass
 class SavageParticipant:
     """One character or vehicle in a Savage Worlds chase, with its state in this chase."""
+
+    # 2: bennies and Hold (issue 17); a stored participant of schema 1 had neither.
+    class_version = 2
 
     id: str
     name: str
@@ -63,6 +68,14 @@ class SavageParticipant:
     mount_fatigue: int = 0  # "the mount suffers Fatigue": a penalty to the rider's Riding rolls
     conditions: Conditions = field(default_factory=Conditions)
     vehicle: VehicleState | None = None
+    bennies: int = 0  # swade-chases-reference.txt "BENNIES MAY BE USED TO.." (bennies.py)
+    on_hold: bool = False  # a unit holding its Action Card ("Hold", holding.py)
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Schema 1 knew no bennies and no Hold: none held, not on Hold."""
+        state.setdefault("bennies", 0)
+        state.setdefault("on_hold", False)
 
     @property
     def aboard(self) -> bool:
@@ -145,7 +158,7 @@ def _die(spec: dict[str, Any], name: str) -> str | None:
 
 def validate(spec: dict[str, Any], existing: dict[str, SavageParticipant]) -> dict[str, Any]:
     """A participant's fields from a spec, checked; refused with the field at fault."""
-    known = set(SavageParticipant.__dataclass_fields__) - {"id", "joined", "status", "wounds", "mount_fatigue", "conditions", "vehicle"}
+    known = set(SavageParticipant.__dataclass_fields__) - {"id", "joined", "status", "wounds", "mount_fatigue", "conditions", "vehicle", "on_hold"}
     unknown = sorted(set(spec) - known)
     if unknown:
         raise InvalidValue(unknown[0], f"is not a Savage Worlds participant field (known: {', '.join(sorted(known))})")
@@ -197,6 +210,7 @@ def validate(spec: dict[str, Any], existing: dict[str, SavageParticipant]) -> di
         max_wounds=_number(spec, "max_wounds", 0, 20, WILD_CARD_WOUNDS),
         weapons=_number(spec, "weapons", 0, 100, 0),
         has_systems=_flag(spec, "has_systems", False),
+        bennies=_number(spec, "bennies", 0, MAX_BENNIES, STARTING_BENNIES if kind == "character" and _flag(spec, "wild_card", True) else 0),
     )
     if kind == "vehicle":
         if out["toughness"] is None:

@@ -8,12 +8,12 @@ every trait roll (conditions.py).
 """
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
 from domain.rules.savage_worlds.cards import card
-from domain.rules.savage_worlds.conditions import FATIGUE_PENALTIES, INCAPACITATED, Conditions
+from domain.rules.savage_worlds.conditions import FATIGUE_PENALTIES, INCAPACITATED, SETTABLE, THE_DROP, Conditions
 from domain.rules.savage_worlds.damage import damage_roll, table_roll
 from domain.rules.savage_worlds.dice import TARGET_NUMBER, TraitRoll, trait_roll
 from domain.rules.savage_worlds.errors import CORE, InvalidValue, RuleBroken, whole
@@ -93,7 +93,9 @@ def against_unit(chase: RollingChase, unit_id: str) -> dict[str, int]:
     unit = chase.participant(unit_id)
     rollers = [unit] + [p for p in chase.members(unit_id) if p.seat == "driver"]
     bonus = max(p.conditions.against_modifier() for p in rollers)
-    return {"Vulnerable": bonus} if bonus else {}
+    if not bonus:
+        return {}
+    return {"The Drop (Stunned)" if bonus == THE_DROP else "Vulnerable": bonus}
 
 
 # -- rolls -----------------------------------------------------------------------------
@@ -167,28 +169,33 @@ def during_own_turn(chase: RollingChase, participant_id: str) -> bool:
 
 
 def set_conditions(chase: RollingChase, participant_id: str, changes: dict[str, Any], reason: str = "the GM") -> None:
-    """The GM sets conditions (a benny spent, a power, an effect the engine does not model).
-    ``changes``: shaken, distracted, vulnerable (true/false) and fatigue (0 to 3)."""
+    """The GM sets conditions (a benny spent, a power, a grapple, an effect the engine does not
+    model). ``changes``: shaken, distracted, vulnerable, stunned, bound, entangled, prone (true or
+    false) and fatigue (0 to 3); conditions.py says what each does."""
     chase._require_running()
     p = chase.participant(participant_id)
     c = p.conditions
     own = during_own_turn(chase, participant_id)
     for name, value in changes.items():
         if name == "fatigue":
-            c = Conditions(c.shaken, c.distracted, c.vulnerable, whole("fatigue", value, 0))
+            c = replace(c, fatigue=whole("fatigue", value, 0))
             if c.fatigue > INCAPACITATED:
                 raise InvalidValue("fatigue", "levels run 0 (fresh) to 3 (Incapacitated)")
             continue
-        if not isinstance(value, bool) or name not in ("shaken", "distracted", "vulnerable"):
-            raise InvalidValue(name, "set shaken, distracted or vulnerable to true or false, fatigue to 0..3")
+        if not isinstance(value, bool) or name not in SETTABLE:
+            raise InvalidValue(name, f"set {', '.join(SETTABLE)} to true or false, fatigue to 0..3")
+        if p.is_vehicle and value and name != "vulnerable":
+            raise RuleBroken(f"vehicles cannot be {name.title()}: their crews can", "swade-chases-reference.txt \"DAMAGE\" (vehicles cannot be Shaken)")
         if name == "shaken":
-            if p.is_vehicle and value:
-                raise RuleBroken("vehicles cannot be Shaken", "swade-chases-reference.txt \"DAMAGE\"")
             c = c.made_shaken() if value else c.recovered()
         elif name == "distracted":
-            c = c.made_distracted(own) if value else Conditions(c.shaken, 0, c.vulnerable, c.fatigue)
+            c = c.made_distracted(own) if value else replace(c, distracted=0)
+        elif name == "vulnerable":
+            c = c.made_vulnerable(own) if value else replace(c, vulnerable=0)
+        elif name == "stunned":
+            c = c.made_stunned() if value else replace(c, stunned=False)
         else:
-            c = c.made_vulnerable(own) if value else Conditions(c.shaken, c.distracted, 0, c.fatigue)
+            c = replace(c, **{name: value})
     change_conditions(chase, participant_id, c, reason)
 
 
