@@ -142,6 +142,31 @@ class SavageWorldsCommands:
         by.require_keeper("set conditions")
         return self._run(chase_id, system, expected_version, lambda c: c.set_conditions(participant_id, changes, reason or "the GM"))
 
+    # -- bennies (domain/rules/savage_worlds/bennies.py) ------------------------------------
+
+    def savage_give_bennies(self, chase_id: UUID, system: str, participant_id: str, change: int, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
+        by.require_keeper("give bennies")
+        return self._run(chase_id, system, expected_version, lambda c: c.give_bennies(participant_id, change, reason))
+
+    def savage_benny(
+        self, chase_id: UUID, system: str, participant_id: str, use: str, options: dict[str, Any], *, dice: Any = None,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """Spend a benny: "reroll" the trait roll just made, "soak" the damage just rolled, or
+        (Adventure Edition) draw a "new-action-card"."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "spend bennies")
+            if use == "reroll":
+                return c.reroll_with_benny(self._roll_dice(c, dice), participant_id)
+            if use == "soak":
+                return c.soak_with_benny(self._roll_dice(c, dice), participant_id, options["trait_die"], options["modifier"])
+            if options.get("card") is not None:
+                by.require_keeper("enter the card dealt")
+            return c.new_action_card(participant_id, card=options.get("card"), keep=options.get("keep"), deck_dice=self._decks(c))
+
+        return self._run(chase_id, system if use != "new-action-card" else "swade", expected_version, act)
+
     # -- the Adventure Edition -------------------------------------------------------------
 
     def begin_swade(

@@ -69,13 +69,18 @@ class SavageParticipant:
     conditions: Conditions = field(default_factory=Conditions)
     vehicle: VehicleState | None = None
     bennies: int = 0  # swade-chases-reference.txt "BENNIES MAY BE USED TO.." (bennies.py)
-    on_hold: bool = False  # a unit holding its Action Card ("Hold", holding.py)
+    on_hold: bool = False  # a unit holding its Action Card ("Hold")
+    last_roll: dict[str, Any] | None = None  # the trait roll a benny may reroll (bennies.py)
+    last_damage: dict[str, Any] | None = None  # the damage a benny may soak (bennies.py)
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
-        """Schema 1 knew no bennies and no Hold: none held, not on Hold."""
+        """Schema 1 knew no bennies and no Hold: none held, not on Hold, nothing to reroll or soak
+        (its rolls did not say what a benny would change)."""
         state.setdefault("bennies", 0)
         state.setdefault("on_hold", False)
+        state.setdefault("last_roll", None)
+        state.setdefault("last_damage", None)
 
     @property
     def aboard(self) -> bool:
@@ -158,7 +163,7 @@ def _die(spec: dict[str, Any], name: str) -> str | None:
 
 def validate(spec: dict[str, Any], existing: dict[str, SavageParticipant]) -> dict[str, Any]:
     """A participant's fields from a spec, checked; refused with the field at fault."""
-    known = set(SavageParticipant.__dataclass_fields__) - {"id", "joined", "status", "wounds", "mount_fatigue", "conditions", "vehicle", "on_hold"}
+    known = set(SavageParticipant.__dataclass_fields__) - {"id", "joined", "status", "wounds", "mount_fatigue", "conditions", "vehicle", "on_hold", "last_roll", "last_damage"}
     unknown = sorted(set(spec) - known)
     if unknown:
         raise InvalidValue(unknown[0], f"is not a Savage Worlds participant field (known: {', '.join(sorted(known))})")

@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.errors import NotFound
 from domain.recorded_chase import RecordedChase
-from domain.rules.savage_worlds import savage_decks, savage_rolls
+from domain.rules.savage_worlds import bennies, savage_decks, savage_rolls
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds.errors import InvalidValue, RuleBroken
 from domain.rules.savage_worlds.participants import SavageParticipant, new_participant, validate
@@ -54,6 +54,8 @@ class SavageChase(RecordedChase):
     TurnOrderSet = ev.TurnOrderSet
     TurnBegan = ev.TurnBegan
     ActionTaken = ev.ActionTaken
+    BenniesChanged = ev.BenniesChanged
+    DamageSoaked = ev.DamageSoaked
     TurnEnded = ev.TurnEnded
     RoundEnded = ev.RoundEnded
 
@@ -80,6 +82,10 @@ class SavageChase(RecordedChase):
     draw_card = savage_decks.draw_card
     discard_action_cards = savage_decks.discard_action_cards
     reshuffle_if_due = savage_decks.reshuffle_if_due
+    # Bennies (bennies.py); drawing a new Action Card is the Adventure Edition's (swade_aggregate.py).
+    give_bennies = bennies.give
+    reroll_with_benny = bennies.reroll
+    soak_with_benny = bennies.soak
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from domain.recorded_chase import RecordedChase
+from domain.rules.savage_worlds import play_events
 from domain.rules.savage_worlds.conditions import Conditions
 from domain.rules.savage_worlds.participants import participant_from
 
@@ -88,22 +89,34 @@ class CardsDiscarded(Event):
 
 
 class TraitRolled(Event):
-    """A trait roll: maneuvering, an attack, recovering from Shaken, a cooperative roll."""
+    """A trait roll: maneuvering, an attack, recovering from Shaken, a cooperative roll. A roll
+    that says what a benny's reroll would change ("benny", recorded since issue 17) is the
+    roller's last roll, the one a benny may reroll (bennies.py)."""
 
     participant_id: str | None
     roll: dict
 
     def apply(self, chase: Any) -> None:
         chase.rolls_made = self.roll["sequence"]
+        if "benny" in self.roll and self.participant_id in chase.participants:
+            chase.participants[self.participant_id].last_roll = play_events.last_roll_of(self.roll)
 
 
 class DamageRolled(Event):
+    """A damage roll; one recorded since issue 17 ("benny": "soak") is the target's last damage,
+    the one a benny may soak, with the Wounds, Shaken and status the target had before it."""
+
     participant_id: str | None
     target_id: str | None
     roll: dict
 
     def apply(self, chase: Any) -> None:
         chase.rolls_made = self.roll["sequence"]
+        target = chase.participants.get(self.target_id)
+        if "benny" in self.roll and target is not None:
+            target.last_damage = {
+                "sequence": self.roll["sequence"], "wounds": target.wounds, "shaken": target.conditions.shaken, "status": target.status,
+            }
 
 
 class TableRolled(Event):
@@ -222,19 +235,11 @@ class TurnBegan(Event):
         chase.begin_turn_state(self.participant_id)
 
 
-class ActionTaken(Event):
-    """A character takes an action on their unit's turn: its number this turn and how many they
-    declared (multi_actions.py, "Multi-Actions")."""
-
-    participant_id: str
-    what: str  # the action ("action" names the undo group of every event: recorded_chase.py)
-    number: int
-    declared: int
-
-    def apply(self, chase: Any) -> None:
-        counts = dict(chase.turn.get("actions", {}))
-        counts[self.participant_id] = {"taken": self.number, "declared": self.declared}
-        chase.turn = {**chase.turn, "actions": counts}
+# Counting actions, bennies and a changed turn order: play_events.py.
+ActionTaken = play_events.ActionTaken
+BenniesChanged = play_events.BenniesChanged
+DamageSoaked = play_events.DamageSoaked
+TurnOrderChanged = play_events.TurnOrderChanged
 
 
 class TurnEnded(Event):

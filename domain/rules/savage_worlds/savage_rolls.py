@@ -110,8 +110,12 @@ def roll_trait(
     *,
     target_number: int = TARGET_NUMBER,
     extra: dict[str, Any] | None = None,
+    benny: str = "played",
 ) -> TraitRoll:
-    """A trait roll recorded as TraitRolled; ``modifiers`` by reason, summed into the roll."""
+    """A trait roll recorded as TraitRolled; ``modifiers`` by reason, summed into the roll.
+    ``benny`` says what a benny's reroll of it would change (bennies.py): "result" (only its
+    result counts: an attack, a trait roll the GM calls for), "recover" (recovering from Shaken)
+    or "played" (its outcome already moved the chase: a maneuvering roll)."""
     roller = chase.participant(roller_id)
     for reason, value in modifiers.items():
         whole(reason, value)
@@ -122,7 +126,7 @@ def roll_trait(
     )
     record = {
         "sequence": sequence, "roller": roller_id, "purpose": purpose, "round": chase.round,
-        "modifiers": dict(modifiers), **roll.record(), **(extra or {}),
+        "modifiers": dict(modifiers), **roll.record(), "benny": benny, **(extra or {}),
     }
     chase.trigger_event(chase.TraitRolled, participant_id=roller_id, roll=record)
     return roll
@@ -136,7 +140,7 @@ def roll_damage(
     sequence = chase.rolls_made + 1
     joker = roller_id is not None and holds_joker(chase, roller_id)
     roll = damage_roll(dice, sequence, expression, strength=strength, raise_bonus=raise_bonus, modifier=modifier, joker=joker)
-    record = {"sequence": sequence, "roller": roller_id, "purpose": purpose, "round": chase.round, "target": target_id, **roll.record(), **(extra or {})}
+    record = {"sequence": sequence, "roller": roller_id, "purpose": purpose, "round": chase.round, "target": target_id, **roll.record(), "benny": "soak", **(extra or {})}
     chase.trigger_event(chase.DamageRolled, participant_id=roller_id, target_id=target_id, roll=record)
     return roll.total
 
@@ -206,7 +210,7 @@ def roll_any_trait(
     chase._require_running()
     p = chase.participant(participant_id)
     mods = {"situational": whole("modifier", modifier), **condition_modifiers(p)}
-    return roll_trait(chase, dice, participant_id, purpose, die, mods, target_number=target_number)
+    return roll_trait(chase, dice, participant_id, purpose, die, mods, target_number=target_number, benny="result")
 
 
 def recover(chase: RollingChase, dice: DiceSource, participant_id: str, die: str | None = None, modifier: int = 0) -> TraitRoll:
@@ -226,7 +230,7 @@ def recover_from_shaken(chase: RollingChase, dice: DiceSource, participant_id: s
     if spirit is None:
         raise InvalidValue("trait_die", f"{p.name} has no Spirit die: give the die to roll")
     modifiers = {"situational": modifier, **condition_modifiers(p)}
-    roll = roll_trait(chase, dice, participant_id, "recover from Shaken", spirit, modifiers)
+    roll = roll_trait(chase, dice, participant_id, "recover from Shaken", spirit, modifiers, benny="recover")
     if roll.success:
         change_conditions(chase, participant_id, p.conditions.recovered(), "recovered from Shaken")
     return roll

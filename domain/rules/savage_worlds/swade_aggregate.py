@@ -16,7 +16,7 @@ from typing import Any
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds import swade_events as sev
-from domain.rules.savage_worlds import swade_follow_ups, swade_maneuvers, swade_units
+from domain.rules.savage_worlds import bennies, swade_follow_ups, swade_maneuvers, swade_units
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.errors import SWADE, InvalidValue, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
@@ -119,6 +119,15 @@ class SwadeChase(SavageChase):
     class TurnBegan(ev.TurnBegan):
         TOPIC = "swade:Chase.TurnBegan"
 
+    class BenniesChanged(ev.BenniesChanged):
+        TOPIC = "swade:Chase.BenniesChanged"
+
+    class DamageSoaked(ev.DamageSoaked):
+        TOPIC = "swade:Chase.DamageSoaked"
+
+    class TurnOrderChanged(ev.TurnOrderChanged):
+        TOPIC = "swade:Chase.TurnOrderChanged"
+
     class ActionTaken(ev.ActionTaken):
         TOPIC = "swade:Chase.ActionTaken"
 
@@ -183,6 +192,7 @@ class SwadeChase(SavageChase):
     closest_foe = swade_units.closest_foe
     fastest_rival = swade_units.fastest_rival
     rival_on_same_card = swade_units.rival_on_same_card
+    new_action_card = bennies.new_action_card  # "DRAW A NEW ACTION CARD" (bennies.py)
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)

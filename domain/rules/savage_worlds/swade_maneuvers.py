@@ -256,4 +256,4 @@ def attack_foe(
         mods["Scale"] = scale_modifier(attacker.scale, target.scale)  # "Size/Scale"
     mods.update(take_action(chase, attacker.id, "attack", actions))
     extra = {"target": target.id, "cards_between": cards, "range": distance, "range_band": band, "ranged": ranged}
-    return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra)
+    return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra, benny="result")

@@ -203,7 +203,7 @@ def attack_foe(
         mods["Scale"] = scale_modifier(attacker.scale, target.scale)  # swade-chases-reference.txt "Size/Scale"
     mods.update(take_action(chase, attacker.id, "attack", actions))
     extra = {"target": target.id, "action_card": mine.code, "range": reach.name, "melee_possible": reach.melee}
-    return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra)
+    return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra, benny="result")
 
 
 def force(

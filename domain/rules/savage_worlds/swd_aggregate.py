@@ -115,6 +115,12 @@ class SwdChase(SavageChase):
     class TurnBegan(ev.TurnBegan):
         TOPIC = "swd:Chase.TurnBegan"
 
+    class BenniesChanged(ev.BenniesChanged):
+        TOPIC = "swd:Chase.BenniesChanged"
+
+    class DamageSoaked(ev.DamageSoaked):
+        TOPIC = "swd:Chase.DamageSoaked"
+
     class ActionTaken(ev.ActionTaken):
         TOPIC = "swd:Chase.ActionTaken"
 
