@@ -1,6 +1,7 @@
-"""Bennies over HTTP: the GM gives them; a character spends one to reroll the trait roll just
-made, to soak the damage just rolled or (Adventure Edition) to draw a new Action Card
-(domain/rules/savage_worlds/bennies.py). Load, call the application, dump."""
+"""Bennies and Tests over HTTP: the GM gives bennies; a character spends one to reroll the trait
+roll just made, to soak the damage just rolled or (Adventure Edition) to draw a new Action Card
+(domain/rules/savage_worlds/bennies.py); a Test or a Trick against a foe (gm_options.py). Load,
+call the application, dump."""
 from __future__ import annotations
 
 from uuid import UUID
@@ -12,7 +13,7 @@ from api.auth import principal
 from api.chases import dice, expected_version
 from api.schemas import DiceInput
 from api.systems.savage_worlds import schemas as s
-from api.systems.savage_worlds.chases import SYSTEM, answer, blp, savage
+from api.systems.savage_worlds.chases import SYSTEM, answer, blp, defender_dice, savage
 from domain.rules.savage_worlds.participants import MAX_BENNIES
 
 
@@ -56,6 +57,26 @@ class SoakDamage(MethodView):
     def post(self, data, chase_id: UUID, system: str, participant_id: str):
         """Spend a benny to soak the damage just rolled: a Vigor roll, a Wound fewer per success and raise."""
         return answer(savage().savage_benny(chase_id, system, participant_id, "soak", data, dice=dice(data), expected_version=expected_version(), by=principal(chase_id)))
+
+
+@blp.route(f"/<uuid:chase_id>/{SYSTEM}/participants/<participant_id>/tests")
+class FoeTest(MethodView):
+    @blp.arguments(s.FoeTest)
+    @blp.response(200, s.SavageResult)
+    def post(self, data, chase_id: UUID, system: str, participant_id: str):
+        """A Test or a Trick: opposed rolls against the foe's linked attribute; Distracted or Vulnerable, Shaken with a raise."""
+        return answer(savage().savage_test(
+            chase_id, system, participant_id, data, dice=dice(data), defender_dice=defender_dice(data), expected_version=expected_version(), by=principal(chase_id),
+        ))
+
+
+@blp.route(f"/<uuid:chase_id>/{SYSTEM}/breaking-things")
+class BreakingThings(MethodView):
+    @blp.arguments(s.BreakObject)
+    @blp.response(200, s.SavageResult)
+    def post(self, data, chase_id: UUID, system: str):
+        """Breaking Things: damage against an object, without Aces or bonus damage; broken at its Hardness."""
+        return answer(savage().savage_break(chase_id, system, data, dice=dice(data), expected_version=expected_version(), by=principal(chase_id)))
 
 
 @blp.route("/<uuid:chase_id>/swade/participants/<participant_id>/bennies/new-action-card")

@@ -4,6 +4,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.schemas import ChaseView, DiceInput, SystemView
+from domain.rules.savage_worlds.breaking import MAX_HARDNESS
+from domain.rules.savage_worlds.gm_options import BULLETS_PER_RATE_OF_FIRE, CALLED_SHOTS, COVER, ILLUMINATION, TEST_EFFECTS
 from domain.rules.savage_worlds.multi_actions import MAX_ACTIONS
 from domain.rules.savage_worlds.participants import KINDS, MAX_BENNIES, ROLES, SEATS
 from domain.rules.savage_worlds.swade_tables import RANGE_INCREMENTS, SCALE_MODIFIERS
@@ -22,6 +24,16 @@ def _actions():
         strict=True, load_default=None, allow_none=True, validate=validate.Range(1, MAX_ACTIONS),
         metadata={"description": "Multi-Actions: how many actions this character takes this turn, declared with the first (-2 to all of them per action beyond the first; default one)"},
     )
+
+
+class GmOptions(Schema):
+    """The GM-judged options of an attack (gm_options.py), each named in the roll's log."""
+
+    aim = fields.Boolean(load_default=False, metadata={"description": "Aim: ignore up to 4 points of ranged penalties, or +2 without any"})
+    called_shot = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(tuple(CALLED_SHOTS)), metadata={"description": "limb -2, hand -4, head or vitals -4 (+4 damage)"})
+    cover = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(tuple(COVER)), metadata={"description": "light -2, medium -4, heavy -6, near total -8"})
+    illumination = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(tuple(ILLUMINATION)), metadata={"description": "dim -2, dark -4, pitch darkness -6"})
+    rate_of_fire = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(1, max(BULLETS_PER_RATE_OF_FIRE)), metadata={"description": "the weapon's RoF used: bullets fired (1, 5, 10, 20, 40, 50), Recoil -2 from RoF 2"})
 
 
 def _direction(**kw):
@@ -141,7 +153,7 @@ class Ram(OpposedDice):
     defender_modifier = _modifier()
 
 
-class SwadeAttack(DiceInput):
+class SwadeAttack(DiceInput, GmOptions):
     actions = _actions()
     target_id = fields.String(required=True)
     trait_die = fields.String(required=True, validate=TRAIT_DIE)
@@ -175,7 +187,7 @@ class Cooperate(DiceInput):
     modifier = _modifier()
 
 
-class SwdAttack(DiceInput):
+class SwdAttack(DiceInput, GmOptions):
     actions = _actions()
     target_id = fields.String(required=True)
     trait_die = fields.String(required=True, validate=TRAIT_DIE)
@@ -199,6 +211,26 @@ class SwdResolve(DiceInput):
     expression = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 100), metadata={"description": "obstacle damage dice instead of the default"})
     trait_die = fields.String(load_default=None, allow_none=True, validate=TRAIT_DIE)
     heavy = fields.Boolean(load_default=False, metadata={"description": "Out of Control: the GM rules the vehicle too slow and heavy to flip (a Flip is a Slip)"})
+
+
+class FoeTest(OpposedDice):
+    kind = fields.String(load_default="Test", validate=validate.OneOf(("Test", "Trick")))
+    target_id = fields.String(required=True)
+    trait_die = fields.String(required=True, validate=TRAIT_DIE, metadata={"description": "the skill of the Test or Trick"})
+    resist_die = fields.String(required=True, validate=TRAIT_DIE, metadata={"description": "the foe's linked attribute"})
+    effect = fields.String(load_default="distracted", validate=validate.OneOf(TEST_EFFECTS), metadata={"description": "what a success does to the foe (a raise also Shakes)"})
+    modifier = _modifier()
+    defender_modifier = _modifier()
+    actions = _actions()
+
+
+class BreakObject(DiceInput):
+    object = fields.String(required=True, validate=validate.Length(1, 200), metadata={"description": "the object: a door, a tire, a barricade"})
+    hardness = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_HARDNESS), metadata={"description": "its Hardness: the damage that breaks it"})
+    expression = fields.String(required=True, validate=validate.Length(1, 100), metadata={"example": "Str+d6"})
+    roller_id = fields.String(load_default=None, allow_none=True)
+    strength = fields.String(load_default=None, allow_none=True, validate=TRAIT_DIE)
+    modifier = _modifier()
 
 
 class SavageResult(Schema):

@@ -142,6 +142,36 @@ class SavageWorldsCommands:
         by.require_keeper("set conditions")
         return self._run(chase_id, system, expected_version, lambda c: c.set_conditions(participant_id, changes, reason or "the GM"))
 
+    def savage_break(
+        self, chase_id: UUID, system: str, options: dict[str, Any], *, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """Breaking Things: damage against an object (breaking.py)."""
+
+        def act(c: Any) -> Any:
+            o = options
+            if o["roller_id"] is None:
+                by.require_keeper("roll damage for no one")
+            acts_for(by, c, o["roller_id"], "roll damage")
+            return c.break_object(self._roll_dice(c, dice), o["roller_id"], o["object"], o["hardness"], o["expression"], strength=o["strength"], modifier=o["modifier"])
+
+        return self._run(chase_id, system, expected_version, act)
+
+    def savage_test(
+        self, chase_id: UUID, system: str, participant_id: str, options: dict[str, Any], *, dice: Any = None, defender_dice: Any = None,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """A Test or a Trick against a foe (gm_options.py)."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "make Tests")
+            o = options
+            return c.test_foe(
+                self._roll_dice(c, dice), self._roll_dice(c, defender_dice), participant_id, o["target_id"], o["trait_die"], o["resist_die"],
+                kind=o["kind"], effect=o["effect"], modifier=o["modifier"], defender_modifier=o["defender_modifier"], actions=o.get("actions"),
+            )
+
+        return self._run(chase_id, system, expected_version, act)
+
     # -- bennies (domain/rules/savage_worlds/bennies.py) ------------------------------------
 
     def savage_give_bennies(self, chase_id: UUID, system: str, participant_id: str, change: int, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
@@ -218,7 +248,7 @@ class SavageWorldsCommands:
             if maneuver == "attack":
                 return c.attack_foe(
                     roll(), participant_id, o["target_id"], o["trait_die"], ranged=o["ranged"], weapon_range=o.get("weapon_range"),
-                    running=o["running"], modifier=o["modifier"], target_number=o["target_number"], actions=o.get("actions"),
+                    running=o["running"], modifier=o["modifier"], target_number=o["target_number"], actions=o.get("actions"), options=o,
                 ).total
             raise ValueError(f"no maneuver {maneuver}")
 
@@ -262,6 +292,7 @@ class SavageWorldsCommands:
                 return c.attack_foe(
                     self._roll_dice(c, dice), participant_id, o["target_id"], o["trait_die"], modifier=o["modifier"],
                     target_number=o["target_number"], unstable_platform=o["unstable_platform"], running=o["running"], actions=o.get("actions"),
+                    options=o,
                 ).total
             if action == "force":
                 return c.force(

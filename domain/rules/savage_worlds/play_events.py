@@ -22,6 +22,16 @@ def last_roll_of(roll: dict) -> dict:
     return out | {"best": dict(before) if before and before["total"] >= mine["total"] else mine}
 
 
+class InjuryTaken(Event):
+    """A roll on the Injury table for an Incapacitated character (injuries.py), kept in their log."""
+
+    participant_id: str
+    injury: dict
+
+    def apply(self, chase: Any) -> None:
+        chase.vehicle_log.setdefault(self.participant_id, []).append({"event": "injury", "round": chase.round, **self.injury})
+
+
 class TurnOrderChanged(Event):
     """The order of those still to act, after a new Action Card (a benny): who has acted keeps
     their place."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.errors import NotFound
 from domain.recorded_chase import RecordedChase
-from domain.rules.savage_worlds import bennies, savage_decks, savage_rolls
+from domain.rules.savage_worlds import bennies, breaking, gm_options, savage_decks, savage_rolls
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds.errors import InvalidValue, RuleBroken
 from domain.rules.savage_worlds.participants import SavageParticipant, new_participant, validate
@@ -34,6 +34,7 @@ class SavageChase(RecordedChase):
     SYSTEM = "savage_worlds"
     RULES = ""  # the rules text, for refusals
     SHAKEN_AGAIN_WOUNDS = False  # each system says (savage_rolls.RollingChase)
+    INJURY_TABLE = False
 
     # The events both systems record: each system re-declares every one with its own topic.
     ParticipantAdded = ev.ParticipantAdded
@@ -83,6 +84,8 @@ class SavageChase(RecordedChase):
     discard_action_cards = savage_decks.discard_action_cards
     reshuffle_if_due = savage_decks.reshuffle_if_due
     # Bennies (bennies.py); drawing a new Action Card is the Adventure Edition's (swade_aggregate.py).
+    test_foe = gm_options.test_foe  # Tests and Tricks (gm_options.py)
+    break_object = breaking.break_object  # Breaking Things (breaking.py)
     give_bennies = bennies.give
     reroll_with_benny = bennies.reroll
     soak_with_benny = bennies.soak

@@ -240,6 +240,7 @@ ActionTaken = play_events.ActionTaken
 BenniesChanged = play_events.BenniesChanged
 DamageSoaked = play_events.DamageSoaked
 TurnOrderChanged = play_events.TurnOrderChanged
+InjuryTaken = play_events.InjuryTaken
 
 
 class TurnEnded(Event):

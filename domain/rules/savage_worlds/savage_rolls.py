@@ -25,6 +25,7 @@ class RollingChase(Protocol):
     (savage_base.SavageChase and its two systems' aggregates)."""
 
     SHAKEN_AGAIN_WOUNDS: ClassVar[bool]  # Savage Worlds Deluxe: Shaken twice is a Wound; SWADE: not
+    INJURY_TABLE: ClassVar[bool]  # SWADE: the Injury table when Incapacitated (injuries.py)
     TraitRolled: ClassVar[type]  # the system's events, each with its own topic
     DamageRolled: ClassVar[type]
     TableRolled: ClassVar[type]
@@ -45,6 +46,8 @@ class RollingChase(Protocol):
     def members(self, unit_id: str) -> list[SavageParticipant]: ...
 
     def after_status_change(self) -> None: ...
+
+    def require(self, kind: str, participant_id: str | None, **details: Any) -> None: ...
 
     def became_shaken(self, participant_id: str, reason: str) -> None:
         """What the system's rules call for when someone becomes Shaken (Deluxe: Out of Control)."""
@@ -134,12 +137,12 @@ def roll_trait(
 
 def roll_damage(
     chase: RollingChase, dice: DiceSource, roller_id: str | None, target_id: str | None, purpose: str, expression: str, *,
-    raise_bonus: bool = False, strength: str | None = None, modifier: int = 0, extra: dict[str, Any] | None = None,
+    raise_bonus: bool = False, strength: str | None = None, modifier: int = 0, extra: dict[str, Any] | None = None, aces: bool = True,
 ) -> int:
-    """A damage roll (it Aces), recorded as DamageRolled; returns the total."""
+    """A damage roll (it Aces unless ``aces`` is False), recorded as DamageRolled; returns the total."""
     sequence = chase.rolls_made + 1
     joker = roller_id is not None and holds_joker(chase, roller_id)
-    roll = damage_roll(dice, sequence, expression, strength=strength, raise_bonus=raise_bonus, modifier=modifier, joker=joker)
+    roll = damage_roll(dice, sequence, expression, strength=strength, raise_bonus=raise_bonus, modifier=modifier, joker=joker, aces=aces)
     record = {"sequence": sequence, "roller": roller_id, "purpose": purpose, "round": chase.round, "target": target_id, **roll.record(), "benny": "soak", **(extra or {})}
     chase.trigger_event(chase.DamageRolled, participant_id=roller_id, target_id=target_id, roll=record)
     return roll.total
@@ -273,7 +276,9 @@ def apply_damage(chase: RollingChase, target_id: str, total: int, *, by: str | N
             chase.CharacterDamaged, participant_id=target_id, damage=total, toughness=target.toughness, shaken=hit.shaken,
             wounds_taken=hit.wounds, wounds=target.wounds + hit.wounds, incapacitated=hit.incapacitated,
         )
-    if hit.incapacitated:
+    if hit.incapacitated and chase.INJURY_TABLE:
+        chase.require("injury", target_id, rule="INJURY TABLE: Incapacitated, a roll on the Injury table")
+    elif hit.incapacitated:
         chase.after_status_change()
     if shaken_now:
         chase.became_shaken(target_id, cause)

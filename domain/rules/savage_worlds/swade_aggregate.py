@@ -36,6 +36,7 @@ class SwadeChase(SavageChase):
     SYSTEM = "swade"
     RULES = SWADE
     SHAKEN_AGAIN_WOUNDS = False  # SWADE: Shaken twice is no Wound (Savage Worlds Deluxe: it is)
+    INJURY_TABLE = True  # "INJURY TABLE" when Incapacitated (injuries.py)
 
     class Created(RecordedChase.Created):
         TOPIC = "swade:Chase.Created"
@@ -124,6 +125,9 @@ class SwadeChase(SavageChase):
 
     class DamageSoaked(ev.DamageSoaked):
         TOPIC = "swade:Chase.DamageSoaked"
+
+    class InjuryTaken(ev.InjuryTaken):
+        TOPIC = "swade:Chase.InjuryTaken"
 
     class TurnOrderChanged(ev.TurnOrderChanged):
         TOPIC = "swade:Chase.TurnOrderChanged"

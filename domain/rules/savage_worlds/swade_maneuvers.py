@@ -12,7 +12,7 @@ import re
 from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
-from domain.rules.savage_worlds import savage_rolls, swade_follow_ups, swade_units, swade_vehicles
+from domain.rules.savage_worlds import condition_effects, gm_options, savage_rolls, swade_follow_ups, swade_units, swade_vehicles
 from domain.rules.savage_worlds.multi_actions import ActingChase, take_action
 from domain.rules.savage_worlds import swade_chase as rules
 from domain.rules.savage_worlds.dice import TARGET_NUMBER
@@ -71,6 +71,7 @@ def change_position(
     if cards is not None and whole("cards", cards) not in (1, 2):
         raise InvalidValue("cards", "Change Position moves one Chase Card, or up to two with a raise")
     operator = swade_units.require_free_to_act(chase, unit, "Change Position as an action") if as_action else chase.operator(unit.id)
+    condition_effects.require_able(operator, "Change Position", moves=not unit.is_vehicle)
     mods = swade_units.maneuver_modifiers(chase, unit, operator, modifier)
     mods["Change Position"] = rules.change_position_modifier(as_action, unit.speed(), swade_units.fastest_rival(chase, unit.id))
     if as_action:
@@ -93,6 +94,7 @@ def drop_back(chase: ManeuveringChase, participant_id: str, cards: int = 1, deck
     if chase.turn["dropped_back"] or chase.turn["changed_position"]:
         raise RuleBroken("he has already moved along the row this turn", rules.DROPPING_BACK)
     rules.drop_back(cards, chase.settings["linear"])
+    condition_effects.require_able(chase.operator(unit.id), "Dropping Back", moves=not unit.is_vehicle)
     chase.trigger_event(chase.ManeuverTaken, participant_id=unit.id, maneuver="Dropping Back", details={"cards": cards})
     swade_units.move_unit(chase, unit.id, -cards, "Dropping Back", None, deck_dice)
 
@@ -102,6 +104,7 @@ def evade(chase: ManeuveringChase, participant_id: str, as_action: bool = False,
     of its next turn; once per round."""
     unit = chase.acting_unit(participant_id, "Evade")
     rules.check_evade(chase.evaded_round.get(unit.id) == chase.round)
+    condition_effects.require_able(chase.operator(unit.id), "Evade")
     if as_action:
         take_action(chase, swade_units.require_free_to_act(chase, unit, "Evade as an action").id, "Evade", actions)
     penalty = rules.evade_penalty(as_action)
@@ -224,15 +227,18 @@ def ram(
 def attack_foe(
     chase: ManeuveringChase, dice: DiceSource, participant_id: str, target_id: str, die: str, *, ranged: bool = True,
     weapon_range: str | None = None, running: bool = False, modifier: int = 0, target_number: int = TARGET_NUMBER, actions: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Any:
     """An attack during the unit's turn, with the chase's Range and maneuver modifiers, the
-    difference of Scales ("Size/Scale") and the attacker's Multi-Actions."""
+    difference of Scales ("Size/Scale"), the GM's options (Aim, Called Shots, Cover, Illumination:
+    gm_options.py) and the attacker's Multi-Actions."""
     unit = chase.acting_unit(participant_id, "attack")
     attacker = chase.participant(participant_id)
     if attacker.is_vehicle:
         raise InvalidValue("participant_id", "a vehicle does not attack: name who aboard it attacks")
     if attacker.conditions.shaken:
         raise RuleBroken(f"{attacker.name} is Shaken and may take only free actions", f"{CORE}, \"Shaken\"")
+    condition_effects.require_able(attacker, "an attack")
     target = chase._require_in_chase(target_id)
     target_unit = chase.unit_of(target.id)
     cards = rules.cards_apart(swade_units.position(chase, unit.id), swade_units.position(chase, target_unit))
@@ -247,13 +253,19 @@ def attack_foe(
         attacker_evading=chase.evading.get(unit.id, 0),
         target_evading=chase.evading.get(target_unit, 0),
         target_holding_steady=target_unit in chase.holding_steady,
-        target_vulnerable=target.conditions.is_vulnerable,
+        target_vulnerable=False,  # named below (condition_effects.attack_modifiers)
         attacker_holding_steady=unit.id in chase.holding_steady,
         attacker_on_unstable_platform=ranged and (attacker.aboard and chase.participants[unit.id].is_vehicle or attacker.mounted),
         attacker_running=running,
     )
     if scale_modifier(attacker.scale, target.scale):
         mods["Scale"] = scale_modifier(attacker.scale, target.scale)  # "Size/Scale"
+    steady = target_unit in chase.holding_steady  # Hold Steady's +2 does not stack with Vulnerable's
+    for name, value in condition_effects.attack_modifiers(attacker, target, ranged=ranged, distance=distance).items():
+        if not (name == "Vulnerable" and steady):
+            mods[name] = value
+    named, noted = gm_options.attack_options(options or {}, mods, ranged=ranged)
+    mods.update(named)
     mods.update(take_action(chase, attacker.id, "attack", actions))
-    extra = {"target": target.id, "cards_between": cards, "range": distance, "range_band": band, "ranged": ranged}
+    extra = {"target": target.id, "cards_between": cards, "range": distance, "range_band": band, "ranged": ranged, **noted}
     return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra, benny="result")

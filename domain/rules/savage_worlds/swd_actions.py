@@ -10,7 +10,7 @@ import math
 from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
-from domain.rules.savage_worlds import savage_decks, savage_rolls
+from domain.rules.savage_worlds import condition_effects, gm_options, savage_decks, savage_rolls
 from domain.rules.savage_worlds import swd_chase as rules
 from domain.rules.savage_worlds.cards import card as read_card
 from domain.rules.savage_worlds.dice import TARGET_NUMBER
@@ -172,6 +172,7 @@ def _advantage(chase: DeluxeChase, unit: Any, target_id: str) -> tuple[Any, Any]
 
 
 def _free_to_attack(chase: DeluxeChase, p: Any) -> None:
+    condition_effects.require_able(p, "an attack or Force")
     if p.conditions.shaken:
         raise RuleBroken(f"{p.name} is Shaken and may take no action but recovering", f"{rules.RESOLVE}; {CORE}, \"Shaken\"")
     if p.id in chase.barred:
@@ -181,6 +182,7 @@ def _free_to_attack(chase: DeluxeChase, p: Any) -> None:
 def attack_foe(
     chase: DeluxeChase, dice: DiceSource, participant_id: str, target_id: str, die: str, *, modifier: int = 0,
     target_number: int = TARGET_NUMBER, unstable_platform: bool = False, running: bool = False, actions: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Any:
     """An attack with Advantage, at the Attack "Range" penalty of the attacker's card."""
     unit = chase.acting_unit(participant_id, "attack")
@@ -197,12 +199,15 @@ def attack_foe(
         mods["Unstable Platform"] = UNSTABLE_PLATFORM
     if running:
         mods["Running"] = RUNNING
-    if target.conditions.against_modifier():
-        mods["Vulnerable"] = target.conditions.against_modifier()
+    # The Drop against the Stunned or Vulnerable's +2 (the Deluxe card's range decides no ranged or
+    # melee: Prone's cover and Parry are the GM's to give in the modifier).
+    mods.update({k: v for k, v in condition_effects.attack_modifiers(attacker, target, ranged=True, distance=0).items() if not k.startswith("Prone")})
     if scale_modifier(attacker.scale, target.scale):
         mods["Scale"] = scale_modifier(attacker.scale, target.scale)  # swade-chases-reference.txt "Size/Scale"
+    named, noted = gm_options.attack_options(options or {}, mods, ranged=True)
+    mods.update(named)
     mods.update(take_action(chase, attacker.id, "attack", actions))
-    extra = {"target": target.id, "action_card": mine.code, "range": reach.name, "melee_possible": reach.melee}
+    extra = {"target": target.id, "action_card": mine.code, "range": reach.name, "melee_possible": reach.melee, **noted}
     return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra, benny="result")
 
 
