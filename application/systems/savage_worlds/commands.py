@@ -209,9 +209,11 @@ class SavageWorldsCommands:
             lambda c: c.begin(mode, placements, chase_cards=chase_cards, linear=linear, deck=deck, deck_dice=self._decks(c)),
         )
 
-    def deal_action_cards(self, chase_id: UUID, cards: dict[str, str] | None = None, expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
+    def deal_action_cards(
+        self, chase_id: UUID, cards: dict[str, str] | None = None, expected_version: int | None = None, *, surprised: list[str] | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
         by.require_keeper("deal the Action cards")
-        return self._run(chase_id, "swade", expected_version, lambda c: c.deal_action_cards(cards, self._decks(c)))
+        return self._run(chase_id, "swade", expected_version, lambda c: c.deal_action_cards(cards, self._decks(c), surprised))
 
     def swade_maneuver(
         self, chase_id: UUID, participant_id: str, maneuver: str, options: dict[str, Any], *, dice: Any = None,

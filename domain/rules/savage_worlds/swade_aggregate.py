@@ -262,13 +262,14 @@ class SwadeChase(SavageChase):
 
     # -- rounds and turns ------------------------------------------------------------------
 
-    def deal_action_cards(self, cards: dict[str, str] | None = None, deck_dice: DeckDice | None = None) -> None:
-        """A new round: an Action card to every unit in the chase, then they act high to low."""
+    def deal_action_cards(self, cards: dict[str, str] | None = None, deck_dice: DeckDice | None = None, surprised: list[str] | None = None) -> None:
+        """A new round: an Action card to every unit in the chase, then they act high to low.
+        ``surprised``: in the first round, the units whose Notice failed get none ("Surprise")."""
         self._require_running()
         self._require_nothing_pending()
         if self.round and not self.round_over:
             raise RuleBroken(f"round {self.round} is still being played: end its turns first", "Savage Worlds core rules, \"Action Cards\"")
-        units = self.units()
+        units = [u for u in self.units() if u.id not in self._surprised(surprised)]
         if not self.server_deck:
             if not isinstance(cards, dict) or set(cards) != {u.id for u in units}:
                 raise InvalidValue("cards", "a physical deck: enter the Action card dealt to each unit in the chase")
@@ -278,7 +279,7 @@ class SwadeChase(SavageChase):
         for unit in units:
             entered = cards[unit.id] if not self.server_deck else None  # type: ignore[index]
             self.trigger_event(self.ActionCardDealt, participant_id=unit.id, **self.draw_card("action", deck_dice, entered))
-        order = resolution_order({u.id: card(self.action_cards[u.id][0]) for u in units})
+        order = resolution_order({u.id: card(self.action_cards[u.id][0]) for u in units if self.action_cards.get(u.id)})
         self.trigger_event(self.TurnOrderSet, turn_order=order)
         self.advance(deck_dice)
 
@@ -310,6 +311,20 @@ class SwadeChase(SavageChase):
             self.trigger_event(self.RoundEnded, round=self.round)
             self.discard_action_cards("end of the round")
             self.reshuffle_if_due(deck_dice)
+
+    def _surprised(self, surprised: list[str] | None) -> set[str]:
+        """"Surprise": "victims make Notice roll or get no Action Card on first round" (the GM
+        names those who failed; swade-chases-reference.txt "COMBAT OPTIONS, CONTINUED")."""
+        if not surprised:
+            return set()
+        rule = f"{SWADE} \"COMBAT OPTIONS, CONTINUED\", Surprise"
+        if self.round != 0:
+            raise RuleBroken("Surprise leaves the surprised without an Action Card in the first round only", rule)
+        if not isinstance(surprised, list) or not all(isinstance(u, str) and u in {x.id for x in self.units()} for u in surprised):
+            raise InvalidValue("surprised", "name units in the chase (each vehicle, or each character not riding or following)")
+        if not {u.role for u in self.units() if u.id not in surprised}:
+            raise InvalidValue("surprised", f"someone must be left to act ({rule})")
+        return set(surprised)
 
     # -- guards ----------------------------------------------------------------------------
 
