@@ -92,11 +92,12 @@ def test_soaking_every_wound_takes_back_the_shaken_and_an_incapacitation(client)
     table.post(f"/swade/participants/{table.ids['Rex']}/conditions", {"shaken": False})
     # Rex, a Wild Card, takes 21 (10 and a +11 modifier): four Wounds, beyond three: Incapacitated.
     chase = table.damage("Rex", "2d6", [5, 5], modifier=11)["chase"]
-    assert table.who(chase, "Rex")["status"] == "incapacitated"
+    assert table.who(chase, "Rex")["status"] == "incapacitated" and table.pending(chase) == ["injury"]
     body = table.post(f"/swade/participants/{table.ids['Rex']}/bennies/soak", {"trait_die": "d8", "table_dice": [8, 1, 8, 6]})
     rex = table.who(body["chase"], "Rex")
     # 22 (8, an ace, 8 again, 6): a success and four raises: all four Wounds soaked: no Wound, not Shaken, back in the chase.
     assert body["result"] == {"soaked": 4, "wounds": 0} and rex["status"] == "in_chase" and not rex["conditions"]["shaken"]
+    assert body["chase"]["pending"] == []  # no Injury roll for one no longer Incapacitated
     # Undo takes the soak back: the benny, the Wounds and the Incapacitation as they were.
     chase = table.post("/undo", {"count": 1})["chase"]
     assert table.who(chase, "Rex")["status"] == "incapacitated" and table.who(chase, "Rex")["bennies"] == 3

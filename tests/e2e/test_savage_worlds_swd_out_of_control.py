@@ -88,3 +88,13 @@ def test_the_out_of_control_roll_is_undone_with_its_command_and_verified_with_se
     served.post("/end", {"outcome": "abandoned"})
     report = verify(served.get("/export"))
     assert body["rolls"][0]["purpose"] == "Out of Control" and report.server_rolls_verified >= 2
+
+
+def test_soaking_the_wound_that_shook_the_driver_calls_the_roll_off(client):
+    table = van_chase(client)
+    body = table.damage("Vic", "2d6", [4, 5])  # 9 against 5: Shaken and a Wound
+    assert table.pending(body["chase"]) == ["out of control"]
+    # A benny soaks it ("SOAK ROLLS", Vigor d6: 5): no Wound, not Shaken, no Out-of-Control roll.
+    body = table.post(f"/swd/participants/{table.ids['Vic']}/bennies/soak", {"trait_die": "d6", "table_dice": [5, 1]})
+    assert body["result"] == {"soaked": 1, "wounds": 0} and body["chase"]["pending"] == []
+    assert not table.who(body["chase"], "Vic")["conditions"]["shaken"]

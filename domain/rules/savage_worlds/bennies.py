@@ -38,6 +38,9 @@ class BennyChase(savage_rolls.RollingChase, savage_decks.DeckChase, Protocol):
     BenniesChanged: ClassVar[type]
     DamageSoaked: ClassVar[type]
     phase: str
+    pending: list[dict[str, Any]]
+
+    def resolved(self, follow_up: dict[str, Any], outcome: str) -> None: ...
 
 
 class CardChase(BennyChase, Protocol):
@@ -114,6 +117,14 @@ def soak(chase: BennyChase, dice: DiceSource, participant_id: str, vigor: str, m
     status = last["status"] if p.status == "incapacitated" and wounds <= limit and soaked else p.status
     shaken = last["shaken"] if soaked == taken else p.conditions.shaken
     chase.trigger_event(chase.DamageSoaked, participant_id=p.id, soaked=soaked, wounds=wounds, shaken=shaken, status=status)
+    # What the soaked damage called for is called off: the Injury roll of one no longer
+    # Incapacitated, the Out-of-Control roll of one no longer Shaken (Deluxe).
+    for follow_up in list(chase.pending):
+        mine = follow_up["participant_id"] in (p.id, chase.unit_of(p.id))
+        if mine and follow_up["kind"] == "injury" and status != "incapacitated":
+            chase.resolved(follow_up, "soaked: no longer Incapacitated")
+        elif mine and follow_up["kind"] == "out of control" and not shaken and not last["shaken"]:
+            chase.resolved(follow_up, "soaked: no longer Shaken")
     return {"soaked": soaked, "wounds": wounds}
 
 

@@ -34,6 +34,6 @@ def break_object(
         raise InvalidValue("object", "name the object: 1 to 200 characters")
     if whole("hardness", hardness, 1) > MAX_HARDNESS:
         raise InvalidValue("hardness", f"1 to {MAX_HARDNESS}")
-    extra = {"object": thing.strip(), "hardness": hardness, "rule": BREAKING_THINGS}
+    extra = {"object": thing.strip(), "hardness": hardness, "aces": False, "rule": BREAKING_THINGS}  # "aces": for the odds
     total = savage_rolls.roll_damage(chase, dice, roller_id, None, "breaking things", expression, strength=strength, modifier=modifier, extra=extra, aces=False)
     return {"object": thing.strip(), "damage": total, "hardness": hardness, "broken": total >= hardness}

@@ -21,7 +21,7 @@ from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.errors import SWADE, InvalidValue, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
 from domain.rules.savage_worlds.savage_decks import DeckDice, deck_mode
-from domain.rules.savage_worlds.swade_chase import complication_due
+from domain.rules.savage_worlds.swade_chase import complication_due, surprised_units
 from domain.rules.savage_worlds.swade_tables import DEFAULT_CHASE_CARDS, range_increment
 from domain.rules.savage_worlds.swd_chase import resolution_order
 
@@ -269,7 +269,7 @@ class SwadeChase(SavageChase):
         self._require_nothing_pending()
         if self.round and not self.round_over:
             raise RuleBroken(f"round {self.round} is still being played: end its turns first", "Savage Worlds core rules, \"Action Cards\"")
-        units = [u for u in self.units() if u.id not in self._surprised(surprised)]
+        units = [u for u in self.units() if u.id not in surprised_units(self.round, surprised, [u.id for u in self.units()])]
         if not self.server_deck:
             if not isinstance(cards, dict) or set(cards) != {u.id for u in units}:
                 raise InvalidValue("cards", "a physical deck: enter the Action card dealt to each unit in the chase")
@@ -311,20 +311,6 @@ class SwadeChase(SavageChase):
             self.trigger_event(self.RoundEnded, round=self.round)
             self.discard_action_cards("end of the round")
             self.reshuffle_if_due(deck_dice)
-
-    def _surprised(self, surprised: list[str] | None) -> set[str]:
-        """"Surprise": "victims make Notice roll or get no Action Card on first round" (the GM
-        names those who failed; swade-chases-reference.txt "COMBAT OPTIONS, CONTINUED")."""
-        if not surprised:
-            return set()
-        rule = f"{SWADE} \"COMBAT OPTIONS, CONTINUED\", Surprise"
-        if self.round != 0:
-            raise RuleBroken("Surprise leaves the surprised without an Action Card in the first round only", rule)
-        if not isinstance(surprised, list) or not all(isinstance(u, str) and u in {x.id for x in self.units()} for u in surprised):
-            raise InvalidValue("surprised", "name units in the chase (each vehicle, or each character not riding or following)")
-        if not {u.role for u in self.units() if u.id not in surprised}:
-            raise InvalidValue("surprised", f"someone must be left to act ({rule})")
-        return set(surprised)
 
     # -- guards ----------------------------------------------------------------------------
 
