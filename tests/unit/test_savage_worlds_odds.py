@@ -182,8 +182,16 @@ def test_a_recorded_trait_roll_has_the_odds_of_its_die_modifiers_and_target() ->
     record = trait_roll(TableDice([5, 2]), 3, "d8", modifier=-2).record()
     recorded = odds.roll_odds(record)
     # Then its odds are those of that roll, and its outcome ("failure": 5-2 = 3) is one of them
-    assert recorded == odds.trait_odds(odds.trait_chances("d8", modifier=-2), 4)
-    assert odds.trait_outcome(record["raises"], record["success"], record["critical_failure"]) == "failure"
+    assert recorded == odds.trait_odds(odds.trait_chances("d8", modifier=-2), 4).had("failure")
+    assert recorded.observed == "failure"
+
+
+def test_a_roll_with_more_raises_than_listed_had_the_open_ended_band() -> None:
+    # Given a d6 Extra that aced three times (6, 6, 6, 5 = 23: 4 raises over 4, and more with +4)
+    record = trait_roll(TableDice([6, 6, 6, 5]), 1, "d6", wild_card=False, modifier=4).record()
+    assert record["raises"] == 5
+    # Then it had "raise 4+"
+    assert odds.roll_odds(record).observed == "raise 4+"
 
 
 def test_a_table_roll_is_plain_dice() -> None:
@@ -192,6 +200,7 @@ def test_a_table_roll_is_plain_dice() -> None:
     record = table_roll(TableDice([3, 4]), 2, 2, 6).record()
     recorded = odds.roll_odds(record)
     assert recorded is not None and recorded.outcomes["7"] == Fraction(1, 6) and recorded.outcomes["12"] == Fraction(1, 36)
+    assert recorded.observed == "7"
 
 
 def test_rolls_of_other_systems_are_left_to_them() -> None:

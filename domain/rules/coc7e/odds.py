@@ -56,6 +56,7 @@ def level_chances(target: int, bonus: int = 0, penalty: int = 0) -> dict[str, Fr
     return chances
 
 
+@lru_cache(maxsize=4096)
 def skill_odds(target: int, difficulty: str = "regular", bonus: int = 0, penalty: int = 0) -> Odds:
     """A skill or characteristic roll: each level, and the levels that meet ``difficulty``."""
     if difficulty not in percentile.DIFFICULTIES:
@@ -81,6 +82,7 @@ def opposed_odds(attacker: Mapping[str, Fraction], defender: Mapping[str, Fracti
     return Odds(chances, frozenset({"attacker"}))
 
 
+@lru_cache(maxsize=None)
 def hazard_table_odds(bonus: int = 0, penalty: int = 0) -> Odds:
     """A roll on the random hazards table: each outcome. A table roll is no one's success."""
     chances = {outcome: Fraction(0) for _, outcome in random_hazards.TABLE}
@@ -90,7 +92,8 @@ def hazard_table_odds(bonus: int = 0, penalty: int = 0) -> Odds:
 
 
 def roll_odds(roll: Mapping[str, Any]) -> Odds | None:
-    """The odds of a recorded Call of Cthulhu roll (the plug-in's RollOdds); None for any other.
+    """The odds of a recorded Call of Cthulhu roll (the plug-in's RollOdds), with the outcome it
+    had; None for any other roll.
 
     A percentile roll has tens dice and a ``target``; a table roll has tens dice and its
     ``table``; a dice roll (DiceRolled) has an ``expression`` and no ``kind`` (Savage Worlds
@@ -98,11 +101,17 @@ def roll_odds(roll: Mapping[str, Any]) -> Odds | None:
     """
     try:
         if "tens" in roll and roll.get("table") == random_hazards.TABLE_NAME:
-            return hazard_table_odds(roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))
+            return _had(hazard_table_odds(roll.get("bonus_dice", 0), roll.get("penalty_dice", 0)), roll.get("outcome"))
         if "tens" in roll and "target" in roll:
-            return skill_odds(roll["target"], roll.get("difficulty", "regular"), roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))
+            odds = skill_odds(roll["target"], roll.get("difficulty", "regular"), roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))
+            return _had(odds, roll.get("level"))
     except (percentile.InvalidPercentileRoll, KeyError, TypeError):
         return None
     if "expression" in roll and "kind" not in roll and "tens" not in roll:
-        return expression_odds(roll["expression"])
+        odds = expression_odds(roll["expression"])
+        return None if odds is None else _had(odds, str(roll.get("total")))
     return None
+
+
+def _had(odds: Odds, outcome: Any) -> Odds:
+    return odds.had(outcome) if isinstance(outcome, str) and outcome in odds.outcomes else odds

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
 
 from domain.dice.odds import ways
 from domain.odds import Odds
@@ -75,6 +76,7 @@ def trait_chances(die: str, *, wild_card: bool = True, modifier: int = 0, joker:
     return TraitChances(read.sides, wild_card, read.bonus + modifier + (JOKER_BONUS if joker else 0))
 
 
+@lru_cache(maxsize=4096)
 def trait_odds(roll: TraitChances, target_number: int = TARGET_NUMBER) -> Odds:
     """Each outcome of a trait roll against ``target_number``."""
     step = [roll.succeeding_at_least(target_number + RAISE_STEP * n) for n in range(LISTED_RAISES + 2)]
@@ -117,7 +119,7 @@ def _wins_by(a: TraitChances, d: TraitChances, target: int, margin: int) -> Frac
     return chance + sum_beyond(d.terms, a.terms, start - d.constant, d.constant + margin - a.constant)
 
 
-def acing_total_chances(sides: list[int], flat: int, aces: bool = True) -> dict[str, Fraction]:
+def acing_total_chances(sides: Sequence[int], flat: int, aces: bool = True) -> dict[str, Fraction]:
     """Each total of dice that Ace, plus ``flat``: every total up to each die having aced once is
     listed, and the rest gathered as "<least>+" (an Ace chain can run on without end)."""
     top = sum(2 * s for s in sides) if aces else sum(sides)
@@ -138,37 +140,51 @@ def acing_total_chances(sides: list[int], flat: int, aces: bool = True) -> dict[
     return chances
 
 
-def table_odds(sides: list[int]) -> Odds:
+@lru_cache(maxsize=256)
+def damage_odds(sides: tuple[int, ...], flat: int, aces: bool = True) -> Odds:
+    """A damage roll: each total (no one's success; Toughness decides what it does)."""
+    return Odds(acing_total_chances(sides, flat, aces), frozenset())
+
+
+@lru_cache(maxsize=256)
+def table_odds(sides: tuple[int, ...]) -> Odds:
     """A table roll's plain dice: each total (no one's success; the table reads it)."""
     every = 1
     for s in sides:
         every *= s
-    return Odds({str(len(sides) + i): Fraction(n, every) for i, n in enumerate(ways(tuple(sides)))}, frozenset())
+    return Odds({str(len(sides) + i): Fraction(n, every) for i, n in enumerate(ways(sides))}, frozenset())
 
 
 MAX_DAMAGE_DICE = 6  # more than this (a huge Scale's dice) has too many totals to list
 
 
 def roll_odds(roll: Mapping[str, Any]) -> Odds | None:
-    """The odds of a recorded Savage Worlds roll (the plug-in's RollOdds); None for any other."""
+    """The odds of a recorded Savage Worlds roll (the plug-in's RollOdds), with the outcome it
+    had; None for any other roll."""
     try:
         kind = roll.get("kind")
         if kind == "trait roll":
             chances = TraitChances(trait_die(roll["trait_die"]).sides, roll["wild_card"], roll["trait_bonus"] + roll["modifier"] + (JOKER_BONUS if roll["joker"] else 0))
-            return trait_odds(chances, roll["target_number"])
+            odds = trait_odds(chances, roll["target_number"])
+            return odds.had(trait_outcome(roll["raises"], roll["success"], roll["critical_failure"]))
         if kind in ("damage roll", "table roll"):
-            base = [_sides(d["die"]) for d in roll["dice"] if not str(d.get("role", "")).startswith(("ace reroll", "critical"))]
+            base = tuple(_sides(d["die"]) for d in roll["dice"] if not str(d.get("role", "")).startswith(("ace reroll", "critical")))
             if kind == "table roll":
-                return table_odds(base)
+                return _had(table_odds(base), str(roll["total"]))
             if len(base) > MAX_DAMAGE_DICE:
                 return None
             # A die on its highest face that did not Ace was rolled without Aces (breaking things).
             aces = not any(d["face"] == _sides(d["die"]) and not d.get("aced") for d in roll["dice"])
-            flat = roll["modifier"] + (JOKER_BONUS if roll["joker"] else 0)
-            return Odds(acing_total_chances(base, flat, aces), frozenset())
+            odds = damage_odds(base, roll["modifier"] + (JOKER_BONUS if roll["joker"] else 0), aces)
+            top = next(name for name in reversed(odds.outcomes))  # "<least>+" when the dice can ace past the list
+            return _had(odds, str(roll["total"]) if str(roll["total"]) in odds.outcomes else top)
     except (KeyError, TypeError, ValueError, InvalidValue):
         return None
     return None
+
+
+def _had(odds: Odds, outcome: str) -> Odds:
+    return odds.had(outcome) if outcome in odds.outcomes else odds
 
 
 def _sides(label: str) -> int:
