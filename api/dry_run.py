@@ -26,7 +26,8 @@ PARAMETER = {
     "schema": {"type": "boolean", "default": False},
     "description": (
         "true: record nothing; answer with `dry_run: true` and `rolls`, each roll the command would make with its "
-        "exact odds (`odds`: {outcomes: {name: {p, exact}}, success}), and `version`, the chase version tried"
+        "exact odds (`odds`: {outcomes: {name: {p, exact}}, success}), `outcomes`: the odds of what they decide "
+        "together (who wins an attack), and `version`, the chase version tried"
     ),
 }
 _TRUE, _FALSE = ("true", "1"), ("false", "0", "")

@@ -23,7 +23,7 @@ from application.chase_cache import DEFAULT_SIZE, ChaseCache
 from application.dice import DiceResolver
 from application.dry_run import DryRunAnswered, dry_run
 from application.history import ChaseHistory
-from application.plugins import GameSystem, JobKind, roll_odds_of
+from application.plugins import GameSystem, JobKind, outcome_odds_of, roll_odds_of
 from application.ports import ChaseViews, LiveFeed, SeedVault, TokenStore
 from application.projections import Renderers
 from application.projections.rolls import with_odds
@@ -80,6 +80,7 @@ class ChaseLedger(Application):
         self.commands: dict[str, Any] = {system.package: system.commands(self.runner, self.dice) for system in systems}
         self.job_kinds: dict[str, JobKind] = {kind: job for system in systems for kind, job in system.job_kinds.items()}
         self.odds_of = roll_odds_of(systems)  # each system's exact odds of its recorded rolls
+        self.outcome_odds_of = outcome_odds_of(systems)  # ... and of what a command decides from several
 
     def construct_mapper(self) -> Mapper:
         # The composition root chooses the mapper: one that keeps an upcast event's record as
@@ -209,13 +210,20 @@ class ChaseLedger(Application):
         """Odds before a roll: ``command`` (a call of any system's command) as a dry run
         (application/dry_run.py), which records nothing; the rolls it would make, each with its
         exact odds (``odds``: each outcome's chance {p, exact} and the chance of success; null
-        for a roll no system has odds for), and the chase version it was tried on."""
+        for a roll no system has odds for), the odds of what they decide together (``outcomes``:
+        who wins an opposed roll), and the chase version it was tried on."""
         with dry_run():
             try:
                 command()
             except DryRunAnswered as answered:
-                return {"version": answered.version, "rolls": [self._odds_before(made) for made in answered.rolls]}
-        return {"version": None, "rolls": []}  # the command never came to a chase: it rolls nothing
+                by_sequence = {made["roll"]["sequence"]: made["roll"] for made in answered.rolls}
+                outcomes = []
+                for topic, fields in answered.decided:
+                    odds = self.outcome_odds_of(topic, fields, by_sequence)
+                    if odds is not None:
+                        outcomes.append({"event": topic.rsplit(".", 1)[-1], "odds": odds.as_json()})
+                return {"version": answered.version, "rolls": [self._odds_before(made) for made in answered.rolls], "outcomes": outcomes}
+        return {"version": None, "rolls": [], "outcomes": []}  # the command never came to a chase: it rolls nothing
 
     def _odds_before(self, made: dict[str, Any]) -> dict[str, Any]:
         roll = made["roll"]

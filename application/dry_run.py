@@ -51,9 +51,11 @@ class ProbeDice:
 
 class DryRunAnswered(Exception):
     """A dry run got as far as the command's rolls: the roll records it made on the copy, with
-    the event that recorded each (not an error: the runner's way of stopping before a save)."""
+    the event that recorded each, and its other events (what the rolls decided), each as (TOPIC,
+    fields) -- not an error: the runner's way of stopping before a save."""
 
-    def __init__(self, rolls: list[dict[str, Any]], version: int) -> None:
+    def __init__(self, rolls: list[dict[str, Any]], decided: list[tuple[str, dict[str, Any]]], version: int) -> None:
         super().__init__(f"dry run at version {version}: {len(rolls)} roll(s)")
         self.rolls = rolls
+        self.decided = decided
         self.version = version

@@ -143,11 +143,11 @@ class CommandRunner:
         version = chase.version
         command(chase)
         events = chase.collect_events()
-        rolls = [
-            {"event": type(e).__name__, "participant_id": getattr(e, "participant_id", None), "roll": e.roll}
-            for e in events if isinstance(getattr(e, "roll", None), dict) and "sequence" in e.roll
-        ]
-        raise DryRunAnswered(rolls, version)
+        made = [e for e in events if isinstance(getattr(e, "roll", None), dict) and "sequence" in e.roll]
+        rolls = [{"event": type(e).__name__, "participant_id": getattr(e, "participant_id", None), "roll": e.roll} for e in made]
+        rolled = {id(e) for e in made}
+        decided = [(getattr(type(e), "TOPIC", type(e).__name__), dict(vars(e))) for e in events if id(e) not in rolled]
+        raise DryRunAnswered(rolls, decided, version)
 
     def load(self, chase_id: UUID) -> Any:
         """The chase as it is now; ChaseNotFound if there is none. A cached chase is brought up

@@ -58,3 +58,9 @@ class Odds:
 # with its purpose, target, dice and modifiers) -> its Odds, or None when the roll is not the
 # system's (the next system is asked).
 RollOdds = Callable[[Mapping[str, Any]], "Odds | None"]
+
+
+# A game system's odds of what a command decided from several rolls (an attack met by a dodge:
+# who wins): the event that records it (its TOPIC and its fields) and the command's rolls by
+# sequence number -> the Odds of the event's outcome, or None when the event is not the system's.
+OutcomeOdds = Callable[[str, Mapping[str, Any], Mapping[int, Mapping[str, Any]]], "Odds | None"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.rules.coc7e import odds
 from tests.e2e.coc7e_table import FARMER, HARVEY, Table
 from tests.e2e.savage_worlds_table import SavageTable
 
@@ -113,3 +114,27 @@ def test_a_savage_worlds_trait_roll_dry_run_on_server_dice_leaves_the_next_roll_
     assert row["roll"]["kind"] == "trait roll" and row["odds"]["success"] == odds["success"]
     assert row["odds"]["observed"] in odds["outcomes"]
     assert [r["sequence"] for r in table.rolls()] == list(range(1, len(table.rolls()) + 1))
+
+
+@pytest.mark.parametrize("response", ["dodge", "fight back"])
+def test_an_attack_dry_run_answers_who_wins_under_the_response_s_tie_rule(keeper, response):
+    # Given the farmer (Fighting (Brawl) 45) beside Harvey (Dodge 30, Fighting (Brawl) 50)
+    keeper.create("A fast farmer", dice="table")
+    keeper.add(**HARVEY)
+    keeper.add(**dict(FARMER, mov=9))
+    keeper.speed_roll("Harvey", [70, 2])
+    keeper.speed_roll("Farmer", [80, 0])
+    keeper.cut(opening_range=1)
+    keeper.move("Harvey", 1)
+    keeper.move("Farmer", 2)
+    before = keeper.events()
+    # When the Keeper asks the odds of the farmer's attack before rolling it
+    asked = dry_run(keeper, f"/participants/{keeper.ids['Farmer']}/attack", {"target_id": keeper.ids["Harvey"], "response": response})
+    # Then both rolls have their odds, and who wins has the exact odds of the opposed roll
+    assert [r["purpose"] for r in asked["rolls"]][:2] == ["fighting against Harvey", f"{response} against Farmer"]
+    defence = 30 if response == "dodge" else 50
+    expected = odds.opposed_odds(odds.level_chances(45), odds.level_chances(defence), response)
+    [decided] = asked["outcomes"]
+    assert decided["event"] == "AttackMade"
+    assert decided["odds"] == expected.as_json()
+    assert keeper.events() == before
