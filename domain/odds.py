@@ -7,7 +7,9 @@ never simulation), from the roll as it is recorded, so they can be recomputed fr
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from copy import copy
+from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
@@ -30,23 +32,32 @@ class Odds:
         if self.observed is not None and self.observed not in self.outcomes:
             raise ValueError("the outcome a roll had must be one of its outcomes")
 
-    @property
+    @cached_property
     def success(self) -> Fraction:
         """The chance that the roll succeeds."""
         return sum((self.outcomes[name] for name in self.successes), Fraction(0))
 
-    def had(self, outcome: str) -> "Odds":
-        """These odds, with the outcome the recorded roll had."""
-        return replace(self, observed=outcome)
+    def had(self, outcome: str | None) -> "Odds":
+        """These odds, with the outcome the recorded roll had (None: before a roll)."""
+        if outcome is not None and outcome not in self.outcomes:
+            raise ValueError("the outcome a roll had must be one of its outcomes")
+        _ = (self._shown_outcomes, self.success)  # worked out once, here, for every copy to share
+        shown = copy(self)  # the chances were checked once; a roll history asks this for every row
+        object.__setattr__(shown, "observed", outcome)
+        return shown
+
+    @cached_property
+    def _shown_outcomes(self) -> dict[str, dict[str, Any]]:
+        return {
+            name: {"p": float(chance), "exact": f"{chance.numerator}/{chance.denominator}"}
+            for name, chance in self.outcomes.items()
+        }
 
     def as_json(self) -> dict[str, Any]:
         """Each chance as a float and as an exact "p/q" string, for the API and exports; the
         outcome the roll had, when it was rolled."""
         shown: dict[str, Any] = {
-            "outcomes": {
-                name: {"p": float(chance), "exact": f"{chance.numerator}/{chance.denominator}"}
-                for name, chance in self.outcomes.items()
-            },
+            "outcomes": {name: dict(chance) for name, chance in self._shown_outcomes.items()},
             "success": float(self.success),
         }
         if self.observed is not None:
