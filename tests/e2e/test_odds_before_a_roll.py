@@ -138,3 +138,17 @@ def test_an_attack_dry_run_answers_who_wins_under_the_response_s_tie_rule(keeper
     assert decided["event"] == "AttackMade"
     assert decided["odds"] == expected.as_json()
     assert keeper.events() == before
+
+
+def test_the_openapi_document_offers_a_dry_run_on_commands_that_roll_and_on_no_other(client):
+    doc = client.get("/openapi.json").get_json()
+
+    def dry_runs(path: str) -> bool:
+        return any(p.get("name") == "dry_run" for p in doc["paths"][path]["post"].get("parameters", []))
+
+    for path in ("/chases/{chase_id}/participants/{participant_id}/negotiate", "/chases/{chase_id}/skill-rolls",
+                 "/chases/{chase_id}/participants/{participant_id}/attack", "/chases/{chase_id}/{system}/trait-rolls",
+                 "/chases/{chase_id}/random-hazards"):
+        assert dry_runs(path), path
+    # A command that records outside the runner (a token issued) cannot pretend to dry-run
+    assert not dry_runs("/chases/{chase_id}/tokens") and not dry_runs("/chases")
