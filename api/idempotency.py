@@ -104,7 +104,9 @@ def install(app: Flask) -> None:
     @app.after_request
     def keep_the_answer(response: Response) -> Response:
         claim = g.pop("idempotency_claim", None)
-        if claim is not None:
+        if claim is not None and g.get("dry_run"):  # recorded nothing: the key stays free for the real command
+            ledger().retries.abandon(claim)
+        elif claim is not None:
             headers = {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers}
             ledger().retries.finish(claim, response.status_code, headers, response.get_data())
         return response

@@ -157,3 +157,17 @@ def test_the_header_is_in_the_openapi_document(client):
     doc = client.get("/openapi.json").get_json()
     posts = [op for item in doc["paths"].values() for method, op in item.items() if method == "post"]
     assert posts and all(any(p["name"] == "Idempotency-Key" and p["in"] == "header" for p in op["parameters"]) for op in posts)
+
+
+def test_a_dry_run_sent_with_a_key_leaves_the_key_for_the_real_roll(keeper):
+    running(keeper)
+    body = dict(ROLL, participant_id=keeper.ids["Harvey"])
+
+    # A front-end asks the odds first, with the key it will send the roll with.
+    tried = keeper.post("/dice-rolls?dry_run=true", body, headers=KEY)
+    assert tried.status_code == 200 and tried.get_json()["dry_run"] is True
+
+    # The roll itself, with that key, is recorded (not refused as another request, not replayed).
+    rolled = roll(keeper)
+    assert rolled.status_code == 200 and "Idempotent-Replayed" not in rolled.headers
+    assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 1

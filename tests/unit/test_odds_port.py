@@ -25,3 +25,14 @@ def test_chances_that_do_not_add_up_to_one_are_refused() -> None:
 def test_a_success_must_be_an_outcome_the_roll_can_have() -> None:
     with pytest.raises(ValueError, match="one of the roll's outcomes"):
         Odds({"hit": Fraction(1, 2), "miss": Fraction(1, 2)}, frozenset({"raise"}))
+
+
+def test_a_recorded_roll_shows_the_outcome_it_had_among_its_odds() -> None:
+    # Given the odds of a coin flip that came up heads
+    odds = Odds({"heads": Fraction(1, 2), "tails": Fraction(1, 2)}, frozenset({"heads"})).had("heads")
+    # Then the outcome it had is shown with the chances it had
+    assert odds.observed == "heads"
+    assert odds.as_json()["observed"] == "heads"
+    # ... and an outcome the roll could not have is refused
+    with pytest.raises(ValueError, match="one of its outcomes"):
+        odds.had("edge")

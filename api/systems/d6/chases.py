@@ -13,6 +13,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import principal
+from api.dry_run import dry_run_allowed
 from api.chases import dice, expected_version
 from api.runtime import ledger
 from api.schemas import Empty
@@ -60,6 +61,7 @@ class Begin(MethodView):
 class Move(MethodView):
     @blp.arguments(s.D6Move)
     @blp.response(200, s.D6Result)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """A movement action: running, swimming, climbing, flying or leaping at a declared rate."""
         return answer(d6().move(
@@ -73,6 +75,7 @@ class Move(MethodView):
 class FatigueRoll(MethodView):
     @blp.arguments(s.D6FatigueRoll)
     @blp.response(200, s.D6Result)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """Stamina or willpower against 5 plus the fatigue modifier, to overcome fatigue."""
         return answer(d6().fatigue_roll(
@@ -85,6 +88,7 @@ class FatigueRoll(MethodView):
 class SkillRolls(MethodView):
     @blp.arguments(s.D6SkillRoll)
     @blp.response(200, s.D6Result)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID):
         """Any roll the GM calls for: a participant's skill or Physique, or a die code; against a difficulty or not."""
         return answer(d6().skill_roll(
