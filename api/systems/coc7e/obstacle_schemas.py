@@ -149,6 +149,7 @@ class Attack(RollsInput):
     defence_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: Dodge, or Fighting when fighting back; a vehicle: its driving skill"})
     damage = fields.String(validate=validate.Length(1, 100), metadata={"description": "the attacker's damage; default 1D3+DB; required for a firearm; a vehicle: 1D10 per Build", "example": "1D10"})
     counter_damage = fields.String(validate=validate.Length(1, 100), metadata={"description": "the target's damage when fighting back and winning; default 1D3+DB"})
+    impales = fields.Boolean(allow_none=True, metadata={"description": "the attacker's weapon can impale (the weapon table's (i)): an Extreme success on the attacker's turn deals maximum damage and bonus plus a damage roll; default: yes for a firearm, no in melee (a non-impaling Extreme success deals maximum damage and bonus)"})
     bonus_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
     penalty_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
     defence_bonus_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))

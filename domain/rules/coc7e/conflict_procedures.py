@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from domain.rules.coc7e import conflict, damage_events, keeper_rolls, mishaps, rounds, vehicles
+from domain.rules.coc7e import conflict, damage_events, keeper_rolls, mishaps, rounds, vehicles, weapon_damage
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.obstacle_procedures import UNARMED
@@ -45,8 +45,13 @@ def attack(
     defence_penalty_dice: int = 0,
     difficulty: str = "regular",
     aftermath: dict[str, Any] | None = None,
+    impales: bool | None = None,
 ) -> dict[str, Any]:
-    """An attack or fighting maneuver on the attacker's turn, and the target's response."""
+    """An attack or fighting maneuver on the attacker's turn, and the target's response.
+
+    ``impales``: whether the attacker's weapon can impale (the weapon table's "(i)"); default: a
+    firearm does ("Rifles and handguns can impale"), a blow in melee does not (a fist, a club).
+    """
     a = rounds.require_turn(chase, attacker_id)
     t = chase.participant(target_id)
     if t.id == a.id:
@@ -117,12 +122,16 @@ def attack(
         if method == "maneuver":
             mishaps.incur_mishap(chase, t, f"fighting maneuver by {a.name}")
         else:
-            rolls += _strike(chase, a, t, hits, "damage", firearm, aftermath, dice)
+            # Extreme damage and impales: on the attacker's own turn only, never when fighting back.
+            extreme = weapon_damage.extreme_hit(rolls[0]["level"], initiated=True, difficulty=difficulty if firearm else "regular")
+            lands = weapon_damage.blow(hits, a.damage_bonus, extreme=extreme, impales=firearm if impales is None else bool(impales))
+            rolls += _strike(chase, a, t, lands, "damage", firearm, aftermath, dice)
     if exchange.attacker_hit:
         if response == "maneuver":
             mishaps.incur_mishap(chase, a, f"fighting maneuver by {t.name}")
         elif counters is not None and t.status == "in_chase":
-            rolls += _strike(chase, t, a, counters, "counter_damage", False, aftermath, dice)
+            lands = weapon_damage.blow(counters, t.damage_bonus, extreme=False, impales=False, field="counter_damage")
+            rolls += _strike(chase, t, a, lands, "counter_damage", False, aftermath, dice)
     rounds.turn_goes_on(chase, a, passenger_acted=True)
     return {
         "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit,
@@ -132,14 +141,19 @@ def attack(
 # -- internals -----------------------------------------------------------------------------
 
 def _strike(
-    chase: ConflictChase, source: Participant, target: Participant, expression: str, name: str, firearm: bool,
+    chase: ConflictChase, source: Participant, target: Participant, lands: weapon_damage.Blow, name: str, firearm: bool,
     aftermath: dict[str, Any] | None, dice: RollSources,
 ) -> list[dict[str, Any]]:
     """Damage from ``source`` to ``target``, and a vehicle's share of what it delivers."""
     original = _original_build(target)
-    amount, record = keeper_rolls.amount_roll(chase, dice, name, expression, source.id, f"damage to {target.name}", source)
+    rolled, record = 0, None
+    if lands.rolled is not None:
+        what = {"regular": "damage", "impale": "impale: maximum damage and bonus plus a damage roll"}[lands.kind]
+        rolled, record = keeper_rolls.amount_roll(chase, dice, name, lands.rolled, source.id, f"{what} to {target.name}", None)
+        rolled = record["total"] if record else rolled
+    amount = lands.amount(rolled)
     rolls = [record] if record else []
-    cause = f"{'shot' if firearm else 'hit'} by {source.name}"
+    cause = f"{'shot' if firearm else 'hit'} by {source.name}" + {"regular": "", "maximum": " (extreme success: maximum damage)", "impale": " (impale)"}[lands.kind]
     if target.kind == "vehicle":
         rolls += mishaps.vehicle_hit(chase, target, amount, record, cause, aftermath, dice)
     else:

@@ -89,6 +89,12 @@ class Participant:
     def hp_left(self) -> int | None:
         return None if self.hp is None else max(0, self.hp - self.damage)
 
+    @property
+    def incapacitated(self) -> bool:
+        """Out of the fight though still where they fell: at zero hit points a character is
+        unconscious (coc7e-combat.txt "Zero Hit Points: The Effects"), and stops acting."""
+        return self.kind != "vehicle" and self.hp_left == 0
+
     def combat_skill(self) -> int:
         """Best Fighting or Firearms skill, for DEX ties (coc7e-combat.txt)."""
         values = [v for k, v in self.skills.items() if k.startswith(("Fighting", "Firearms"))]
