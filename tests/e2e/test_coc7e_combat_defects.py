@@ -71,6 +71,28 @@ def test_fighting_back_with_an_extreme_success_deals_ordinary_damage(keeper):
     assert table.who(clash["chase"], "Knifeman")["damage"] == 2
 
 
+THUG = {"name": "Thug", "role": "pursuer", "dex": 60, "con": 50, "mov": 8, "hp": 12, "skills": {"Fighting (Brawl)": 40, "Firearms (Handgun)": 40}}
+
+
+def test_after_harvey_has_dodged_later_melee_attacks_on_him_get_a_bonus_die(keeper):
+    table = level_with_harvey(keeper, THUG)
+
+    # The knifeman attacks; Harvey dodges (25 against 30: Regular beats the knifeman's 45).
+    first = table.attack("Knifeman", "Harvey", response="dodge", rolls={"attack": [40, 5], "defence": [20, 5]})
+    assert first["outcome"]["winner"] == "defender" and not first["outcome"]["outnumbered"]
+    assert table.who(first["chase"], "Harvey")["outnumbered"]
+
+    # The thug comes level and punches: Harvey has dodged this round, so the thug rolls with one
+    # bonus die (tens 60 and 10 with 5: 15 is kept, Hard), and Harvey fails to dodge (90).
+    keeper.move("Thug", 1)
+    second = table.attack("Thug", "Harvey", response="dodge", rolls={"attack": [60, 10, 5], "defence": [90, 0], "damage": [2]})
+
+    attack = second["rolls"][0]
+    assert (attack["bonus_dice"], attack["result"], attack["level"]) == (1, 15, "hard")
+    assert second["outcome"]["outnumbered"] and second["outcome"]["target_hit"]
+    assert [e["name"] for e in keeper.events()].count("Defended") == 2
+
+
 def test_a_participant_at_zero_hit_points_lies_unconscious_and_acts_no_more(keeper):
     table = level_with_harvey(keeper)
 

@@ -14,6 +14,7 @@ from domain.rules.coc7e.establishing import (
 )
 from domain.rules.coc7e import (
     chase_events,
+    combat_events,
     conflict_procedures,
     damage_events,
     keeper_rolls,
@@ -111,6 +112,9 @@ class Chase(RecordedChase):
     VehicleOutOfAction = damage_events.VehicleOutOfAction
     ParticipantDisplaced = damage_events.ParticipantDisplaced
     AttackMade = damage_events.AttackMade
+    Defended = combat_events.Defended  # combat (combat_events.py)
+    ShotsFired = combat_events.ShotsFired
+    WeaponReloaded = combat_events.WeaponReloaded
 
     # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
     move = rounds.move  # rounds.py: moving, delaying, ending turns

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from domain.rules.coc7e import conflict, damage_events, keeper_rolls, mishaps, rounds, vehicles, weapon_damage
+from domain.rules.coc7e import combat_events, conflict, damage_events, keeper_rolls, mishaps, rounds, vehicles, weapon_damage
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.obstacle_procedures import UNARMED
@@ -94,11 +94,15 @@ def attack(
     hits = _damage_dice(a, firearm, damage, "damage")
     counters = _damage_dice(t, False, counter_damage, "counter_damage") if response == "fight back" else None
     mishaps.check_aftermath(chase, aftermath)
+    # coc7e-combat.txt "Outnumbered": "Once a character has either fought back or dodged in the
+    # present combat round, all subsequent melee attacks on them are made with one bonus die.
+    # This does not apply to attacks made using firearms."
+    outnumbered = int(not firearm and t.defended_round == chase.round)
     a_roller, a_skill, a_value = _combat_value(chase, a, "Firearms" if firearm else "Fighting", attack_skill, "attack_skill")
     rolls = [
         keeper_rolls.skill_roll(
             chase, dice, "attack", a.id, a_roller.id, f"{method} against {t.name}", a_skill, a_value,
-            difficulty=difficulty if firearm else "regular", bonus=bonus_dice,
+            difficulty=difficulty if firearm else "regular", bonus=bonus_dice + outnumbered,
             penalty=attack_penalty + keeper_rolls.impaired_penalty(a, a_skill),
         )
     ]
@@ -118,6 +122,8 @@ def attack(
         winner=exchange.winner, target_hit=exchange.target_hit, attacker_hit=exchange.attacker_hit,
         movement_actions_spent=cost, movement_actions_left=a.movement_actions - cost,
     )
+    if response in combat_events.DEFENDED:
+        chase.trigger_event(combat_events.Defended, participant_id=t.id, response=response, round=chase.round)
     if exchange.target_hit:
         if method == "maneuver":
             mishaps.incur_mishap(chase, t, f"fighting maneuver by {a.name}")
@@ -134,7 +140,7 @@ def attack(
             rolls += _strike(chase, t, a, lands, "counter_damage", False, aftermath, dice)
     rounds.turn_goes_on(chase, a, passenger_acted=True)
     return {
-        "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit,
+        "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit, "outnumbered": bool(outnumbered),
         "mishaps": [pid for pid in (a.id, t.id) if pid in chase.mishaps], "rolls": rolls,
     }
 

@@ -75,6 +75,36 @@ class Participant:
     damage: int = 0
     attacks_made: int = 0
     fate: str | None = None
+    # Added with combat (issue 14), schema 2 (upcast_v1_v2 gives older ones these defaults):
+    # the round in which they last fought back or dodged (coc7e-combat.txt "Outnumbered"); their
+    # wounds and state ("Major Wound: The Effects", "Dying", "Prone"); the First Aid tries and
+    # Medicine given since their last wound ("First Aid", "Medicine"); the attacks they may make a
+    # round ("Actions in a Combat Round": monsters' several attacks); the weapons they carry, each
+    # {"weapon": name, "loaded": rounds or None, "jammed": bool} (weapons.py); who holds them, and
+    # the ongoing disadvantage a fighting maneuver left ("Step 2: Make the Attack Roll").
+    defended_round: int | None = None
+    major_wound: bool = False
+    prone: bool = False
+    unconscious: bool = False
+    dying: bool = False
+    stabilised: bool = False
+    dead: bool = False
+    first_aid_tries: int = 0
+    medicine_given: bool = False
+    attacks_per_round: int = 1
+    weapons: list[dict[str, Any]] = field(default_factory=list)
+    held_by: str | None = None
+    disadvantage: str | None = None
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """Schema 1 had no combat state: no one had defended, been wounded or carried weapons."""
+        data.update(
+            defended_round=None, major_wound=False, prone=False, unconscious=False, dying=False, stabilised=False, dead=False,
+            first_aid_tries=0, medicine_given=False, attacks_per_round=1, weapons=[], held_by=None, disadvantage=None,
+        )
 
     @property
     def aboard(self) -> bool:
@@ -91,9 +121,10 @@ class Participant:
 
     @property
     def incapacitated(self) -> bool:
-        """Out of the fight though still where they fell: at zero hit points a character is
-        unconscious (coc7e-combat.txt "Zero Hit Points: The Effects"), and stops acting."""
-        return self.kind != "vehicle" and self.hp_left == 0
+        """Out of the fight though still where they fell: unconscious (at zero hit points, or after
+        failing the CON roll of a major wound), dying or dead; they stop acting (coc7e-combat.txt
+        "Zero Hit Points: The Effects", "Major Wound: The Effects", "Dying")."""
+        return self.kind != "vehicle" and (self.hp_left == 0 or self.unconscious or self.dying or self.dead)
 
     def combat_skill(self) -> int:
         """Best Fighting or Firearms skill, for DEX ties (coc7e-combat.txt)."""
