@@ -103,7 +103,7 @@ def test_harvey_throws_the_farmer_over_the_fence(keeper):
     assert [(r["skill"], r["level"], r["penalty_dice"]) for r in fight["rolls"]] == [
         ("Fighting (Brawl)", "failure", 0), ("Fighting (Brawl)", "regular", 0),
     ]
-    assert fight["outcome"] == {"winner": "defender", "target_hit": False, "attacker_hit": True, "outnumbered": False, "mishaps": [keeper.ids["Farmer"]]}
+    assert fight["outcome"] == {"winner": "defender", "target_hit": False, "attacker_hit": True, "outnumbered": False, "malfunction": None, "mishaps": [keeper.ids["Farmer"]]}
     farmer = table.who(fight["chase"], "Farmer")
     assert (farmer["movement_actions"], farmer["mishap"]["cause"]) == (1, "fighting maneuver by Harvey")
 

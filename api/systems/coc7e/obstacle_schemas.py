@@ -15,6 +15,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.recorded_chase import DICE_MODES
 from domain.rules.coc7e.conflict import RESPONSES
+from domain.rules.coc7e.armed_attack import MAX_DISTANCE
 from domain.rules.coc7e.conflict_procedures import METHODS
 from domain.rules.coc7e.damage import COLLISIONS, INJURIES
 from domain.rules.coc7e.obstacle_procedures import APPROACHES
@@ -143,7 +144,10 @@ class BreakBarrier(RollsInput):
 
 class Attack(RollsInput):
     target_id = fields.String(required=True)
-    method = fields.String(load_default="fighting", validate=validate.OneOf(METHODS), metadata={"description": "fighting (a vehicle: ramming with Drive Auto), firearm, or maneuver (push, trip, run off the road)"})
+    method = fields.String(validate=validate.OneOf(METHODS), metadata={"description": "fighting (a vehicle: ramming with Drive Auto), firearm, or maneuver (push, trip, run off the road); default: the weapon's (firearm for a gun), else fighting"})
+    weapon = fields.String(validate=validate.Length(1, 100), metadata={"description": "a weapon of Table XVII the attacker carries (GET /rules/coc7e/weapons): sets skill, damage (with the damage bonus, or half of it when thrown), impales and, with distance_yards, the difficulty; a gun spends a round", "example": ".38 or 9mm Revolver"})
+    distance_yards = fields.Integer(strict=True, validate=validate.Range(0, MAX_DISTANCE), metadata={"description": "the distance to the target: a firearm's difficulty by its base range (Regular, Hard to twice it, Extreme to four times), a shotgun's damage band"})
+    malfunction = fields.String(validate=validate.OneOf(("dud", "jam")), metadata={"description": "should the gun malfunction: the Keeper's dud or jam where the rules do not say (a revolver: a dud; lever-action: a jam)"})
     response = fields.String(validate=validate.OneOf(RESPONSES), metadata={"description": "the target's choice: fight back, dodge, maneuver, or none; required unless a firearm (none)"})
     attack_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: Fighting (Brawl) or the first Fighting/Firearms skill; a vehicle: its driving skill"})
     defence_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: Dodge, or Fighting when fighting back; a vehicle: its driving skill"})
@@ -154,7 +158,7 @@ class Attack(RollsInput):
     penalty_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
     defence_bonus_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
     defence_penalty_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
-    difficulty = fields.String(load_default="regular", validate=validate.OneOf(("regular", "hard", "extreme")), metadata={"description": "a firearm's difficulty (range)"})
+    difficulty = fields.String(validate=validate.OneOf(("regular", "hard", "extreme")), metadata={"description": "a firearm's difficulty (range); default regular, or as distance_yards sets it"})
     aftermath = fields.Nested(Aftermath)
     rolls = Rolls(("attack", "defence", "damage", "counter_damage"), AFTERMATH_ROLLS)
 

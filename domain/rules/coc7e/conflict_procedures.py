@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from domain.rules.coc7e import combat_events, conflict, damage_events, keeper_rolls, mishaps, rounds, vehicles, weapon_damage
+from domain.rules.coc7e import armed_attack, combat_events, conflict, damage_events, keeper_rolls, mishaps, rounds, vehicles, weapon_damage
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.obstacle_procedures import UNARMED
@@ -33,7 +33,7 @@ def attack(
     target_id: str,
     dice: RollSources,
     *,
-    method: str = "fighting",
+    method: str | None = None,
     response: str | None = None,
     attack_skill: str | None = None,
     defence_skill: str | None = None,
@@ -43,16 +43,28 @@ def attack(
     penalty_dice: int = 0,
     defence_bonus_dice: int = 0,
     defence_penalty_dice: int = 0,
-    difficulty: str = "regular",
+    difficulty: str | None = None,
     aftermath: dict[str, Any] | None = None,
     impales: bool | None = None,
+    weapon: str | None = None,
+    distance_yards: int | None = None,
+    malfunction: str | None = None,
 ) -> dict[str, Any]:
     """An attack or fighting maneuver on the attacker's turn, and the target's response.
 
     ``impales``: whether the attacker's weapon can impale (the weapon table's "(i)"); default: a
     firearm does ("Rifles and handguns can impale"), a blow in melee does not (a fist, a club).
+    ``weapon``: one of Table XVII the attacker carries, which sets the method, skill, damage,
+    impales and (with ``distance_yards``) the difficulty; a gun spends a round, and a roll at or
+    above its malfunction number does not fire (``malfunction``: the Keeper's "dud" or "jam" where
+    the rules do not say which).
     """
     a = rounds.require_turn(chase, attacker_id)
+    planned = armed_attack.plan(
+        a, method=method, weapon=weapon, damage=damage, impales=impales, difficulty=difficulty,
+        distance_yards=distance_yards, attack_skill=attack_skill,
+    )
+    method, damage, impales, difficulty, attack_skill = planned.method, planned.damage, planned.impales, planned.difficulty, planned.attack_skill
     t = chase.participant(target_id)
     if t.id == a.id:
         raise InvalidCommand("target_id", "an attacker cannot attack itself")
@@ -74,7 +86,8 @@ def attack(
         cost = 0
     else:
         cost = conflict.attack_cost(
-            same_location=same_location, firearm=firearm, movement_actions_left=a.movement_actions, attacks_made=a.attacks_made
+            same_location=same_location, firearm=firearm, movement_actions_left=a.movement_actions, attacks_made=a.attacks_made,
+            attacks_per_round=a.attacks_per_round,
         )
     if method == "maneuver" and t.aboard:
         raise RuleBroken(f"{t.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
@@ -116,6 +129,9 @@ def attack(
             )
         )
     exchange = conflict.resolve(rolls[0]["level"], rolls[-1]["level"] if d_skill else None, response, firearm=firearm, difficulty=difficulty)
+    jammed = armed_attack.fire(chase, a, planned.armed, rolls[0]["result"], malfunction)
+    if jammed:
+        exchange = conflict.Exchange(response, None, False, False)  # "the weapon does not fire"
     chase.trigger_event(
         damage_events.AttackMade, attacker_id=a.id, target_id=t.id, method=method, response=response, attack_skill=a_skill,
         defence_skill=d_skill, attack_roll=rolls[0]["sequence"], defence_roll=rolls[1]["sequence"] if d_skill else None,
@@ -140,7 +156,7 @@ def attack(
             rolls += _strike(chase, t, a, lands, "counter_damage", False, aftermath, dice)
     rounds.turn_goes_on(chase, a, passenger_acted=True)
     return {
-        "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit, "outnumbered": bool(outnumbered),
+        "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit, "outnumbered": bool(outnumbered), "malfunction": jammed,
         "mishaps": [pid for pid in (a.id, t.id) if pid in chase.mishaps], "rolls": rolls,
     }
 
@@ -186,7 +202,7 @@ def _damage_dice(p: Participant, firearm: bool, given: str | None, field: str) -
     if given is None and firearm:
         raise InvalidCommand(field, "give the firearm's damage, e.g. 1D10 for a .38 revolver (coc7e-combat.txt weapons table)")
     expression = given or UNARMED
-    keeper_rolls.parse_expression(expression, p, field)
+    weapon_damage.read(expression, p.damage_bonus, field)
     return expression
 
 

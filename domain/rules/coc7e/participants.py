@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.errors import InvalidInput
+from domain.rules.coc7e import arms
 from domain.rules.coc7e import vehicles as charts
 from domain.rules.coc7e.errors import InvalidCommand
 
@@ -32,6 +33,9 @@ LIMITS = {
     "build": (-2, 100),
     "armor": (0, 50),
     "skill": (0, 200),
+    "attacks_per_round": (1, 10),
+    "str": (1, 999),
+    "siz": (1, 999),
 }
 
 
@@ -227,6 +231,7 @@ def validate(spec: dict[str, Any], vehicles: dict[str, Participant], aboard: int
         if vehicle_id is not None:
             raise InvalidParticipant("vehicle_id", "a vehicle cannot ride in another vehicle")
         return out
+    out.update(arms.combat_fields(spec, out, _whole))
     out["dex"] = _whole(spec, "dex", required=True)
     out["con"] = _whole(spec, "con", required=vehicle_id is None)
     out["mov"] = _whole(spec, "mov", required=True)

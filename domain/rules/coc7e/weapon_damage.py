@@ -6,9 +6,11 @@ procedures roll the dice a ``Blow`` asks for and apply what it yields.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from domain.dice import DiceExpression, InvalidDiceExpression, parse
+from domain.rules.coc7e import weapons
 from domain.rules.coc7e.errors import InvalidCommand
 
 COMBAT = "coc7e-combat.txt"
@@ -21,6 +23,7 @@ ARMOR = f'{COMBAT} "Armor"'
 # a damage roll for the weapon (without the damage bonus: the switchblade's 1D4+8).
 KINDS = ("regular", "maximum", "impale")
 EXTREME_LEVELS = ("extreme", "critical")
+HALF_DB = re.compile(r"half\s*db", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -53,8 +56,13 @@ def extreme_hit(level: str, *, initiated: bool, difficulty: str = "regular") -> 
 
 def read(expression: str, damage_bonus: str | None, field: str = "damage") -> tuple[DiceExpression, DiceExpression]:
     """The whole damage (DB read as the attacker's damage bonus) and the weapon's own dice (DB as 0)."""
+    bonus = damage_bonus if damage_bonus is not None else "0"
+    if isinstance(expression, str) and HALF_DB.search(expression):
+        # "Half the attacker's damage bonus is applied to thrown and missile weapons that rely on
+        # the user's strength" ("Ranged and Thrown Weapons").
+        expression, bonus = HALF_DB.sub("DB", expression), weapons.half_bonus(bonus)
     try:
-        return parse(expression, damage_bonus if damage_bonus is not None else "0"), parse(expression, "0")
+        return parse(expression, bonus), parse(expression, "0")
     except InvalidDiceExpression as e:
         raise InvalidCommand(field, str(e)) from None
 
@@ -80,3 +88,17 @@ def through_armor(damage: int, armor: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InvalidCommand(name, "must be a whole number, 0 or more")
     return max(0, damage - armor)
+
+
+# coc7e-combat.txt "Armor Examples": armor points, as printed.
+ARMOR_EXAMPLES: tuple[tuple[str, int], ...] = (
+    ("Heavy leather jacket", 1),
+    ("WWI helmet", 2),
+    ('1" Hardwood', 3),
+    ("Present U.S. Helmet", 5),
+    ("Heavy Kevlar Vest", 8),
+    ("Military Body Armor", 12),
+    ('1.5" bulletproof glass', 15),
+    ('1" Steel plate', 19),
+    ("Large sand bag", 20),
+)
