@@ -38,8 +38,13 @@ def test_an_extreme_success_with_a_switchblade_impales_for_1d4_plus_8(keeper):
 
     # "A character with 1D4 damage bonus achieves an Extreme level of success when attacking with
     # a switchblade ... 1D4+8": 05 against Fighting 50 is Extreme; Harvey dodges and fails (80).
-    # The 1D4 for the weapon comes up 3: 3 + 4 + 4 = 11.
-    stab = table.attack("Knifeman", "Harvey", response="dodge", damage="1D4+DB", impales=True, rolls={"attack": [0, 5], "defence": [80, 0], "damage": [3]})
+    # The 1D4 for the weapon comes up 3: 3 + 4 + 4 = 11, a major wound for Harvey's 15 hit
+    # points: he makes his CON roll (30 against 60) and stays conscious.
+    harvey = keeper.ids["Harvey"]
+    stab = table.attack(
+        "Knifeman", "Harvey", response="dodge", damage="1D4+DB", impales=True,
+        rolls={"attack": [0, 5], "defence": [80, 0], "damage": [3], "con": {harvey: [30, 0]}},
+    )
 
     assert stab["rolls"][0]["level"] == "extreme" and stab["outcome"]["target_hit"]
     assert stab["rolls"][2]["expression"] == "1D4" and "impale" in stab["rolls"][2]["purpose"]
@@ -53,9 +58,10 @@ def test_an_extreme_success_with_a_club_deals_its_maximum_without_a_roll(keeper)
     table = level_with_harvey(keeper)
 
     # A large club, 1D8+DB, non-impaling: maximum damage (8) plus maximum damage bonus (4).
-    blow = table.attack("Knifeman", "Harvey", response="dodge", damage="1D8+DB", rolls={"attack": [0, 1], "defence": [80, 0]})
+    # 12 is a major wound: Harvey's CON roll (30) keeps him conscious.
+    blow = table.attack("Knifeman", "Harvey", response="dodge", damage="1D8+DB", rolls={"attack": [0, 1], "defence": [80, 0], "con": {keeper.ids["Harvey"]: [30, 0]}})
 
-    assert [r["skill"] for r in blow["rolls"]] == ["Fighting (Brawl)", "Dodge"]  # no damage roll
+    assert [r["skill"] for r in blow["rolls"]] == ["Fighting (Brawl)", "Dodge", "CON"]  # no damage roll
     assert table.who(blow["chase"], "Harvey")["damage"] == 12
 
 

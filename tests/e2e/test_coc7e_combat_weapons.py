@@ -90,9 +90,12 @@ def test_a_shotguns_damage_falls_off_by_range_band_and_its_reach_ends(keeper):
     assert "reaches 50 yards" in refused(keeper, far, 409, before, rule="Shotguns")["detail"]
 
     # 15 yards: the second band, 2D6, Regular difficulty; a shotgun does not impale, so an Extreme
-    # success (05) deals the band's maximum, 12, nothing rolled, less 1 for the armor.
-    blast = table.attack("Harvey", "Deep one", weapon="12-gauge Shotgun (2B)", distance_yards=15, rolls={"attack": [0, 5]})
-    assert blast["rolls"][0]["level"] == "extreme" and len(blast["rolls"]) == 1
+    # success (05) deals the band's maximum, 12, nothing rolled, less 1 for the armor: 11 of its
+    # 14 hit points, a major wound; its CON roll fails (80): it falls unconscious.
+    blast = table.attack("Harvey", "Deep one", weapon="12-gauge Shotgun (2B)", distance_yards=15, rolls={"attack": [0, 5], "con": {keeper.ids["Deep one"]: [80, 0]}})
+    assert blast["rolls"][0]["level"] == "extreme" and [r["skill"] for r in blast["rolls"]] == ["Firearms (Rifle/Shotgun)", "CON"]
+    deep_one = table.who(blast["chase"], "Deep one")
+    assert (deep_one["major_wound"], deep_one["prone"], deep_one["unconscious"]) == (True, True, True)
     assert table.who(blast["chase"], "Deep one")["damage"] == 11
     shotgun = next(w for w in table.who(blast["chase"], "Harvey")["weapons"] if w["weapon"] == "12-gauge Shotgun (2B)")
     assert shotgun["loaded"] == 1

@@ -84,7 +84,9 @@ class Aftermath(Schema):
     accident = fields.Boolean(metadata={"description": "undrivable: grinding to a halt was an accident (1D10 to each occupant); default false"})
 
 
-AFTERMATH_ROLLS = ("thrown_free", "accident")
+# Rolls per participant that damage may call for: each occupant thrown free of a wreck or hurt in
+# an accident, and the CON roll of anyone taking a major wound (coc7e-combat.txt "Major Wound").
+AFTERMATH_ROLLS = ("thrown_free", "accident", "con")
 SKILLS = fields.List(fields.String(validate=validate.Length(1, 80)), validate=validate.Length(1, 10), metadata={"description": "the skill or choice of skills that negotiate it", "example": ["Climb", "Jump"]})
 LOCATION = fields.Raw(metadata={"description": "a location index (0 = the back of the chase) or a name the Keeper gave it"})
 

@@ -161,6 +161,41 @@ class Coc7eCommands:
         return done.result, done.track
 
 
+    # -- wounds and healing (coc7e-combat.txt "Wounds and Healing"; Chase.inflict and on) -----
+
+    def wounds(
+        self, chase_id: UUID, participant_id: str, treatment: str, *, rolls: RollChoices = SERVER_ROLLS,
+        expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """A wound procedure on a participant: "damage" (the Keeper's), "dying-roll" (the patient's
+        player), "first-aid" and "medicine" (the healer's player, or the Keeper), "recovery" and
+        "condition" (the Keeper)."""
+        procedure, who = WOUND_PROCEDURES[treatment]
+        if who == "patient":
+            by.require_acts_for(participant_id, f"make the {treatment} roll")
+        elif who == "healer" and options.get("healer_id") is not None:
+            by.require_acts_for(options["healer_id"], "treat the wounded")
+        else:
+            by.require_keeper(f"rule on {treatment}")
+        done = self._run(chase_id, expected_version, lambda c: getattr(c, procedure)(participant_id, roll_sources(self.dice, c, rolls), **options))
+        return done.result, done.track
+
+    def rule_condition(self, chase_id: UUID, participant_id: str, expected_version: int | None = None, *, by: Principal = SYSTEM, **options: Any) -> View:
+        """The Keeper rules that a character comes to or stands up."""
+        by.require_keeper("rule that a character comes to or stands up")
+        return self._run(chase_id, expected_version, lambda c: c.rule_condition(participant_id, **options)).track
+
+
+# Wound procedures by the path that names them, and who may ask for each.
+WOUND_PROCEDURES = {
+    "damage": ("inflict", "keeper"),
+    "dying-roll": ("dying_roll", "patient"),
+    "first-aid": ("first_aid", "healer"),
+    "medicine": ("medicine", "healer"),
+    "recovery": ("recover", "keeper"),
+}
+
+
 def _keeper_rules_aftermath(options: dict[str, Any], by: Principal) -> None:
     if options.get("aftermath"):
         by.require_keeper("rule on the fate of a vehicle's occupants")

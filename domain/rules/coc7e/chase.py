@@ -24,6 +24,8 @@ from domain.rules.coc7e import (
     random_hazards,
     rounds,
     track_features,
+    wound_events,
+    wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
@@ -115,6 +117,13 @@ class Chase(RecordedChase):
     Defended = combat_events.Defended  # combat (combat_events.py)
     ShotsFired = combat_events.ShotsFired
     WeaponReloaded = combat_events.WeaponReloaded
+    Wounded = wound_events.Wounded  # wounds and healing (wound_events.py)
+    ConsciousnessRolled = wound_events.ConsciousnessRolled
+    DyingRolled = wound_events.DyingRolled
+    FirstAidGiven = wound_events.FirstAidGiven
+    MedicineGiven = wound_events.MedicineGiven
+    Recovered = wound_events.Recovered
+    ConditionRuled = wound_events.ConditionRuled
 
     # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
     move = rounds.move  # rounds.py: moving, delaying, ending turns
@@ -135,6 +144,12 @@ class Chase(RecordedChase):
     attack = conflict_procedures.attack  # conflict_procedures.py: attacks and fighting maneuvers
     mishap_roll = mishaps.mishap_roll  # mishaps.py: mishaps, damage and Build
     rule_consequences = mishaps.rule_consequences
+    inflict = wound_procedures.inflict  # wound_procedures.py: wounds and healing
+    dying_roll = wound_procedures.dying_roll
+    first_aid = wound_procedures.first_aid
+    medicine = wound_procedures.medicine
+    recover = wound_procedures.recover
+    rule_condition = wound_procedures.rule_condition
 
     # -- creation --------------------------------------------------------------------------
 

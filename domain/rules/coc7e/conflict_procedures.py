@@ -181,7 +181,7 @@ def _strike(
     else:
         # Armor for people: the vehicle's armor protects its driver and passengers.
         armor = target.armor + (chase.participants[target.vehicle].armor if target.aboard else 0)
-        mishaps.hurt(chase, target, amount, armor, cause, record)
+        rolls += mishaps.hurt(chase, target, amount, armor, cause, record, dice)
     if source.kind == "vehicle" and amount and source.status == "in_chase":
         kick = conflict.recoil(amount, original)
         if kick.build_lost:
