@@ -39,7 +39,7 @@ def test_the_rules_list_every_weapon_of_the_tables_each_citing_its_table(keeper)
     assert (by_name["Knife, Small (switchblade, etc.)"]["damage"], by_name["Knife, Small (switchblade, etc.)"]["impales"]) == ("1D4+DB", True)
     assert by_name["12-gauge Shotgun (2B)"]["bands"] == ["4D6", "2D6", "1D6"] and by_name["12-gauge Shotgun (2B)"]["range_yards"] == [10, 20, 50]
     assert (by_name["Hand Grenade"]["damage"], by_name["Hand Grenade"]["blast_yards"]) == ("4D10", 3)
-    assert (by_name["Thompson"]["full_auto"], by_name["Thompson"]["magazine"], by_name["Thompson"]["malfunction"]) == (True, 20, 96)
+    assert (by_name["Thompson"]["full_auto"], by_name["Thompson"]["magazine"], by_name["Thompson"]["malfunction"]) == (True, 50, 96)
     assert by_name[".38 or 9mm Revolver"]["shots_per_round"] == 3
     armor = keeper.ok(keeper.http.get("/rules/coc7e/armor"))["armor"]
     assert {"name": "Heavy Kevlar Vest", "armor": 8, "source": 'coc7e-combat.txt "Armor Examples"'} in armor

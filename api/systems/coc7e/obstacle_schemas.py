@@ -15,7 +15,9 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.recorded_chase import DICE_MODES
 from domain.rules.coc7e.conflict import RESPONSES
+from domain.rules.coc7e import ranged
 from domain.rules.coc7e.armed_attack import MAX_DISTANCE
+from domain.rules.coc7e.fire_procedures import MAX_TARGETS
 from domain.rules.coc7e.conflict_procedures import METHODS
 from domain.rules.coc7e.damage import COLLISIONS, INJURIES
 from domain.rules.coc7e.obstacle_procedures import APPROACHES
@@ -163,6 +165,26 @@ class Attack(RollsInput):
     difficulty = fields.String(validate=validate.OneOf(("regular", "hard", "extreme")), metadata={"description": "a firearm's difficulty (range); default regular, or as distance_yards sets it"})
     aftermath = fields.Nested(Aftermath)
     rolls = Rolls(("attack", "defence", "damage", "counter_damage"), AFTERMATH_ROLLS)
+
+
+class FireTarget(Schema):
+    target_id = fields.String(required=True)
+    bullets = fields.Integer(strict=True, required=True, validate=validate.Range(1, 10000))
+
+
+class Fire(RollsInput):
+    weapon = fields.String(required=True, validate=validate.Length(1, 100), metadata={"description": "a gun of Table XVII the shooter carries, loaded", "example": ".38 or 9mm Revolver"})
+    mode = fields.String(validate=validate.OneOf(ranged.MODES[1:]), metadata={"description": "shots (1 to the bracketed number, a penalty die each when more than one; default), burst, or full auto"})
+    target_id = fields.String(metadata={"description": "shots and burst: the target"})
+    shots = fields.Integer(strict=True, validate=validate.Range(1, 10), metadata={"description": "shots: how many"})
+    targets = fields.List(fields.Nested(FireTarget), validate=validate.Length(1, MAX_TARGETS), metadata={"description": "full auto: the bullets declared at each target, in order"})
+    difficulty = fields.String(validate=validate.OneOf(("regular", "hard", "extreme")), metadata={"description": "the range's difficulty (Regular within the base range, Hard to twice it, Extreme to four times)"})
+    attack_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: the weapon's skill; full auto: Firearms (SMG), or (MG) for a machine gun"})
+    bonus_dice = fields.Integer(strict=True, validate=validate.Range(0, 2), metadata={"description": "the Keeper's bonus dice: point-blank, aiming, a large target, a prone shooter"})
+    penalty_dice = fields.Integer(strict=True, validate=validate.Range(0, 2), metadata={"description": "the Keeper's penalty dice: cover, diving for cover, firing into melee, a fast or small target, racing on"})
+    malfunction = fields.String(validate=validate.OneOf(("dud", "jam")))
+    aftermath = fields.Nested(Aftermath)
+    rolls = Rolls((), ("attack", "damage") + AFTERMATH_ROLLS, metadata={"description": 'by number from 1: {"attack": {"1": [...]}, "damage": {"1.1": [...]}} (roll, then bullet)'})
 
 
 class MishapRoll(RollsInput):

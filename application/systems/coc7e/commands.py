@@ -142,6 +142,16 @@ class Coc7eCommands:
         done = self._run(chase_id, expected_version, lambda c: c.attack(participant_id, target_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
+    def fire(
+        self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
+        by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """Several shots, a burst or full auto with a carried gun (see Chase.fire)."""
+        by.require_acts_for(participant_id, "fire")
+        _keeper_rules_aftermath(options, by)
+        done = self._run(chase_id, expected_version, lambda c: c.fire(participant_id, roll_sources(self.dice, c, rolls), **options))
+        return done.result, done.track
+
     def mishap_roll(
         self, chase_id: UUID, participant_id: str, skill: str, *, rolls: RollChoices = SERVER_ROLLS,
         expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,

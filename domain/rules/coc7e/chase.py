@@ -17,6 +17,7 @@ from domain.rules.coc7e import (
     combat_events,
     conflict_procedures,
     damage_events,
+    fire_procedures,
     keeper_rolls,
     mishaps,
     obstacle_events,
@@ -117,6 +118,7 @@ class Chase(RecordedChase):
     Defended = combat_events.Defended  # combat (combat_events.py)
     ShotsFired = combat_events.ShotsFired
     WeaponReloaded = combat_events.WeaponReloaded
+    Fired = combat_events.Fired
     Wounded = wound_events.Wounded  # wounds and healing (wound_events.py)
     ConsciousnessRolled = wound_events.ConsciousnessRolled
     DyingRolled = wound_events.DyingRolled
@@ -142,6 +144,7 @@ class Chase(RecordedChase):
     negotiate = obstacle_procedures.negotiate  # obstacle_procedures.py: hazards and barriers
     break_barrier = obstacle_procedures.break_barrier
     attack = conflict_procedures.attack  # conflict_procedures.py: attacks and fighting maneuvers
+    fire = fire_procedures.fire  # fire_procedures.py: several shots, bursts, full auto
     mishap_roll = mishaps.mishap_roll  # mishaps.py: mishaps, damage and Build
     rule_consequences = mishaps.rule_consequences
     inflict = wound_procedures.inflict  # wound_procedures.py: wounds and healing

@@ -62,8 +62,26 @@ class WeaponReloaded(Event):
             carried["jammed"] = False
 
 
+class Fired(Event):
+    """Several shots or volleys in one attack ("Handguns, Multiple Shots", "Automatic Fire"): one
+    attack of the round, whatever the rolls; each roll's hits and impales."""
+
+    TOPIC = "coc7e:Chase.Fired"
+    attacker_id: str
+    weapon: str
+    mode: str
+    volleys: list  # each {"target_id", "bullets", "roll_sequence", "hits", "impales"}
+    movement_actions_spent: int
+    movement_actions_left: int
+
+    def apply(self, chase: Any) -> None:
+        attacker = chase.participants[self.attacker_id]
+        attacker.movement_actions = self.movement_actions_left
+        attacker.attacks_made += 1
+
+
 def _carried(chase: Any, participant_id: str, weapon: str) -> dict[str, Any]:
     return next(w for w in chase.participants[participant_id].weapons if w["weapon"] == weapon)
 
 
-EVENTS = (Defended, ShotsFired, WeaponReloaded)
+EVENTS = (Defended, ShotsFired, WeaponReloaded, Fired)

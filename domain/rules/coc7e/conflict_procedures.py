@@ -147,13 +147,13 @@ def attack(
             # Extreme damage and impales: on the attacker's own turn only, never when fighting back.
             extreme = weapon_damage.extreme_hit(rolls[0]["level"], initiated=True, difficulty=difficulty if firearm else "regular")
             lands = weapon_damage.blow(hits, a.damage_bonus, extreme=extreme, impales=firearm if impales is None else bool(impales))
-            rolls += _strike(chase, a, t, lands, "damage", firearm, aftermath, dice)
+            rolls += strike(chase, a, t, lands, "damage", firearm, aftermath, dice)
     if exchange.attacker_hit:
         if response == "maneuver":
             mishaps.incur_mishap(chase, a, f"fighting maneuver by {t.name}")
         elif counters is not None and t.status == "in_chase":
             lands = weapon_damage.blow(counters, t.damage_bonus, extreme=False, impales=False, field="counter_damage")
-            rolls += _strike(chase, t, a, lands, "counter_damage", False, aftermath, dice)
+            rolls += strike(chase, t, a, lands, "counter_damage", False, aftermath, dice)
     rounds.turn_goes_on(chase, a, passenger_acted=True)
     return {
         "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit, "outnumbered": bool(outnumbered), "malfunction": jammed,
@@ -162,7 +162,7 @@ def attack(
 
 # -- internals -----------------------------------------------------------------------------
 
-def _strike(
+def strike(
     chase: ConflictChase, source: Participant, target: Participant, lands: weapon_damage.Blow, name: str, firearm: bool,
     aftermath: dict[str, Any] | None, dice: RollSources,
 ) -> list[dict[str, Any]]:

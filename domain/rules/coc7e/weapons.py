@@ -36,7 +36,7 @@ class Weapon:
     shots_per_round: int
     burst: int | None  # "burst 3"
     full_auto: bool
-    magazine: int | None  # bullets in the gun, the first size printed; None: not a gun
+    magazine: int | None  # bullets in the gun, the largest magazine or drum printed; None: not a gun
     malfunction: int | None
     impales: bool  # "(i)"
     effect: str | None  # "burn" or "stun" (Key)
@@ -69,12 +69,12 @@ def _weapon(table: str, row: tuple) -> Weapon:
     yards = tuple(int(y) for y in re.findall(r"\d+", base_range.replace(",", ""))) if "yard" in base_range and "STR" not in base_range else ()
     shots = re.search(r"\((\d)\)", uses) or re.match(r"1 or (\d)", uses) or re.fullmatch(r"(\d)", uses)
     burst = re.search(r"burst (\d)", uses)
-    magazine = re.search(r"\d+", bullets)
+    magazine = max((int(n) for n in re.findall(r"\d+", bullets)), default=None)  # the largest magazine or drum printed
     return Weapon(
         name=name, table=table, skill=skill, damage=bands[0] if bands else dice, bands=bands, base_range=base_range,
         range_yards=yards, uses_per_round=uses, shots_per_round=int(shots.group(1)) if shots else 1,
         burst=int(burst.group(1)) if burst else None, full_auto="full auto" in uses.lower(),
-        magazine=int(magazine.group()) if magazine and skill.startswith("Firearms") else None,
+        magazine=magazine if skill.startswith("Firearms") else None,
         malfunction=int(malfunction) if malfunction.isdigit() else None, impales=impales, effect=effect,
         blast_yards=blast_yards, cost=cost, era=era,
     )
