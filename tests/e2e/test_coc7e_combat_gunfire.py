@@ -100,3 +100,31 @@ def test_twelve_shots_at_three_targets_are_three_partial_volleys(keeper):
 
     assert [r["penalty_dice"] for r in spread["rolls"]] == [0, 1, 2]
     assert [(v["target_id"], v["bullets"], v["hits"]) for v in spread["outcome"]["volleys"]] == [(t["target_id"], 4, 0) for t in targets]
+
+
+def test_a_thompson_jams_at_its_malfunction_number_and_is_cleared_then_reloaded(keeper):
+    shooting_gallery(keeper)
+    shoggoth = keeper.ids["Shoggoth"]
+
+    # A burst of full auto: the first volley's roll is 97, at or above the Thompson's 96: it does
+    # not fire; an automatic jams (the rules name duds only for revolvers, break-open and
+    # bolt-action guns).
+    jammed = fire(keeper, weapon="Thompson", mode="full auto", targets=[{"target_id": shoggoth, "bullets": 12}], rolls={"attack": {"1": [90, 7]}})
+    assert jammed["outcome"]["malfunction"] == "jam" and [v["hits"] for v in jammed["outcome"]["volleys"]] == [0]
+    thompson = next(w for w in jammed["chase"]["participants"][keeper.ids["Harvey"]]["weapons"] if w["weapon"] == "Thompson")
+    assert (thompson["jammed"], thompson["loaded"]) == (True, 50)
+    next_round(keeper)
+
+    # A jammed gun does not fire; clearing it takes a Firearms roll (here SMG 63: 40, cleared).
+    before = keeper.events()
+    refused(keeper, keeper.post(f"/participants/{keeper.ids['Harvey']}/fire", {"weapon": "Thompson", "mode": "full auto", "targets": [{"target_id": shoggoth, "bullets": 3}]}), 409, before, rule="Malfunctions")
+    cleared = keeper.ok(keeper.post(f"/participants/{keeper.ids['Harvey']}/reload", {"weapon": "Thompson", "clear_jam": True, "rolls": {"clear": [40, 0]}}))
+    assert cleared["outcome"]["jam_cleared"] and cleared["rolls"][0]["skill"] == "Firearms (SMG)"
+
+    # A full drum has no room for more; the revolver, two shots down, is loaded again.
+    fire(keeper, weapon=".38 or 9mm Revolver", target_id=shoggoth, shots=2, rolls={"attack": {"1": [90, 90, 0], "2": [90, 90, 0]}})
+    next_round(keeper)
+    before = keeper.events()
+    refused(keeper, keeper.post(f"/participants/{keeper.ids['Harvey']}/reload", {"weapon": "Thompson"}), 409, before, rule="Reloading")
+    loaded = keeper.ok(keeper.post(f"/participants/{keeper.ids['Harvey']}/reload", {"weapon": ".38 or 9mm Revolver", "rounds": 2}))
+    assert loaded["outcome"]["loaded"] == 6

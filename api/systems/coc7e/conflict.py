@@ -55,6 +55,18 @@ class Fire(MethodView):
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
 
 
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/reload")
+class Reload(MethodView):
+    @blp.arguments(o.Reload)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """On the participant's turn: load rounds into a carried gun, or try to clear its jam
+        (coc7e-combat.txt "Reloading Firearms", "Malfunctions"). rolls: {"clear": [...]}."""
+        choice = rolls(data)
+        outcome, chase = coc7e().reload(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
+        return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
+
+
 @blp.route("/<uuid:chase_id>/participants/<participant_id>/mishap-roll")
 class MishapRoll(MethodView):
     @blp.arguments(o.MishapRoll)

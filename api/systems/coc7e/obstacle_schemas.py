@@ -16,6 +16,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from domain.recorded_chase import DICE_MODES
 from domain.rules.coc7e.conflict import RESPONSES
 from domain.rules.coc7e import ranged
+from domain.rules.coc7e.maneuvers import GOALS
 from domain.rules.coc7e.armed_attack import MAX_DISTANCE
 from domain.rules.coc7e.fire_procedures import MAX_TARGETS
 from domain.rules.coc7e.conflict_procedures import METHODS
@@ -151,6 +152,8 @@ class Attack(RollsInput):
     method = fields.String(validate=validate.OneOf(METHODS), metadata={"description": "fighting (a vehicle: ramming with Drive Auto), firearm, or maneuver (push, trip, run off the road); default: the weapon's (firearm for a gun), else fighting"})
     weapon = fields.String(validate=validate.Length(1, 100), metadata={"description": "a weapon of Table XVII the attacker carries (GET /rules/coc7e/weapons): sets skill, damage (with the damage bonus, or half of it when thrown), impales and, with distance_yards, the difficulty; a gun spends a round", "example": ".38 or 9mm Revolver"})
     distance_yards = fields.Integer(strict=True, validate=validate.Range(0, MAX_DISTANCE), metadata={"description": "the distance to the target: a firearm's difficulty by its base range (Regular, Hard to twice it, Extreme to four times), a shotgun's damage band"})
+    goal = fields.String(validate=validate.OneOf(GOALS), metadata={"description": "a maneuver's goal (coc7e-combat.txt \"Step 2\"): disarm, knock down (prone), hold, penalty die (on the target's actions), bonus die (to attacks on it), escape (a hold), knock out (optional rule); default in a chase: mishap, the Keeper's ruling"})
+    seize = fields.String(validate=validate.Length(1, 100), metadata={"description": "disarm: the weapon taken (default: the first the target carries)"})
     malfunction = fields.String(validate=validate.OneOf(("dud", "jam")), metadata={"description": "should the gun malfunction: the Keeper's dud or jam where the rules do not say (a revolver: a dud; lever-action: a jam)"})
     response = fields.String(validate=validate.OneOf(RESPONSES), metadata={"description": "the target's choice: fight back, dodge, maneuver, or none; required unless a firearm (none)"})
     attack_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: Fighting (Brawl) or the first Fighting/Firearms skill; a vehicle: its driving skill"})
@@ -185,6 +188,14 @@ class Fire(RollsInput):
     malfunction = fields.String(validate=validate.OneOf(("dud", "jam")))
     aftermath = fields.Nested(Aftermath)
     rolls = Rolls((), ("attack", "damage") + AFTERMATH_ROLLS, metadata={"description": 'by number from 1: {"attack": {"1": [...]}, "damage": {"1.1": [...]}} (roll, then bullet)'})
+
+
+class Reload(RollsInput):
+    weapon = fields.String(required=True, validate=validate.Length(1, 100))
+    rounds_loaded = fields.Integer(strict=True, data_key="rounds", validate=validate.Range(1, 10000), metadata={"description": "rounds to load; default: to a full magazine"})
+    clear_jam = fields.Boolean(metadata={"description": "try to clear a jam instead (Mechanical Repair, else the weapon's skill)"})
+    skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "the skill to clear the jam with"})
+    rolls = Rolls(("clear",))
 
 
 class MishapRoll(RollsInput):

@@ -152,6 +152,15 @@ class Coc7eCommands:
         done = self._run(chase_id, expected_version, lambda c: c.fire(participant_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
+    def reload(
+        self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
+        by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """Load a carried gun, or try to clear its jam (see Chase.reload)."""
+        by.require_acts_for(participant_id, "reload")
+        done = self._run(chase_id, expected_version, lambda c: c.reload(participant_id, roll_sources(self.dice, c, rolls), **options))
+        return done.result, done.track
+
     def mishap_roll(
         self, chase_id: UUID, participant_id: str, skill: str, *, rolls: RollChoices = SERVER_ROLLS,
         expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,

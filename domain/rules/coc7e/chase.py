@@ -119,6 +119,7 @@ class Chase(RecordedChase):
     ShotsFired = combat_events.ShotsFired
     WeaponReloaded = combat_events.WeaponReloaded
     Fired = combat_events.Fired
+    ManeuverSucceeded = combat_events.ManeuverSucceeded
     Wounded = wound_events.Wounded  # wounds and healing (wound_events.py)
     ConsciousnessRolled = wound_events.ConsciousnessRolled
     DyingRolled = wound_events.DyingRolled
@@ -144,7 +145,8 @@ class Chase(RecordedChase):
     negotiate = obstacle_procedures.negotiate  # obstacle_procedures.py: hazards and barriers
     break_barrier = obstacle_procedures.break_barrier
     attack = conflict_procedures.attack  # conflict_procedures.py: attacks and fighting maneuvers
-    fire = fire_procedures.fire  # fire_procedures.py: several shots, bursts, full auto
+    fire = fire_procedures.fire  # fire_procedures.py: several shots, bursts, full auto, reloading
+    reload = fire_procedures.reload
     mishap_roll = mishaps.mishap_roll  # mishaps.py: mishaps, damage and Build
     rule_consequences = mishaps.rule_consequences
     inflict = wound_procedures.inflict  # wound_procedures.py: wounds and healing

@@ -80,8 +80,33 @@ class Fired(Event):
         attacker.attacks_made += 1
 
 
+class ManeuverSucceeded(Event):
+    """A fighting maneuver's goal achieved (coc7e-combat.txt "Step 2: Make the Attack Roll")."""
+
+    TOPIC = "coc7e:Chase.ManeuverSucceeded"
+    attacker_id: str
+    target_id: str
+    goal: str
+    weapon: str | None  # disarm: the weapon taken
+
+    def apply(self, chase: Any) -> None:
+        attacker, target = chase.participants[self.attacker_id], chase.participants[self.target_id]
+        if self.goal == "disarm":
+            target.weapons = [w for w in target.weapons if w["weapon"] != self.weapon]
+        elif self.goal == "knock down":
+            target.prone = True
+        elif self.goal == "hold":
+            target.held_by = attacker.id
+        elif self.goal in ("penalty die", "bonus die"):
+            target.disadvantage = self.goal
+        elif self.goal == "escape":
+            attacker.held_by, attacker.disadvantage = None, None
+        elif self.goal == "knock out":
+            target.unconscious, target.prone = True, True
+
+
 def _carried(chase: Any, participant_id: str, weapon: str) -> dict[str, Any]:
     return next(w for w in chase.participants[participant_id].weapons if w["weapon"] == weapon)
 
 
-EVENTS = (Defended, ShotsFired, WeaponReloaded, Fired)
+EVENTS = (Defended, ShotsFired, WeaponReloaded, Fired, ManeuverSucceeded)

@@ -14,7 +14,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from domain.rules.coc7e import armed_attack, combat_events, conflict, damage_events, keeper_rolls, mishaps, rounds, vehicles, weapon_damage
+from domain.rules.coc7e import (
+    armed_attack, combat_events, conflict, damage_events, keeper_rolls, maneuvers, mishaps, rounds, vehicles, weapon_damage, wound_events,
+)
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.obstacle_procedures import UNARMED
@@ -22,6 +24,7 @@ from domain.rules.coc7e.participants import Participant
 
 METHODS = ("fighting", "firearm", "maneuver")
 PASSENGERS = f'{CHASES} "Passengers"'
+STOOD_UP = {"fight back": "fighting back", "dodge": "dodging", "maneuver": "with a maneuver"}
 
 # What conflict uses of a chase: the mishaps' needs (rounds, rolls, damage and Build).
 ConflictChase = mishaps.MishapChase
@@ -49,6 +52,8 @@ def attack(
     weapon: str | None = None,
     distance_yards: int | None = None,
     malfunction: str | None = None,
+    goal: str | None = None,
+    seize: str | None = None,
 ) -> dict[str, Any]:
     """An attack or fighting maneuver on the attacker's turn, and the target's response.
 
@@ -111,12 +116,14 @@ def attack(
     # present combat round, all subsequent melee attacks on them are made with one bonus die.
     # This does not apply to attacks made using firearms."
     outnumbered = int(not firearm and t.defended_round == chase.round)
+    goal = maneuvers.check_goal(a, t, method, goal, seize)
+    standing_bonus, standing_penalty = maneuvers.attack_dice(a, t, firearm=firearm)
     a_roller, a_skill, a_value = _combat_value(chase, a, "Firearms" if firearm else "Fighting", attack_skill, "attack_skill")
     rolls = [
         keeper_rolls.skill_roll(
             chase, dice, "attack", a.id, a_roller.id, f"{method} against {t.name}", a_skill, a_value,
-            difficulty=difficulty if firearm else "regular", bonus=bonus_dice + outnumbered,
-            penalty=attack_penalty + keeper_rolls.impaired_penalty(a, a_skill),
+            difficulty=difficulty if firearm else "regular", bonus=bonus_dice + outnumbered + standing_bonus,
+            penalty=attack_penalty + standing_penalty + keeper_rolls.impaired_penalty(a, a_skill),
         )
     ]
     d_skill = None
@@ -140,8 +147,13 @@ def attack(
     )
     if response in combat_events.DEFENDED:
         chase.trigger_event(combat_events.Defended, participant_id=t.id, response=response, round=chase.round)
+        if t.prone and exchange.winner == "defender":
+            # "A character that is prone may stand up when they successfully dodge or fight back" ("Prone").
+            chase.trigger_event(wound_events.ConditionRuled, participant_id=t.id, conscious=None, standing=True, reason=f"stood up {STOOD_UP[response]}")
     if exchange.target_hit:
-        if method == "maneuver":
+        if method == "maneuver" and goal not in (None, "mishap"):
+            maneuvers.achieve(chase, a, t, goal, seize)
+        elif method == "maneuver":
             mishaps.incur_mishap(chase, t, f"fighting maneuver by {a.name}")
         else:
             # Extreme damage and impales: on the attacker's own turn only, never when fighting back.

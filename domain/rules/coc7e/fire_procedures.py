@@ -110,3 +110,35 @@ def _aimed(mode: str, target_id: str | None, targets: list[dict[str, Any]] | Non
             raise InvalidCommand(f"targets.{i}", "give target_id and bullets (1 or more)")
         aimed.append((t["target_id"], t["bullets"]))
     return aimed
+
+
+def reload(
+    chase: FireChase, participant_id: str, dice: RollSources, *, weapon: str, rounds_loaded: int | None = None, clear_jam: bool = False,
+    skill: str | None = None,
+) -> dict[str, Any]:
+    """On their turn: load rounds into a carried gun (default: to a full magazine; "It takes one
+    combat round to load two shells ...", "one round to exchange a clip": the Keeper counts the
+    rounds), or try to clear a jam ("a successful Mechanical Repair or Firearms skill roll ... once
+    per round until succeeding"; the roll "clear")."""
+    p = rounds.require_turn(chase, participant_id)
+    w = arms.weapons.weapon(weapon)
+    carried = next((c for c in p.weapons if c["weapon"] == w.name), None)
+    if carried is None or carried["loaded"] is None:
+        raise RuleBroken(f"{p.name} carries no {w.name} to load", arms.RELOADING)
+    if clear_jam:
+        if not carried["jammed"]:
+            raise RuleBroken(f"{p.name}'s {w.name} is not jammed", arms.MALFUNCTIONS)
+        if rounds_loaded is not None:
+            raise InvalidCommand("rounds", "clear the jam first, then load")
+        named = skill or ("Mechanical Repair" if "Mechanical Repair" in p.skills else w.skill)
+        record = keeper_rolls.skill_roll(chase, dice, "clear", p.id, p.id, f"clearing the jam of {w.name}", named, keeper_rolls.value_of(p, named))
+        chase.trigger_event(combat_events.WeaponReloaded, participant_id=p.id, weapon=w.name, loaded_after=carried["loaded"], jam_cleared=record["success"])
+        return {"jam_cleared": record["success"], "loaded": carried["loaded"], "rolls": [record]}
+    if carried["jammed"]:
+        raise RuleBroken(f"{p.name}'s {w.name} is jammed: clear it first", arms.MALFUNCTIONS)
+    room = w.magazine - carried["loaded"]
+    wanted = room if rounds_loaded is None else rounds_loaded
+    if isinstance(wanted, bool) or not isinstance(wanted, int) or not 1 <= wanted <= max(room, 0):
+        raise RuleBroken(f"{w.name} holds {w.magazine}, {carried['loaded']} loaded: room for {room}", arms.RELOADING)
+    chase.trigger_event(combat_events.WeaponReloaded, participant_id=p.id, weapon=w.name, loaded_after=carried["loaded"] + wanted, jam_cleared=False)
+    return {"jam_cleared": False, "loaded": carried["loaded"], "rolls": []}

@@ -48,6 +48,9 @@ def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
         raise InvalidCommand("locations", "must be a whole number, 1 or more")
     if p.aboard:
         raise RuleBroken(f"{p.name} rides in a vehicle and has no movement actions (\"Passengers\")", f"{CHASES} \"Passengers\"")
+    if p.held_by is not None:
+        holder = chase.participants[p.held_by].name
+        raise RuleBroken(f"{p.name} is held by {holder}: a maneuver of their own breaks out (goal escape)", 'coc7e-combat.txt "Step 2: Make the Attack Roll"')
     if p.movement_actions < locations:
         raise RuleBroken(f"{p.name} has {p.movement_actions} movement actions left; moving {locations} locations takes {locations}", rule)
     start = chase.track.location_of(participant_id)

@@ -35,6 +35,12 @@ class Wounded(Event):
         if self.killed:
             p.dying = False
         p.first_aid_tries, p.medicine_given = 0, False  # a new injury to treat
+        if self.major_wound or self.unconscious or self.killed:
+            # A hold lasts "until their attacker releases them, is incapacitated or suffers a
+            # major wound" (coc7e-combat.txt "Step 2: Make the Attack Roll").
+            for held in chase.participants.values():
+                if held.held_by == p.id:
+                    held.held_by = None
 
 
 class ConsciousnessRolled(Event):
