@@ -73,3 +73,23 @@ def test_a_maneuver_against_a_target_three_build_larger_is_refused(keeper):
     shove = keeper.post(f"/participants/{keeper.ids['Knifeman']}/attack", {"target_id": keeper.ids["Giant"], "method": "maneuver", "goal": "knock down", "response": "dodge"})
 
     refused(keeper, shove, 409, before, rule="Step 1: Compare Builds")
+
+
+def test_a_thrown_spear_is_dodged_or_fought_back_only_within_a_fifth_of_dex_in_feet(keeper):
+    keeper.create("A spear thrown", dice="table")
+    keeper.add(**{**KNIFEMAN, "str": 70, "siz": 60, "weapons": [{"weapon": "Spear, Thrown"}], "skills": {"Throw": 60}})
+    keeper.add(**HARVEY)
+    keeper.speed_roll("Knifeman", [40, 0])
+    keeper.speed_roll("Harvey", [40, 0])
+    keeper.cut(opening_range=1)
+    keeper.move("Knifeman", 1)
+    table = Table(keeper)
+    before = keeper.events()
+
+    # Harvey (DEX 55: 11 feet) is 5 yards (15 feet) off: he may not fight back the spear.
+    refused(keeper, keeper.post(f"/participants/{keeper.ids['Knifeman']}/attack", {
+        "target_id": keeper.ids["Harvey"], "weapon": "Spear, Thrown", "response": "fight back", "distance_yards": 5}), 409, before, rule="Ranged and Thrown")
+
+    # He dodges instead and fails (90); the spear (1D8 + half of the +1D4 bonus: 1D2) rolls 5 and 2.
+    thrown = table.attack("Knifeman", "Harvey", weapon="Spear, Thrown", response="dodge", distance_yards=5, rolls={"attack": [40, 0], "defence": [90, 0], "damage": [5, 2]})
+    assert thrown["rolls"][2]["expression"] == "1D8+1D2" and table.who(thrown["chase"], "Harvey")["damage"] == 7

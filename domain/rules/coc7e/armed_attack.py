@@ -88,3 +88,16 @@ def fire(chase: Any, attacker: Any, armed: arms.Armed | None, result: int, keepe
         loaded_after=armed.carried["loaded"] - 1, malfunction=malfunction,
     )
     return malfunction
+
+
+THROWN = f'{weapons.COMBAT} "Ranged and Thrown Weapons"'
+
+
+def check_response(planned: Plan, target: Any, response: str, distance_yards: int | None) -> None:
+    """Against a thrown weapon the target may dodge, but "may not choose the option of fighting
+    back ... unless he or she is within one-fifth of their DEX in feet" of the attacker."""
+    if planned.armed is None or planned.armed.weapon.skill != "Throw" or response not in ("fight back", "maneuver"):
+        return
+    reach = (target.dex or 0) // 5
+    if distance_yards is None or distance_yards * 3 > reach:
+        raise RuleBroken(f"{target.name} can fight back against a thrown weapon only within {reach} feet (a fifth of DEX); give distance_yards", THROWN)

@@ -104,6 +104,7 @@ def attack(
         raise InvalidCommand("response", f"must be one of {', '.join(conflict.RESPONSES)}")
     if firearm and response != "none":
         raise RuleBroken("a firearm attack cannot be fought back or dodged", conflict.POINT_BLANK)
+    armed_attack.check_response(planned, t, response, distance_yards)
     if response == "maneuver" and a.aboard:
         raise RuleBroken(f"{a.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
     # Builds: "Step 1: Compare Builds" for maneuvers, either way round.
