@@ -111,3 +111,31 @@ def test_an_attack_with_a_weapon_the_attacker_lacks_is_refused(keeper):
     unknown = keeper.post(f"/participants/{keeper.ids['Harvey']}/attack", {"target_id": keeper.ids["Deep one"], "weapon": "Lightsaber", "response": "dodge"})
     refused(keeper, unknown, 422, before, field="weapon")
     assert table.who(keeper.track(), "Harvey")["movement_actions"] == 1
+
+
+def test_armor_revisited_shotgun_pellets_and_armor_that_covers_only_part(keeper):
+    keeper.create("Armor revisited", dice="table")
+    keeper.add(**HARVEY)
+    keeper.add(**{**DEEP_ONE, "name": "Cultist", "kind": "character", "hp": 40})  # a heavy leather jacket: armor 1
+    keeper.speed_roll("Harvey", [40, 0])
+    keeper.speed_roll("Cultist", [40, 0])
+    keeper.cut(opening_range=1)
+    table = Table(keeper)
+
+    # "if an attack with a shotgun hits a target wearing a leather jacket (1 point of armor), that
+    # one point of armor is deducted from each and every damage die, reducing a attack that deals
+    # 4D6 damage by 4 points": 5 yards, 4D6 rolls 12, 8 taken.
+    blast = table.attack("Harvey", "Cultist", weapon="12-gauge Shotgun (2B)", distance_yards=5, armor_per_die=True,
+                         rolls={"attack": [30, 0], "damage": [3, 3, 3, 3]})
+    taken = next(e for e in reversed(keeper.events()) if e["name"] == "DamageTaken")["data"]
+    assert (taken["rolled"], taken["armor"], taken["taken"]) == (12, 4, 8) and table.who(blast["chase"], "Cultist")["damage"] == 8
+
+    # Armor covering only part of the cultist: a Luck roll; failed (80 against 45), the shot finds
+    # no armor and the revolver's 1D10 (6) is taken in full.
+    keeper.end_turn("Harvey")  # one attack a round: the next round
+    keeper.end_turn("Cultist")
+    shot = table.attack("Harvey", "Cultist", weapon=".38 or 9mm Revolver", distance_yards=5, armor_luck=45,
+                        rolls={"attack": [30, 0], "damage": [6], "luck": [80, 0]})
+    assert [r.get("skill") for r in shot["rolls"]] == ["Firearms (Handgun)", None, "Luck"]
+    taken = next(e for e in reversed(keeper.events()) if e["name"] == "DamageTaken")["data"]
+    assert (taken["rolled"], taken["armor"], taken["taken"]) == (6, 0, 6)

@@ -154,6 +154,8 @@ class Attack(RollsInput):
     distance_yards = fields.Integer(strict=True, validate=validate.Range(0, MAX_DISTANCE), metadata={"description": "the distance to the target: a firearm's difficulty by its base range (Regular, Hard to twice it, Extreme to four times), a shotgun's damage band"})
     goal = fields.String(validate=validate.OneOf(GOALS), metadata={"description": "a maneuver's goal (coc7e-combat.txt \"Step 2\"): disarm, knock down (prone), hold, penalty die (on the target's actions), bonus die (to attacks on it), escape (a hold), knock out (optional rule); default in a chase: mishap, the Keeper's ruling"})
     seize = fields.String(validate=validate.Length(1, 100), metadata={"description": "disarm: the weapon taken (default: the first the target carries)"})
+    armor_luck = fields.Integer(strict=True, validate=validate.Range(0, 999), metadata={"description": "optional \"Armor Revisited\": the target's Luck when worn armor covers only part of them; the roll \"luck\" failed, the armor is not hit"})
+    armor_per_die = fields.Boolean(metadata={"description": "optional \"Armor Revisited\": a shotgun's armor deducted from every die of damage"})
     malfunction = fields.String(validate=validate.OneOf(("dud", "jam")), metadata={"description": "should the gun malfunction: the Keeper's dud or jam where the rules do not say (a revolver: a dud; lever-action: a jam)"})
     response = fields.String(validate=validate.OneOf(RESPONSES), metadata={"description": "the target's choice: fight back, dodge, maneuver, or none; required unless a firearm (none)"})
     attack_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: Fighting (Brawl) or the first Fighting/Firearms skill; a vehicle: its driving skill"})
@@ -167,7 +169,7 @@ class Attack(RollsInput):
     defence_penalty_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
     difficulty = fields.String(validate=validate.OneOf(("regular", "hard", "extreme")), metadata={"description": "a firearm's difficulty (range); default regular, or as distance_yards sets it"})
     aftermath = fields.Nested(Aftermath)
-    rolls = Rolls(("attack", "defence", "damage", "counter_damage"), AFTERMATH_ROLLS)
+    rolls = Rolls(("attack", "defence", "damage", "counter_damage", "luck"), AFTERMATH_ROLLS)
 
 
 class FireTarget(Schema):

@@ -101,3 +101,14 @@ def check_response(planned: Plan, target: Any, response: str, distance_yards: in
     reach = (target.dex or 0) // 5
     if distance_yards is None or distance_yards * 3 > reach:
         raise RuleBroken(f"{target.name} can fight back against a thrown weapon only within {reach} feet (a fifth of DEX); give distance_yards", THROWN)
+
+
+ARMOR_REVISITED = f'{weapons.COMBAT} "Armor Revisited"'
+
+
+def check_armor_options(planned: Plan, armor_luck: int | None, armor_per_die: bool) -> None:
+    """The optional armor rules' inputs: a Luck value to roll, and armor per die for a shotgun only."""
+    if armor_luck is not None and (isinstance(armor_luck, bool) or not isinstance(armor_luck, int) or not 0 <= armor_luck <= 999):
+        raise InvalidCommand("armor_luck", "the target's Luck, a whole number from 0 to 999")
+    if armor_per_die and (planned.armed is None or not planned.armed.weapon.bands):
+        raise RuleBroken("armor counts against every die only for a shotgun's pellets", ARMOR_REVISITED)

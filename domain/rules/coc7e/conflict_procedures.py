@@ -54,6 +54,8 @@ def attack(
     malfunction: str | None = None,
     goal: str | None = None,
     seize: str | None = None,
+    armor_luck: int | None = None,
+    armor_per_die: bool = False,
 ) -> dict[str, Any]:
     """An attack or fighting maneuver on the attacker's turn, and the target's response.
 
@@ -105,6 +107,7 @@ def attack(
     if firearm and response != "none":
         raise RuleBroken("a firearm attack cannot be fought back or dodged", conflict.POINT_BLANK)
     armed_attack.check_response(planned, t, response, distance_yards)
+    armed_attack.check_armor_options(planned, armor_luck, armor_per_die)
     if response == "maneuver" and a.aboard:
         raise RuleBroken(f"{a.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
     # Builds: "Step 1: Compare Builds" for maneuvers, either way round.
@@ -160,7 +163,7 @@ def attack(
             # Extreme damage and impales: on the attacker's own turn only, never when fighting back.
             extreme = weapon_damage.extreme_hit(rolls[0]["level"], initiated=True, difficulty=difficulty if firearm else "regular")
             lands = weapon_damage.blow(hits, a.damage_bonus, extreme=extreme, impales=firearm if impales is None else bool(impales))
-            rolls += strike(chase, a, t, lands, "damage", firearm, aftermath, dice)
+            rolls += strike(chase, a, t, lands, "damage", firearm, aftermath, dice, armor_luck=armor_luck, armor_per_die=bool(armor_per_die))
     if exchange.attacker_hit:
         if response == "maneuver":
             mishaps.incur_mishap(chase, a, f"fighting maneuver by {t.name}")
@@ -177,9 +180,13 @@ def attack(
 
 def strike(
     chase: ConflictChase, source: Participant, target: Participant, lands: weapon_damage.Blow, name: str, firearm: bool,
-    aftermath: dict[str, Any] | None, dice: RollSources,
+    aftermath: dict[str, Any] | None, dice: RollSources, *, armor_luck: int | None = None, armor_per_die: bool = False,
 ) -> list[dict[str, Any]]:
-    """Damage from ``source`` to ``target``, and a vehicle's share of what it delivers."""
+    """Damage from ``source`` to ``target``, and a vehicle's share of what it delivers.
+
+    coc7e-combat.txt "Armor Revisited" (optional): ``armor_luck``, the target's Luck when their worn
+    armor covers only part of them (a failed Luck roll "luck": the shot found no armor);
+    ``armor_per_die``, shotgun pellets: the armor counts against every die of damage."""
     original = _original_build(target)
     rolled, record = 0, None
     if lands.rolled is not None:
@@ -193,7 +200,14 @@ def strike(
         rolls += mishaps.vehicle_hit(chase, target, amount, record, cause, aftermath, dice)
     else:
         # Armor for people: the vehicle's armor protects its driver and passengers.
-        armor = target.armor + (chase.participants[target.vehicle].armor if target.aboard else 0)
+        worn = target.armor
+        if worn and armor_luck is not None:
+            luck = keeper_rolls.skill_roll(chase, dice, "luck", target.id, target.id, "Luck: did the blow strike the armor?", "Luck", armor_luck)
+            rolls.append(luck)
+            worn = worn if luck["success"] else 0
+        if armor_per_die and lands.rolled is not None:
+            worn *= len(keeper_rolls.parse_expression(lands.rolled, None).dice())
+        armor = worn + (chase.participants[target.vehicle].armor if target.aboard else 0)
         rolls += mishaps.hurt(chase, target, amount, armor, cause, record, dice)
     if source.kind == "vehicle" and amount and source.status == "in_chase":
         kick = conflict.recoil(amount, original)
