@@ -31,7 +31,11 @@ def plain(value: Any) -> Any:
         return value
     if "_type_" in value:
         data = plain(value["_data_"])
-        return str(UUID(data)) if value["_type_"] == "uuid_hex" else data
+        if value["_type_"] == "uuid_hex":
+            return str(UUID(data))
+        # A value object's record is the dict of its fields: the schema version the transcoder
+        # writes beside them (above 1, e.g. coc7e.Participant 2) is not one of them.
+        return {k: v for k, v in data.items() if k != "class_version"} if isinstance(data, dict) else data
     return {k: plain(v) for k, v in value.items()}
 
 

@@ -58,8 +58,8 @@ def test_harvey_crosses_the_mud_and_the_farmer_slips_and_owes_a_movement_action(
     assert chase["round"] == 3
     assert (farmer["movement_actions"], farmer["owed"]) == (1, 0)
     names = [e["name"] for e in keeper.events()]
-    assert names[-8:] == [
-        "ConsequencesRuled", "DiceRolled", "DamageTaken", "DiceRolled", "MovementActionsLost", "TurnEnded", "RoundEnded", "RoundBegan",
+    assert names[-9:] == [
+        "ConsequencesRuled", "DiceRolled", "DamageTaken", "Wounded", "DiceRolled", "MovementActionsLost", "TurnEnded", "RoundEnded", "RoundBegan",
     ]
     lost = next(e for e in reversed(keeper.events()) if e["name"] == "MovementActionsLost")
     assert (lost["data"]["lost"], lost["data"]["paid_now"], lost["data"]["owed"], lost["type"]) == (1, 0, 1, "coc7e:Chase.MovementActionsLost")
@@ -103,7 +103,7 @@ def test_harvey_throws_the_farmer_over_the_fence(keeper):
     assert [(r["skill"], r["level"], r["penalty_dice"]) for r in fight["rolls"]] == [
         ("Fighting (Brawl)", "failure", 0), ("Fighting (Brawl)", "regular", 0),
     ]
-    assert fight["outcome"] == {"winner": "defender", "target_hit": False, "attacker_hit": True, "mishaps": [keeper.ids["Farmer"]]}
+    assert fight["outcome"] == {"winner": "defender", "target_hit": False, "attacker_hit": True, "outnumbered": False, "malfunction": None, "mishaps": [keeper.ids["Farmer"]]}
     farmer = table.who(fight["chase"], "Farmer")
     assert (farmer["movement_actions"], farmer["mishap"]["cause"]) == (1, "fighting maneuver by Harvey")
 

@@ -42,6 +42,33 @@ class Attack(MethodView):
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
 
 
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/fire")
+class Fire(MethodView):
+    @blp.arguments(o.Fire)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """A gun fired several times in one attack (coc7e-combat.txt "Handguns, Multiple Shots",
+        "Automatic Fire"): shots with a penalty die each, a burst, or full auto in volleys sized by
+        the SMG or MG skill, each volley one more penalty die (past two: the difficulty a step
+        higher); a success hits with half the bullets, an Extreme success with all, half impaling.
+        One attack of the round; the rounds are spent. rolls: {"attack": {"1": [...]}, "damage": {"1.1": [...]}}."""
+        choice = rolls(data)
+        outcome, chase = coc7e().fire(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
+        return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/reload")
+class Reload(MethodView):
+    @blp.arguments(o.Reload)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """On the participant's turn: load rounds into a carried gun, or try to clear its jam
+        (coc7e-combat.txt "Reloading Firearms", "Malfunctions"). rolls: {"clear": [...]}."""
+        choice = rolls(data)
+        outcome, chase = coc7e().reload(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
+        return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
+
+
 @blp.route("/<uuid:chase_id>/participants/<participant_id>/mishap-roll")
 class MishapRoll(MethodView):
     @blp.arguments(o.MishapRoll)

@@ -15,6 +15,10 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.recorded_chase import DICE_MODES
 from domain.rules.coc7e.conflict import RESPONSES
+from domain.rules.coc7e import ranged
+from domain.rules.coc7e.maneuvers import GOALS
+from domain.rules.coc7e.armed_attack import MAX_DISTANCE
+from domain.rules.coc7e.fire_procedures import MAX_TARGETS
 from domain.rules.coc7e.conflict_procedures import METHODS
 from domain.rules.coc7e.damage import COLLISIONS, INJURIES
 from domain.rules.coc7e.obstacle_procedures import APPROACHES
@@ -83,7 +87,9 @@ class Aftermath(Schema):
     accident = fields.Boolean(metadata={"description": "undrivable: grinding to a halt was an accident (1D10 to each occupant); default false"})
 
 
-AFTERMATH_ROLLS = ("thrown_free", "accident")
+# Rolls per participant that damage may call for: each occupant thrown free of a wreck or hurt in
+# an accident, and the CON roll of anyone taking a major wound (coc7e-combat.txt "Major Wound").
+AFTERMATH_ROLLS = ("thrown_free", "accident", "con")
 SKILLS = fields.List(fields.String(validate=validate.Length(1, 80)), validate=validate.Length(1, 10), metadata={"description": "the skill or choice of skills that negotiate it", "example": ["Climb", "Jump"]})
 LOCATION = fields.Raw(metadata={"description": "a location index (0 = the back of the chase) or a name the Keeper gave it"})
 
@@ -143,19 +149,55 @@ class BreakBarrier(RollsInput):
 
 class Attack(RollsInput):
     target_id = fields.String(required=True)
-    method = fields.String(load_default="fighting", validate=validate.OneOf(METHODS), metadata={"description": "fighting (a vehicle: ramming with Drive Auto), firearm, or maneuver (push, trip, run off the road)"})
+    method = fields.String(validate=validate.OneOf(METHODS), metadata={"description": "fighting (a vehicle: ramming with Drive Auto), firearm, or maneuver (push, trip, run off the road); default: the weapon's (firearm for a gun), else fighting"})
+    weapon = fields.String(validate=validate.Length(1, 100), metadata={"description": "a weapon of Table XVII the attacker carries (GET /rules/coc7e/weapons): sets skill, damage (with the damage bonus, or half of it when thrown), impales and, with distance_yards, the difficulty; a gun spends a round", "example": ".38 or 9mm Revolver"})
+    distance_yards = fields.Integer(strict=True, validate=validate.Range(0, MAX_DISTANCE), metadata={"description": "the distance to the target: a firearm's difficulty by its base range (Regular, Hard to twice it, Extreme to four times), a shotgun's damage band"})
+    goal = fields.String(validate=validate.OneOf(GOALS), metadata={"description": "a maneuver's goal (coc7e-combat.txt \"Step 2\"): disarm, knock down (prone), hold, penalty die (on the target's actions), bonus die (to attacks on it), escape (a hold), knock out (optional rule); default in a chase: mishap, the Keeper's ruling"})
+    seize = fields.String(validate=validate.Length(1, 100), metadata={"description": "disarm: the weapon taken (default: the first the target carries)"})
+    armor_luck = fields.Integer(strict=True, validate=validate.Range(0, 999), metadata={"description": "optional \"Armor Revisited\": the target's Luck when worn armor covers only part of them; the roll \"luck\" failed, the armor is not hit"})
+    armor_per_die = fields.Boolean(metadata={"description": "optional \"Armor Revisited\": a shotgun's armor deducted from every die of damage"})
+    malfunction = fields.String(validate=validate.OneOf(("dud", "jam")), metadata={"description": "should the gun malfunction: the Keeper's dud or jam where the rules do not say (a revolver: a dud; lever-action: a jam)"})
     response = fields.String(validate=validate.OneOf(RESPONSES), metadata={"description": "the target's choice: fight back, dodge, maneuver, or none; required unless a firearm (none)"})
     attack_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: Fighting (Brawl) or the first Fighting/Firearms skill; a vehicle: its driving skill"})
     defence_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: Dodge, or Fighting when fighting back; a vehicle: its driving skill"})
     damage = fields.String(validate=validate.Length(1, 100), metadata={"description": "the attacker's damage; default 1D3+DB; required for a firearm; a vehicle: 1D10 per Build", "example": "1D10"})
     counter_damage = fields.String(validate=validate.Length(1, 100), metadata={"description": "the target's damage when fighting back and winning; default 1D3+DB"})
+    impales = fields.Boolean(allow_none=True, metadata={"description": "the attacker's weapon can impale (the weapon table's (i)): an Extreme success on the attacker's turn deals maximum damage and bonus plus a damage roll; default: yes for a firearm, no in melee (a non-impaling Extreme success deals maximum damage and bonus)"})
     bonus_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
     penalty_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
     defence_bonus_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
     defence_penalty_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
-    difficulty = fields.String(load_default="regular", validate=validate.OneOf(("regular", "hard", "extreme")), metadata={"description": "a firearm's difficulty (range)"})
+    difficulty = fields.String(validate=validate.OneOf(("regular", "hard", "extreme")), metadata={"description": "a firearm's difficulty (range); default regular, or as distance_yards sets it"})
     aftermath = fields.Nested(Aftermath)
-    rolls = Rolls(("attack", "defence", "damage", "counter_damage"), AFTERMATH_ROLLS)
+    rolls = Rolls(("attack", "defence", "damage", "counter_damage", "luck"), AFTERMATH_ROLLS)
+
+
+class FireTarget(Schema):
+    target_id = fields.String(required=True)
+    bullets = fields.Integer(strict=True, required=True, validate=validate.Range(1, 10000))
+
+
+class Fire(RollsInput):
+    weapon = fields.String(required=True, validate=validate.Length(1, 100), metadata={"description": "a gun of Table XVII the shooter carries, loaded", "example": ".38 or 9mm Revolver"})
+    mode = fields.String(validate=validate.OneOf(ranged.MODES[1:]), metadata={"description": "shots (1 to the bracketed number, a penalty die each when more than one; default), burst, or full auto"})
+    target_id = fields.String(metadata={"description": "shots and burst: the target"})
+    shots = fields.Integer(strict=True, validate=validate.Range(1, 10), metadata={"description": "shots: how many"})
+    targets = fields.List(fields.Nested(FireTarget), validate=validate.Length(1, MAX_TARGETS), metadata={"description": "full auto: the bullets declared at each target, in order"})
+    difficulty = fields.String(validate=validate.OneOf(("regular", "hard", "extreme")), metadata={"description": "the range's difficulty (Regular within the base range, Hard to twice it, Extreme to four times)"})
+    attack_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: the weapon's skill; full auto: Firearms (SMG), or (MG) for a machine gun"})
+    bonus_dice = fields.Integer(strict=True, validate=validate.Range(0, 2), metadata={"description": "the Keeper's bonus dice: point-blank, aiming, a large target, a prone shooter"})
+    penalty_dice = fields.Integer(strict=True, validate=validate.Range(0, 2), metadata={"description": "the Keeper's penalty dice: cover, diving for cover, firing into melee, a fast or small target, racing on"})
+    malfunction = fields.String(validate=validate.OneOf(("dud", "jam")))
+    aftermath = fields.Nested(Aftermath)
+    rolls = Rolls((), ("attack", "damage") + AFTERMATH_ROLLS, metadata={"description": 'by number from 1: {"attack": {"1": [...]}, "damage": {"1.1": [...]}} (roll, then bullet)'})
+
+
+class Reload(RollsInput):
+    weapon = fields.String(required=True, validate=validate.Length(1, 100))
+    rounds_loaded = fields.Integer(strict=True, data_key="rounds", validate=validate.Range(1, 10000), metadata={"description": "rounds to load; default: to a full magazine"})
+    clear_jam = fields.Boolean(metadata={"description": "try to clear a jam instead (Mechanical Repair, else the weapon's skill)"})
+    skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "the skill to clear the jam with"})
+    rolls = Rolls(("clear",))
 
 
 class MishapRoll(RollsInput):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.schemas import ChaseView, DiceInput
+from domain.rules.coc7e.arms import MAX_WEAPONS
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
 from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY
 from domain.rules.coc7e.vehicles import ERAS, VEHICLES
@@ -12,6 +13,11 @@ from domain.rules.coc7e.vehicles import ERAS, VEHICLES
 def _whole(limit: str, **kw):
     low, high = LIMITS[limit]
     return fields.Integer(strict=True, validate=validate.Range(low, high), **kw)
+
+
+class CarriedWeapon(Schema):
+    weapon = fields.String(required=True, validate=validate.Length(1, 100), metadata={"example": ".38 or 9mm Revolver"})
+    loaded = fields.Integer(strict=True, validate=validate.Range(0, 10000), metadata={"description": "rounds loaded; default a full magazine (Bullets in Gun)"})
 
 
 class ParticipantCreate(Schema):
@@ -38,6 +44,13 @@ class ParticipantCreate(Schema):
         },
     )
     era = fields.String(validate=validate.OneOf(ERAS), metadata={"description": "with chart_vehicle: modern (default) or 1920s (MOV about 20% lower)"})
+    weapons = fields.List(
+        fields.Nested(CarriedWeapon), validate=validate.Length(0, MAX_WEAPONS),
+        metadata={"description": "weapons carried, of coc7e-combat.txt Table XVII (GET /rules/coc7e/weapons), each with the rounds loaded (default: a full magazine)"},
+    )
+    attacks_per_round = _whole("attacks_per_round", metadata={"description": "attacks a round (monsters may have several; default 1)"})
+    str = _whole("str", metadata={"description": "STR: with SIZ, gives the damage bonus and Build (unless given)"})
+    siz = _whole("siz", metadata={"description": "SIZ: with STR, gives the damage bonus and Build (unless given)"})
 
 
 class CutToTheChase(Schema):

@@ -142,6 +142,25 @@ class Coc7eCommands:
         done = self._run(chase_id, expected_version, lambda c: c.attack(participant_id, target_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
+    def fire(
+        self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
+        by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """Several shots, a burst or full auto with a carried gun (see Chase.fire)."""
+        by.require_acts_for(participant_id, "fire")
+        _keeper_rules_aftermath(options, by)
+        done = self._run(chase_id, expected_version, lambda c: c.fire(participant_id, roll_sources(self.dice, c, rolls), **options))
+        return done.result, done.track
+
+    def reload(
+        self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
+        by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """Load a carried gun, or try to clear its jam (see Chase.reload)."""
+        by.require_acts_for(participant_id, "reload")
+        done = self._run(chase_id, expected_version, lambda c: c.reload(participant_id, roll_sources(self.dice, c, rolls), **options))
+        return done.result, done.track
+
     def mishap_roll(
         self, chase_id: UUID, participant_id: str, skill: str, *, rolls: RollChoices = SERVER_ROLLS,
         expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
@@ -159,6 +178,41 @@ class Coc7eCommands:
         by.require_keeper("rule on damage and delays")
         done = self._run(chase_id, expected_version, lambda c: c.rule_consequences(participant_id, roll_sources(self.dice, c, rolls), incident=incident, **options))
         return done.result, done.track
+
+
+    # -- wounds and healing (coc7e-combat.txt "Wounds and Healing"; Chase.inflict and on) -----
+
+    def wounds(
+        self, chase_id: UUID, participant_id: str, treatment: str, *, rolls: RollChoices = SERVER_ROLLS,
+        expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
+    ) -> tuple[dict[str, Any], View]:
+        """A wound procedure on a participant: "damage" (the Keeper's), "dying-roll" (the patient's
+        player), "first-aid" and "medicine" (the healer's player, or the Keeper), "recovery" and
+        "condition" (the Keeper)."""
+        procedure, who = WOUND_PROCEDURES[treatment]
+        if who == "patient":
+            by.require_acts_for(participant_id, f"make the {treatment} roll")
+        elif who == "healer" and options.get("healer_id") is not None:
+            by.require_acts_for(options["healer_id"], "treat the wounded")
+        else:
+            by.require_keeper(f"rule on {treatment}")
+        done = self._run(chase_id, expected_version, lambda c: getattr(c, procedure)(participant_id, roll_sources(self.dice, c, rolls), **options))
+        return done.result, done.track
+
+    def rule_condition(self, chase_id: UUID, participant_id: str, expected_version: int | None = None, *, by: Principal = SYSTEM, **options: Any) -> View:
+        """The Keeper rules that a character comes to or stands up."""
+        by.require_keeper("rule that a character comes to or stands up")
+        return self._run(chase_id, expected_version, lambda c: c.rule_condition(participant_id, **options)).track
+
+
+# Wound procedures by the path that names them, and who may ask for each.
+WOUND_PROCEDURES = {
+    "damage": ("inflict", "keeper"),
+    "dying-roll": ("dying_roll", "patient"),
+    "first-aid": ("first_aid", "healer"),
+    "medicine": ("medicine", "healer"),
+    "recovery": ("recover", "keeper"),
+}
 
 
 def _keeper_rules_aftermath(options: dict[str, Any], by: Principal) -> None:

@@ -54,6 +54,20 @@ def _participant(chase: Any, p: Any, acted: bool) -> dict[str, Any]:
         "attacks_made": p.attacks_made,
         "condition": p.condition,
         "fate": p.fate,
+        # Combat (issue 14): wounds and state, the attacks a round, the weapons carried, and
+        # whether melee attacks on them now take the outnumbered bonus die.
+        "major_wound": p.major_wound,
+        "prone": p.prone,
+        "unconscious": p.unconscious or (p.kind != "vehicle" and p.hp_left == 0),
+        "dying": p.dying,
+        "stabilised": p.stabilised,
+        "dead": p.dead,
+        "first_aid_tries": p.first_aid_tries,
+        "attacks_per_round": p.attacks_per_round,
+        "weapons": [dict(w) for w in p.weapons],
+        "held_by": p.held_by,
+        "disadvantage": p.disadvantage,
+        "outnumbered": p.defended_round is not None and p.defended_round == chase.round,
         "obstacle_ahead": _ahead(chase, p),
         "mishap": dict(chase.mishaps[p.id]) if p.id in chase.mishaps else None,
     }

@@ -14,8 +14,10 @@ from domain.rules.coc7e.establishing import (
 )
 from domain.rules.coc7e import (
     chase_events,
+    combat_events,
     conflict_procedures,
     damage_events,
+    fire_procedures,
     keeper_rolls,
     mishaps,
     obstacle_events,
@@ -23,6 +25,8 @@ from domain.rules.coc7e import (
     random_hazards,
     rounds,
     track_features,
+    wound_events,
+    wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
@@ -111,6 +115,18 @@ class Chase(RecordedChase):
     VehicleOutOfAction = damage_events.VehicleOutOfAction
     ParticipantDisplaced = damage_events.ParticipantDisplaced
     AttackMade = damage_events.AttackMade
+    Defended = combat_events.Defended  # combat (combat_events.py)
+    ShotsFired = combat_events.ShotsFired
+    WeaponReloaded = combat_events.WeaponReloaded
+    Fired = combat_events.Fired
+    ManeuverSucceeded = combat_events.ManeuverSucceeded
+    Wounded = wound_events.Wounded  # wounds and healing (wound_events.py)
+    ConsciousnessRolled = wound_events.ConsciousnessRolled
+    DyingRolled = wound_events.DyingRolled
+    FirstAidGiven = wound_events.FirstAidGiven
+    MedicineGiven = wound_events.MedicineGiven
+    Recovered = wound_events.Recovered
+    ConditionRuled = wound_events.ConditionRuled
 
     # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
     move = rounds.move  # rounds.py: moving, delaying, ending turns
@@ -129,8 +145,16 @@ class Chase(RecordedChase):
     negotiate = obstacle_procedures.negotiate  # obstacle_procedures.py: hazards and barriers
     break_barrier = obstacle_procedures.break_barrier
     attack = conflict_procedures.attack  # conflict_procedures.py: attacks and fighting maneuvers
+    fire = fire_procedures.fire  # fire_procedures.py: several shots, bursts, full auto, reloading
+    reload = fire_procedures.reload
     mishap_roll = mishaps.mishap_roll  # mishaps.py: mishaps, damage and Build
     rule_consequences = mishaps.rule_consequences
+    inflict = wound_procedures.inflict  # wound_procedures.py: wounds and healing
+    dying_roll = wound_procedures.dying_roll
+    first_aid = wound_procedures.first_aid
+    medicine = wound_procedures.medicine
+    recover = wound_procedures.recover
+    rule_condition = wound_procedures.rule_condition
 
     # -- creation --------------------------------------------------------------------------
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from domain.rules.coc7e import conflict, damage_events, keeper_rolls, mishaps, rounds, vehicles
+from domain.rules.coc7e import (
+    armed_attack, combat_events, conflict, damage_events, keeper_rolls, maneuvers, mishaps, rounds, vehicles, weapon_damage, wound_events,
+)
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.obstacle_procedures import UNARMED
@@ -22,6 +24,7 @@ from domain.rules.coc7e.participants import Participant
 
 METHODS = ("fighting", "firearm", "maneuver")
 PASSENGERS = f'{CHASES} "Passengers"'
+STOOD_UP = {"fight back": "fighting back", "dodge": "dodging", "maneuver": "with a maneuver"}
 
 # What conflict uses of a chase: the mishaps' needs (rounds, rolls, damage and Build).
 ConflictChase = mishaps.MishapChase
@@ -33,7 +36,7 @@ def attack(
     target_id: str,
     dice: RollSources,
     *,
-    method: str = "fighting",
+    method: str | None = None,
     response: str | None = None,
     attack_skill: str | None = None,
     defence_skill: str | None = None,
@@ -43,11 +46,32 @@ def attack(
     penalty_dice: int = 0,
     defence_bonus_dice: int = 0,
     defence_penalty_dice: int = 0,
-    difficulty: str = "regular",
+    difficulty: str | None = None,
     aftermath: dict[str, Any] | None = None,
+    impales: bool | None = None,
+    weapon: str | None = None,
+    distance_yards: int | None = None,
+    malfunction: str | None = None,
+    goal: str | None = None,
+    seize: str | None = None,
+    armor_luck: int | None = None,
+    armor_per_die: bool = False,
 ) -> dict[str, Any]:
-    """An attack or fighting maneuver on the attacker's turn, and the target's response."""
+    """An attack or fighting maneuver on the attacker's turn, and the target's response.
+
+    ``impales``: whether the attacker's weapon can impale (the weapon table's "(i)"); default: a
+    firearm does ("Rifles and handguns can impale"), a blow in melee does not (a fist, a club).
+    ``weapon``: one of Table XVII the attacker carries, which sets the method, skill, damage,
+    impales and (with ``distance_yards``) the difficulty; a gun spends a round, and a roll at or
+    above its malfunction number does not fire (``malfunction``: the Keeper's "dud" or "jam" where
+    the rules do not say which).
+    """
     a = rounds.require_turn(chase, attacker_id)
+    planned = armed_attack.plan(
+        a, method=method, weapon=weapon, damage=damage, impales=impales, difficulty=difficulty,
+        distance_yards=distance_yards, attack_skill=attack_skill,
+    )
+    method, damage, impales, difficulty, attack_skill = planned.method, planned.damage, planned.impales, planned.difficulty, planned.attack_skill
     t = chase.participant(target_id)
     if t.id == a.id:
         raise InvalidCommand("target_id", "an attacker cannot attack itself")
@@ -69,7 +93,8 @@ def attack(
         cost = 0
     else:
         cost = conflict.attack_cost(
-            same_location=same_location, firearm=firearm, movement_actions_left=a.movement_actions, attacks_made=a.attacks_made
+            same_location=same_location, firearm=firearm, movement_actions_left=a.movement_actions, attacks_made=a.attacks_made,
+            attacks_per_round=a.attacks_per_round,
         )
     if method == "maneuver" and t.aboard:
         raise RuleBroken(f"{t.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
@@ -81,6 +106,8 @@ def attack(
         raise InvalidCommand("response", f"must be one of {', '.join(conflict.RESPONSES)}")
     if firearm and response != "none":
         raise RuleBroken("a firearm attack cannot be fought back or dodged", conflict.POINT_BLANK)
+    armed_attack.check_response(planned, t, response, distance_yards)
+    armed_attack.check_armor_options(planned, armor_luck, armor_per_die)
     if response == "maneuver" and a.aboard:
         raise RuleBroken(f"{a.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
     # Builds: "Step 1: Compare Builds" for maneuvers, either way round.
@@ -89,12 +116,18 @@ def attack(
     hits = _damage_dice(a, firearm, damage, "damage")
     counters = _damage_dice(t, False, counter_damage, "counter_damage") if response == "fight back" else None
     mishaps.check_aftermath(chase, aftermath)
+    # coc7e-combat.txt "Outnumbered": "Once a character has either fought back or dodged in the
+    # present combat round, all subsequent melee attacks on them are made with one bonus die.
+    # This does not apply to attacks made using firearms."
+    outnumbered = int(not firearm and t.defended_round == chase.round)
+    goal = maneuvers.check_goal(a, t, method, goal, seize)
+    standing_bonus, standing_penalty = maneuvers.attack_dice(a, t, firearm=firearm)
     a_roller, a_skill, a_value = _combat_value(chase, a, "Firearms" if firearm else "Fighting", attack_skill, "attack_skill")
     rolls = [
         keeper_rolls.skill_roll(
             chase, dice, "attack", a.id, a_roller.id, f"{method} against {t.name}", a_skill, a_value,
-            difficulty=difficulty if firearm else "regular", bonus=bonus_dice,
-            penalty=attack_penalty + keeper_rolls.impaired_penalty(a, a_skill),
+            difficulty=difficulty if firearm else "regular", bonus=bonus_dice + outnumbered + standing_bonus,
+            penalty=attack_penalty + standing_penalty + keeper_rolls.impaired_penalty(a, a_skill),
         )
     ]
     d_skill = None
@@ -107,45 +140,75 @@ def attack(
             )
         )
     exchange = conflict.resolve(rolls[0]["level"], rolls[-1]["level"] if d_skill else None, response, firearm=firearm, difficulty=difficulty)
+    jammed = armed_attack.fire(chase, a, planned.armed, rolls[0]["result"], malfunction)
+    if jammed:
+        exchange = conflict.Exchange(response, None, False, False)  # "the weapon does not fire"
     chase.trigger_event(
         damage_events.AttackMade, attacker_id=a.id, target_id=t.id, method=method, response=response, attack_skill=a_skill,
         defence_skill=d_skill, attack_roll=rolls[0]["sequence"], defence_roll=rolls[1]["sequence"] if d_skill else None,
         winner=exchange.winner, target_hit=exchange.target_hit, attacker_hit=exchange.attacker_hit,
         movement_actions_spent=cost, movement_actions_left=a.movement_actions - cost,
     )
+    if response in combat_events.DEFENDED:
+        chase.trigger_event(combat_events.Defended, participant_id=t.id, response=response, round=chase.round)
+        if t.prone and exchange.winner == "defender":
+            # "A character that is prone may stand up when they successfully dodge or fight back" ("Prone").
+            chase.trigger_event(wound_events.ConditionRuled, participant_id=t.id, conscious=None, standing=True, reason=f"stood up {STOOD_UP[response]}")
     if exchange.target_hit:
-        if method == "maneuver":
+        if method == "maneuver" and goal not in (None, "mishap"):
+            maneuvers.achieve(chase, a, t, goal, seize)
+        elif method == "maneuver":
             mishaps.incur_mishap(chase, t, f"fighting maneuver by {a.name}")
         else:
-            rolls += _strike(chase, a, t, hits, "damage", firearm, aftermath, dice)
+            # Extreme damage and impales: on the attacker's own turn only, never when fighting back.
+            extreme = weapon_damage.extreme_hit(rolls[0]["level"], initiated=True, difficulty=difficulty if firearm else "regular")
+            lands = weapon_damage.blow(hits, a.damage_bonus, extreme=extreme, impales=firearm if impales is None else bool(impales))
+            rolls += strike(chase, a, t, lands, "damage", firearm, aftermath, dice, armor_luck=armor_luck, armor_per_die=bool(armor_per_die))
     if exchange.attacker_hit:
         if response == "maneuver":
             mishaps.incur_mishap(chase, a, f"fighting maneuver by {t.name}")
         elif counters is not None and t.status == "in_chase":
-            rolls += _strike(chase, t, a, counters, "counter_damage", False, aftermath, dice)
+            lands = weapon_damage.blow(counters, t.damage_bonus, extreme=False, impales=False, field="counter_damage")
+            rolls += strike(chase, t, a, lands, "counter_damage", False, aftermath, dice)
     rounds.turn_goes_on(chase, a, passenger_acted=True)
     return {
-        "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit,
+        "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit, "outnumbered": bool(outnumbered), "malfunction": jammed,
         "mishaps": [pid for pid in (a.id, t.id) if pid in chase.mishaps], "rolls": rolls,
     }
 
 # -- internals -----------------------------------------------------------------------------
 
-def _strike(
-    chase: ConflictChase, source: Participant, target: Participant, expression: str, name: str, firearm: bool,
-    aftermath: dict[str, Any] | None, dice: RollSources,
+def strike(
+    chase: ConflictChase, source: Participant, target: Participant, lands: weapon_damage.Blow, name: str, firearm: bool,
+    aftermath: dict[str, Any] | None, dice: RollSources, *, armor_luck: int | None = None, armor_per_die: bool = False,
 ) -> list[dict[str, Any]]:
-    """Damage from ``source`` to ``target``, and a vehicle's share of what it delivers."""
+    """Damage from ``source`` to ``target``, and a vehicle's share of what it delivers.
+
+    coc7e-combat.txt "Armor Revisited" (optional): ``armor_luck``, the target's Luck when their worn
+    armor covers only part of them (a failed Luck roll "luck": the shot found no armor);
+    ``armor_per_die``, shotgun pellets: the armor counts against every die of damage."""
     original = _original_build(target)
-    amount, record = keeper_rolls.amount_roll(chase, dice, name, expression, source.id, f"damage to {target.name}", source)
+    rolled, record = 0, None
+    if lands.rolled is not None:
+        what = {"regular": "damage", "impale": "impale: maximum damage and bonus plus a damage roll"}[lands.kind]
+        rolled, record = keeper_rolls.amount_roll(chase, dice, name, lands.rolled, source.id, f"{what} to {target.name}", None)
+        rolled = record["total"] if record else rolled
+    amount = lands.amount(rolled)
     rolls = [record] if record else []
-    cause = f"{'shot' if firearm else 'hit'} by {source.name}"
+    cause = f"{'shot' if firearm else 'hit'} by {source.name}" + {"regular": "", "maximum": " (extreme success: maximum damage)", "impale": " (impale)"}[lands.kind]
     if target.kind == "vehicle":
         rolls += mishaps.vehicle_hit(chase, target, amount, record, cause, aftermath, dice)
     else:
         # Armor for people: the vehicle's armor protects its driver and passengers.
-        armor = target.armor + (chase.participants[target.vehicle].armor if target.aboard else 0)
-        mishaps.hurt(chase, target, amount, armor, cause, record)
+        worn = target.armor
+        if worn and armor_luck is not None:
+            luck = keeper_rolls.skill_roll(chase, dice, "luck", target.id, target.id, "Luck: did the blow strike the armor?", "Luck", armor_luck)
+            rolls.append(luck)
+            worn = worn if luck["success"] else 0
+        if armor_per_die and lands.rolled is not None:
+            worn *= len(keeper_rolls.parse_expression(lands.rolled, None).dice())
+        armor = worn + (chase.participants[target.vehicle].armor if target.aboard else 0)
+        rolls += mishaps.hurt(chase, target, amount, armor, cause, record, dice)
     if source.kind == "vehicle" and amount and source.status == "in_chase":
         kick = conflict.recoil(amount, original)
         if kick.build_lost:
@@ -166,7 +229,7 @@ def _damage_dice(p: Participant, firearm: bool, given: str | None, field: str) -
     if given is None and firearm:
         raise InvalidCommand(field, "give the firearm's damage, e.g. 1D10 for a .38 revolver (coc7e-combat.txt weapons table)")
     expression = given or UNARMED
-    keeper_rolls.parse_expression(expression, p, field)
+    weapon_damage.read(expression, p.damage_bonus, field)
     return expression
 
 

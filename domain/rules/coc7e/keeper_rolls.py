@@ -56,15 +56,24 @@ def roll_skill(
     penalty: int = 0,
     purpose: str = "skill roll",
 ) -> dict[str, Any]:
-    """A skill or characteristic roll by value, or by the participant's own skill."""
+    """A skill or characteristic roll by value, or by the participant's own skill.
+
+    A vehicle's roll is its driver's (their driving skill); an impaired vehicle's penalty die
+    goes on every roll of its driving skill, made for the vehicle or by its driver
+    (coc7e-chases.txt "Vehicle Reference Charts", notes: "all Drive Auto (or appropriate skill) rolls").
+    """
     chase.require_not_ended()
-    if target is None:
-        if participant_id is None:
+    roller_id = participant_id
+    if participant_id is None:
+        if target is None:
             raise InvalidCommand("target", "is required when no participant rolls")
-        target = value_of(chase.participant(participant_id), skill)
-    elif participant_id is not None:
-        chase.participant(participant_id)
-    record = roll_percentile(chase, dice, participant_id, purpose, skill, target, difficulty=difficulty, bonus=bonus, penalty=penalty)
+    else:
+        p = chase.participant(participant_id)
+        roller, target = roller_value(chase, p, skill, target)
+        roller_id = roller.id
+        impaired = impaired_penalty(p, skill) + driven_penalty(chase, p, skill)
+        penalty = penalty + impaired if impaired else penalty
+    record = roll_percentile(chase, dice, roller_id, purpose, skill, target, difficulty=difficulty, bonus=bonus, penalty=penalty)
     chase.trigger_event(chase_events.SkillRolled, participant_id=participant_id, roll=record)
     return record
 
@@ -150,6 +159,13 @@ def roller_value(chase: RollingChase, p: Participant, skill: str, target: int | 
             raise InvalidCommand("target", "must be a whole number from 0 to 999")
         return roller, target
     return roller, value_of(roller, skill)
+
+
+def driven_penalty(chase: RollingChase, p: Participant, skill: str) -> int:
+    """The impaired vehicle's penalty die on its driver's own roll of the vehicle's driving skill."""
+    if p.seat != "driver" or p.vehicle is None:
+        return 0
+    return impaired_penalty(chase.participant(p.vehicle), skill)
 
 
 def impaired_penalty(p: Participant, skill: str) -> int:

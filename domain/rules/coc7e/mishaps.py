@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from domain.rules.coc7e import damage as tables
-from domain.rules.coc7e import damage_events, keeper_rolls, obstacle_events, obstacles, rounds, track_features, vehicles
+from domain.rules.coc7e import damage_events, keeper_rolls, obstacle_events, obstacles, rounds, track_features, vehicles, wound_procedures
 from domain.rules.coc7e.conflict import MANEUVER_DIFFICULTY, MANEUVERS_IN_A_CHASE
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
@@ -124,13 +124,13 @@ def rule_consequences(
         if vehicle:
             loss = lose_build(chase, p, cause, points=amount, sequence=record and record["sequence"])
         else:
-            hurt(chase, p, amount, 0, cause, record)
+            rolls += hurt(chase, p, amount, 0, cause, record, dice)
     if vehicle and ruled.occupant_damage:
         # "The damage should also be rolled for each occupant ..., substituting hit points"
         for o in occupants_of(chase, p):
             amount, record = keeper_rolls.amount_roll(chase, dice, f"occupants.{o.id}", ruled.occupant_damage, o.id, f"{what}, aboard {p.name}: {cause}")
             rolls += [record] if record else []
-            hurt(chase, o, amount, 0, f"aboard {p.name}: {cause}", record)
+            rolls += hurt(chase, o, amount, 0, f"aboard {p.name}: {cause}", record, dice)
     if loss is not None:
         rolls += vehicle_aftermath(chase, p, loss, cause, aftermath, dice)
     if ruled.lost_movement_actions and p.status == "in_chase":
@@ -169,12 +169,9 @@ def occupants_of(chase: MishapChase, v: Participant) -> list[Participant]:
     return [o for o in chase.participants.values() if o.vehicle == v.id and o.status == "in_chase"]
 
 
-def hurt(chase: MishapChase, p: Participant, rolled: int, armor: int, cause: str, record: dict[str, Any] | None) -> None:
-    taken = tables.through_armor(rolled, armor)
-    chase.trigger_event(
-        damage_events.DamageTaken, participant_id=p.id, rolled=rolled, armor=armor, taken=taken, cause=cause,
-        roll_sequence=record["sequence"] if record else None,
-    )
+def hurt(chase: MishapChase, p: Participant, rolled: int, armor: int, cause: str, record: dict[str, Any] | None, dice: RollSources) -> list[dict[str, Any]]:
+    """Damage to a character or creature and its wound (wound_procedures.hurt): the rolls it made."""
+    return wound_procedures.hurt(chase, p, rolled, armor, cause, record, dice)
 
 
 def lose_build(
@@ -239,7 +236,7 @@ def vehicle_aftermath(
             continue
         amount, record = keeper_rolls.amount_roll(chase, dice, name, dice_text, o.id, why)
         rolls += [record] if record else []
-        hurt(chase, o, amount, 0, why, record)
+        rolls += hurt(chase, o, amount, 0, why, record, dice)
     return rolls
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.errors import InvalidInput
+from domain.rules.coc7e import arms
 from domain.rules.coc7e import vehicles as charts
 from domain.rules.coc7e.errors import InvalidCommand
 
@@ -32,6 +33,9 @@ LIMITS = {
     "build": (-2, 100),
     "armor": (0, 50),
     "skill": (0, 200),
+    "attacks_per_round": (1, 10),
+    "str": (1, 999),
+    "siz": (1, 999),
 }
 
 
@@ -75,6 +79,36 @@ class Participant:
     damage: int = 0
     attacks_made: int = 0
     fate: str | None = None
+    # Added with combat (issue 14), schema 2 (upcast_v1_v2 gives older ones these defaults):
+    # the round in which they last fought back or dodged (coc7e-combat.txt "Outnumbered"); their
+    # wounds and state ("Major Wound: The Effects", "Dying", "Prone"); the First Aid tries and
+    # Medicine given since their last wound ("First Aid", "Medicine"); the attacks they may make a
+    # round ("Actions in a Combat Round": monsters' several attacks); the weapons they carry, each
+    # {"weapon": name, "loaded": rounds or None, "jammed": bool} (weapons.py); who holds them, and
+    # the ongoing disadvantage a fighting maneuver left ("Step 2: Make the Attack Roll").
+    defended_round: int | None = None
+    major_wound: bool = False
+    prone: bool = False
+    unconscious: bool = False
+    dying: bool = False
+    stabilised: bool = False
+    dead: bool = False
+    first_aid_tries: int = 0
+    medicine_given: bool = False
+    attacks_per_round: int = 1
+    weapons: list[dict[str, Any]] = field(default_factory=list)
+    held_by: str | None = None
+    disadvantage: str | None = None
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """Schema 1 had no combat state: no one had defended, been wounded or carried weapons."""
+        data.update(
+            defended_round=None, major_wound=False, prone=False, unconscious=False, dying=False, stabilised=False, dead=False,
+            first_aid_tries=0, medicine_given=False, attacks_per_round=1, weapons=[], held_by=None, disadvantage=None,
+        )
 
     @property
     def aboard(self) -> bool:
@@ -88,6 +122,13 @@ class Participant:
     @property
     def hp_left(self) -> int | None:
         return None if self.hp is None else max(0, self.hp - self.damage)
+
+    @property
+    def incapacitated(self) -> bool:
+        """Out of the fight though still where they fell: unconscious (at zero hit points, or after
+        failing the CON roll of a major wound), dying or dead; they stop acting (coc7e-combat.txt
+        "Zero Hit Points: The Effects", "Major Wound: The Effects", "Dying")."""
+        return self.kind != "vehicle" and (self.hp_left == 0 or self.unconscious or self.dying or self.dead)
 
     def combat_skill(self) -> int:
         """Best Fighting or Firearms skill, for DEX ties (coc7e-combat.txt)."""
@@ -190,6 +231,7 @@ def validate(spec: dict[str, Any], vehicles: dict[str, Participant], aboard: int
         if vehicle_id is not None:
             raise InvalidParticipant("vehicle_id", "a vehicle cannot ride in another vehicle")
         return out
+    out.update(arms.combat_fields(spec, out, _whole))
     out["dex"] = _whole(spec, "dex", required=True)
     out["con"] = _whole(spec, "con", required=vehicle_id is None)
     out["mov"] = _whole(spec, "mov", required=True)

@@ -48,6 +48,9 @@ def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
         raise InvalidCommand("locations", "must be a whole number, 1 or more")
     if p.aboard:
         raise RuleBroken(f"{p.name} rides in a vehicle and has no movement actions (\"Passengers\")", f"{CHASES} \"Passengers\"")
+    if p.held_by is not None:
+        holder = chase.participants[p.held_by].name
+        raise RuleBroken(f"{p.name} is held by {holder}: a maneuver of their own breaks out (goal escape)", 'coc7e-combat.txt "Step 2: Make the Attack Roll"')
     if p.movement_actions < locations:
         raise RuleBroken(f"{p.name} has {p.movement_actions} movement actions left; moving {locations} locations takes {locations}", rule)
     start = chase.track.location_of(participant_id)
@@ -113,15 +116,20 @@ def end_turn(chase: RoundsChase, participant_id: str) -> None:
     finish_turn(chase, p, "ended by the player")
 
 
+ZERO_HIT_POINTS = 'coc7e-combat.txt "Zero Hit Points: The Effects"'
+
+
 def begin_round(chase: RoundsChase, number: int) -> None:
-    runners = [p for p in chase.on_track() if p.status == "in_chase"]
+    """A new round: movement actions by MOV, and the DEX order of those able to act (the
+    unconscious, dying and dead lie where they fell: "Zero Hit Points: The Effects")."""
+    runners = [p for p in chase.on_track() if p.status == "in_chase" and not p.incapacitated]
     if not runners:
         return  # everyone is out of action: no one to move; the Keeper ends the chase
     slowest = min(p.chase_mov for p in runners)
     actions, owed = {}, {}
     for p in runners:
         actions[p.id], owed[p.id] = allotment(p.chase_mov, slowest, p.owed)
-    aboard = [p for p in chase.participants.values() if p.aboard and p.status == "in_chase" and p.seat == "passenger"]
+    aboard = [p for p in chase.participants.values() if p.aboard and p.status == "in_chase" and p.seat == "passenger" and not p.incapacitated]
     for p in aboard:
         actions[p.id], owed[p.id] = 0, 0
     order = dex_order(
@@ -142,6 +150,10 @@ def finish_turn(chase: RoundsChase, p: Participant, reason: str) -> None:
     if chase.turn_index >= len(chase.turn_order):
         chase.trigger_event(chase_events.RoundEnded, round=chase.round)
         begin_round(chase, chase.round + 1)
+    # One who fell before their turn came lets it pass ("Zero Hit Points: The Effects").
+    current = chase.whose_turn
+    if current is not None and chase.participants[current].incapacitated:
+        finish_turn(chase, chase.participants[current], "unconscious at zero hit points")
 
 
 def record_caught_up(chase: RoundsChase, mover: Participant, location: int) -> None:
@@ -161,6 +173,8 @@ def require_turn(chase: RoundsChase, participant_id: str) -> Participant:
         raise RuleBroken("the chase has not been cut to yet", f"{CHASES} \"Cut to the chase\"")
     if p.status != "in_chase":
         raise RuleBroken(f"{p.name} is not in the chase ({p.status})", rule)
+    if p.incapacitated:
+        raise RuleBroken(f"{p.name} is at zero hit points: unconscious, and acts no more", ZERO_HIT_POINTS)
     if chase.whose_turn != participant_id:
         current = chase.participants[chase.whose_turn].name if chase.whose_turn else "no one"
         raise RuleBroken(f"it is {current}'s turn, not {p.name}'s (highest DEX acts first)", rule)
@@ -180,6 +194,8 @@ def turn_goes_on(chase: RoundsChase, p: Participant, passenger_acted: bool = Fal
     c = chase.participants[current]
     if c.status != "in_chase":
         finish_turn(chase, c, "out of the chase")
+    elif c.incapacitated:
+        finish_turn(chase, c, "unconscious at zero hit points")
     elif c.id != p.id:
         return
     elif p.aboard:
