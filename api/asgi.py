@@ -35,14 +35,24 @@ class ChaseLedgerHost:
 
     def __init__(self, flask_app: Flask, threads: int) -> None:
         self.flask = flask_app
-        self.wsgi = WSGIMiddleware(flask_app, workers=threads)
+        self.wsgi = WSGIMiddleware(self.terminated, workers=threads)
         self._feeds: ChaseFeeds | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["method"] == "GET" and STREAMS.match(scope["path"]):
             await self.stream(scope, receive, send)
+        elif scope["type"] == "http":
+            received = await whole_body(scope, receive, self.flask.config.get("MAX_CONTENT_LENGTH"))
+            if received is not None:  # (None: the client left while sending it)
+                await self.wsgi(scope, received, send)
         else:
             await self.wsgi(scope, receive, send)
+
+    def terminated(self, environ: dict[str, Any], start_response: Any) -> Any:
+        """Flask, told that the server ends the body: one sent in chunks (no Content-Length) is
+        read to its end (Werkzeug reads none of it otherwise), up to the limit (api/guards.py)."""
+        environ["wsgi.input_terminated"] = True
+        return self.flask(environ, start_response)
 
     def open(self, scope: Any) -> tuple[Response, bytes]:
         """Flask's answer to the request that opens a stream (on a pool thread, like any request)."""
@@ -101,6 +111,33 @@ class ChaseLedgerHost:
         if self._feeds is None:
             self._feeds = ChaseFeeds(ledger_of(self.flask))
         return self._feeds
+
+
+async def whole_body(scope: Any, receive: Any, limit: int | None) -> Any:
+    """The request's body, read on the event loop before a thread takes the request: a client
+    that sends its body slowly (or never finishes it) holds a socket, never one of the threads.
+    A body declared over ``limit`` is left unread (refused 413); one sent in chunks is read to
+    one byte past it, and Flask reads on from there to refuse it. Returns the ``receive`` the
+    request is served with, or None when the client left."""
+    declared = next((value for name, value in scope.get("headers", ()) if name.lower() == b"content-length"), None)
+    if limit is None or (declared is not None and (not declared.isdigit() or int(declared) > limit)):
+        return receive
+    chunks, size, more = [], 0, True
+    while more and size <= limit:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        more = message.get("more_body", False)
+    first: Any = {"type": "http.request", "body": b"".join(chunks), "more_body": more}
+
+    async def replay() -> Any:
+        nonlocal first
+        message, first = first, None
+        return message if message is not None else await receive()
+
+    return replay
 
 
 async def disconnected(receive: Any) -> None:

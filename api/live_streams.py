@@ -263,7 +263,11 @@ class ChaseFeeds:
             self._poller = self.loop.create_task(self._poll())
         if self._clock is None or self._clock.done():
             self._clock = self.loop.create_task(self._tick())
-        await feed.ready.wait()
+        try:
+            await feed.ready.wait()
+        except BaseException:  # the client left (or the worker stops) before the feed was ready
+            self.leave(feed)
+            raise
         return feed
 
     @property

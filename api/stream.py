@@ -49,7 +49,7 @@ def last_event_id(default: int) -> int:
     raw = request.headers.get("Last-Event-ID")
     if raw is None or raw.strip() == "":
         return default
-    if not raw.strip().isdigit() or len(raw.strip()) > 18:
+    if not raw.strip().isascii() or not raw.strip().isdigit() or len(raw.strip()) > 18:  # ("²" is a digit to isdigit)
         abort(422, messages={"headers": {"Last-Event-ID": ["must be the id of an event this stream sent"]}})
     return int(raw.strip())
 

@@ -45,6 +45,8 @@ def test_a_bad_participant_field_is_a_422_naming_it(client, spec, field):
         ({"terrain": [{"from": 0, "to": 10, "terrain": "rough", "modifier": 30}]}, "terrain.0.modifier"),
         ({"wild_die_one": "reroll"}, "wild_die_one"),
         ({"acceleration": "yes"}, "acceleration"),
+        ({"acceleration": 1}, "acceleration"),
+        ({"speed_limit": 0}, "speed_limit"),
     ],
 )
 def test_a_bad_course_or_setting_is_a_422_naming_it(client, options, field):

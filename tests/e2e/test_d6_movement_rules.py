@@ -146,3 +146,34 @@ def test_the_first_racer_past_the_finish_wins_when_the_round_ends(client):
 
     assert ended["phase"] == "ended" and ended["outcome"] == "finished" and ended["end_note"].endswith("Ann, Bob")
     assert table.who("Ann", ended)["finished_round"] == 1 and ended["revealed_seeds"]  # the seed is revealed at the end
+
+
+def test_a_failed_run_never_covers_more_than_the_rate_declared(client):
+    # "A character who fails his running roll covers only his Move": Bob declares 8 m (less
+    # than his Move of 10) over rough terrain (+10) and fails with a total of 6.
+    table = race(client, terrain=[{"from": 0, "to": 60, "terrain": "rough"}])
+
+    failed = table.run("Bob", 8, [1, 2, 3])
+
+    assert failed["rolls"][0]["difficulty"] == 10 and failed["rolls"][0]["success"] is False
+    assert failed["result"] == 8 and table.position("Bob", failed["chase"]) == 8  # not 10 m, more than asked
+
+
+def test_fatigue_weighs_on_fast_movement_only(client):
+    # "Any additional fast movement beyond that predetermined length requires a fatigue modifier":
+    # Ann, two fast rounds past a limit of one, then runs at her Move (no fast movement) or leaps.
+    table = D6Table(client)
+    table.add("Ann", "racer", fatigue_limit=1, skills={"running": "4D"})
+    table.add("Bob", "racer")
+    table.begin(finish=500)
+    for _ in range(2):
+        table.run("Ann", 20, [4, 4, 4, 4])
+        table.end_round()
+    options = {o["rate"]: o["difficulty"] for o in table.who("Ann")["may_move"]["running"]["options"]}
+    assert options[20] == 5 + 6  # fast again: a third round beyond the limit
+
+    # At her Move, and leaping, the fatigue modifier does not apply.
+    assert options[10] == 0
+    walked = table.run("Ann", 10, [1, 1, 1, 2])
+    leapt = table.move("Ann", "leaping", 3, [1, 1, 2])  # Physique 3D
+    assert walked["rolls"][0]["difficulty_parts"]["fatigue"] == 0 and leapt["rolls"][0]["difficulty_parts"]["fatigue"] == 0

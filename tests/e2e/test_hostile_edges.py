@@ -139,6 +139,17 @@ def test_a_nul_in_the_query_or_the_path_is_refused_naming_it(chase, path, field)
     refused(chase, response, 422, before, field=field)
 
 
+@pytest.mark.parametrize("last_event_id", ["\u00b2", "\u00b9\u00b2", "-1", "1e3"], ids=["superscript two", "superscript digits", "negative", "exponent"])
+def test_a_last_event_id_that_is_not_an_event_id_is_refused_naming_the_header(chase, last_event_id):
+    before = chase.events()
+
+    # When a stream is opened with a Last-Event-ID that only looks like digits
+    response = chase.http.get(f"/chases/{chase.chase_id}/stream", headers={"Last-Event-ID": last_event_id})
+
+    # Then it is a 422 naming the header, not a 500
+    refused(chase, response, 422, before, field="headers.Last-Event-ID")
+
+
 # -- Bodies --------------------------------------------------------------------------------
 
 

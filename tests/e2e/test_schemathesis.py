@@ -23,6 +23,7 @@ from tests.e2e.test_bad_input import FARMER, HARVEY
 
 ADMIN = "operator-secret"
 STREAM_EXAMPLES = 3  # a chase's stream stays open for CHASE_LEDGER_STREAM_MAX_SECONDS (1 s here) each
+D6_PURSUER = {"name": "Ann", "role": "pursuer", "move": 10, "physique": "3D", "skills": {"running": "4D"}, "fatigue_limit": 1}
 EXAMPLES = 12  # per operation, valid and invalid requests mixed: the whole document in well under a minute
 
 
@@ -53,7 +54,10 @@ def api():
         "coc7e": chase_of(http, "coc7e", [HARVEY, FARMER]),
         "swade": chase_of(http, "swade", [unit, {**unit, "name": "Hare", "role": "quarry"}], "/swade/participants"),
         "swd": chase_of(http, "swd", [unit, {**unit, "name": "Hare", "role": "quarry"}], "/swd/participants"),
+        "d6": chase_of(http, "d6", [D6_PURSUER, {**D6_PURSUER, "name": "Thief", "role": "quarry", "position": 20}], "/d6/participants"),
     }
+    # The D6 chase is under way, so that generated moves and rolls reach the movement rules.
+    assert http.post(f"/chases/{chases['d6']['chase_id']}/d6/begin", json={"finish": 200}, headers=chases["d6"]["headers"]).status_code == 200
     yield schemathesis.openapi.from_wsgi("/openapi.json", app), chases
     ledger.close()
 
@@ -63,7 +67,7 @@ def filled_in(path: str, chases: dict[str, Any], system: str | None = None) -> t
     participants, its replay job, its Keeper's token (the operator's, for /admin)."""
     if path.startswith("/admin"):
         return {}, {"Authorization": f"Bearer {ADMIN}"}
-    system = system or next((s for s in ("swade", "swd") if f"/{s}/" in path), "coc7e")
+    system = system or next((s for s in ("swade", "swd", "d6") if f"/{s}/" in path), "coc7e")
     chase = chases[system]
     params = {"chase_id": chase["chase_id"], "system": system}
     if "{participant_id}" in path:

@@ -16,6 +16,15 @@ METRES = {"description": "metres, whole or half"}
 ONE = {"description": f"the GM's choice for a 1 on the Wild Die's first roll: {', '.join(WILD_DIE_ONE)} (default: the chase's)"}
 
 
+class TrueOrFalse(fields.Boolean):
+    """JSON true or false only: 1 and 0 are numbers (marshmallow's truthy={True} lets 1 in, as 1 == True)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def _metres(**kw):
     return fields.Float(allow_nan=False, validate=validate.Range(0, MAX_METRES), metadata=METRES, **kw)
 
@@ -57,8 +66,8 @@ class D6Begin(Schema):
     finish = fields.Float(allow_none=True, load_default=None, allow_nan=False, validate=validate.Range(0.5, MAX_METRES), metadata=METRES)
     terrain = fields.List(fields.Nested(Stretch), load_default=list, validate=validate.Length(0, MAX_STRETCHES))
     wild_die_one = fields.String(load_default=DEFAULT_WILD_DIE_ONE, validate=validate.OneOf(WILD_DIE_ONE), metadata=ONE)
-    acceleration = fields.Boolean(load_default=False, truthy={True}, falsy={False}, metadata={"description": "Accelerating and Decelerating: the limits on changing rate"})
-    speed_limit = fields.Boolean(load_default=False, truthy={True}, falsy={False}, metadata={"description": "Maximum Movement: at most 4 times each type's Move"})
+    acceleration = TrueOrFalse(load_default=False, metadata={"description": "Accelerating and Decelerating: the limits on changing rate"})
+    speed_limit = TrueOrFalse(load_default=False, metadata={"description": "Maximum Movement: at most 4 times each type's Move"})
 
 
 class D6Move(DiceInput):

@@ -93,11 +93,13 @@ def move(
 
 def assess(terrain: list[dict[str, Any]], p: D6Participant, movement: str, base: int, rate: float, modifier: int = 0) -> dict[str, Any]:
     """The difficulty of ``rate`` for ``p`` now: the type's base, the rate, the worst terrain the
-    path crosses, fatigue (counting this round once if the move is fast) and the GM's modifier."""
+    path crosses, fatigue when the move is fast (counting this round once) and the GM's modifier."""
     kind = MOVEMENT[movement]
     worst, terrain_name = terrain_modifier(terrain, p.position, p.position + rate)
     fast = kind.rate and rate > base  # a rate beyond one movement: what tires ("most characters cannot move rapidly for long")
-    fatigue = fatigue_modifier(p.fast_rounds + (1 if fast and not p.this_round.get("fast") else 0), p.fatigue_limit)
+    # "Any additional fast movement beyond that predetermined length requires a fatigue modifier":
+    # a move at one movement or less, or a leap, is no fast movement and pays none.
+    fatigue = fatigue_modifier(p.fast_rounds + (0 if p.this_round.get("fast") else 1), p.fatigue_limit) if fast else 0
     parts = {"base": kind.base_difficulty, "rate": kind.increase * steps_beyond(movement, base, rate), "terrain": worst, "fatigue": fatigue, "gm": modifier}
     return {"difficulty": sum(parts.values()), "parts": parts, "terrain": terrain_name, "fast": fast, "modifiers": worst + fatigue + modifier}
 
@@ -134,7 +136,8 @@ def _rolled(
         outcome, distance = "fell short", whole_or_half(max(current, min(rate, allows)))
         said += f"; {p.name} holds {distance} m"
     elif movement in ("running", "flying"):
-        outcome, distance = "covered only the base rate", base  # "fails his running roll covers only his Move"
+        # "fails his running roll covers only his Move": never more than the rate declared
+        outcome, distance = "covered only the base rate", min(rate, base)
         said += f"; a failed roll covers only the Move ({base} m)"
     else:
         outcome, distance = "fell short", whole_or_half(min(rate, allows))
