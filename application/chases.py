@@ -17,6 +17,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import Application, Repository
 from eventsourcing.persistence import Mapper, Transcoding
 
+from application.analytics.facts import FactReader
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
 from application.chase_cache import DEFAULT_SIZE, ChaseCache
 from application.dice import DiceResolver
@@ -29,6 +30,7 @@ from application.read_side import ChaseReadSide
 from application.runner import ChaseNotFound, CommandRunner
 from application.views import project_chase
 from domain.errors import InvalidInput
+from domain.odds import Odds
 
 SNAPSHOT_INTERVAL = 20  # events between snapshots: a long chase loads like a short one (bench/commands.py)
 
@@ -41,6 +43,7 @@ class ChaseLedger(Application):
     # Set by the composition root (infrastructure/bootstrap.py) once this ledger exists: the job
     # service runs on it, and the worker's settings and the persistence environment it was built with.
     jobs: Any = None
+    analytics: Any = None  # reports, sessions and campaigns (application/analytics/service.py)
     worker: Any = None
     persistence: dict[str, str] = {}
 
@@ -55,7 +58,10 @@ class ChaseLedger(Application):
         transcodings: Sequence[Transcoding] = (),
         live: LiveFeed | None = None,
         mapper_class: type[Mapper] = Mapper,
+        odds_of: Callable[[Any], Odds | None] = lambda roll: None,
     ) -> None:
+        """``odds_of``: the exact odds of a recorded roll (infrastructure/systems.py asks every
+        system), kept in each roll's analytics fact."""
         self._mapper_class = mapper_class
         self.chase_classes: dict[str, type] = {name: cls for system in systems for name, cls in system.chases.items()}
         self.default_system = next(iter(self.chase_classes))  # POST /chases without "system": the first registered
@@ -67,7 +73,8 @@ class ChaseLedger(Application):
         self.seeds = seeds(self.factory)
         self.views = views(self.factory)
         self.access = Access(tokens(self.factory))
-        self.renderers = Renderers({name: views for system in systems for name, views in system.views.items()})
+        facts = FactReader(odds_of, [system.game_counts for system in systems])
+        self.renderers = Renderers({name: views for system in systems for name, views in system.views.items()}, facts)
         self.updater = Projector(self, self.views, self.renderers)  # follows the log: `chase project`, rebuilds
         self.read_side = ChaseReadSide(self, self.views, self.renderers, self.updater.set_aside)
         cache = ChaseCache(int(self.env.get(self.AGGREGATE_CACHE_MAXSIZE) or DEFAULT_SIZE))
@@ -171,6 +178,13 @@ class ChaseLedger(Application):
             if not self.recorder.select_events(chase_id, limit=1):
                 raise ChaseNotFound(f"no chase {chase_id}") from None
             raise
+
+    def exists(self, chase_id: UUID | str) -> bool:
+        """Whether there is a chase of that id (any text: not a UUID, no chase)."""
+        try:
+            return bool(self.recorder.select_events(UUID(str(chase_id)), limit=1))
+        except ValueError:
+            return False
 
     def end_chase(self, chase_id: UUID, outcome: str, note: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """The Keeper ends the chase, whatever its system; its seed is revealed in the same action."""

@@ -57,7 +57,7 @@ class ChaseReadSide:
         # reads render from its events (read-your-writes) and the projector retries it.
         for attempt in range(1, WRITE_TRIES + 1):
             try:
-                update = chase_update(chase_id, first - 1, chase, [r.domain_event for r in mine], doc)
+                update = chase_update(chase_id, first - 1, chase, [r.domain_event for r in mine], doc, self.renderers.facts)
                 if self.views.write_views([update]):  # the views were not where this save left them
                     self._catch_up(chase, doc)
                 return doc
@@ -84,7 +84,7 @@ class ChaseReadSide:
             if stored >= chase.version or self.views.set_aside_chases([chase_id]):
                 return  # newer views written by another writer; or set aside: its events wait
             missing = list(self.app.events.get(chase.id, gt=stored, lte=chase.version))
-            if not self.views.write_views([chase_update(chase_id, stored, chase, missing, doc)]):
+            if not self.views.write_views([chase_update(chase_id, stored, chase, missing, doc, self.renderers.facts)]):
                 return
         log.info("views of chase %s still moving after %d tries: left to the projector", chase_id, CATCH_UP_TRIES)
 

@@ -6,6 +6,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from application.analytics.service import Analytics
+from application.analytics.sessions import Sessions
 from application.chases import ChaseLedger
 from application.jobs import Jobs, JobSettings
 from infrastructure.settings import (
@@ -14,7 +16,7 @@ from infrastructure.settings import (
     persistence_env,
     worker_settings,
 )
-from infrastructure.systems import SYSTEMS
+from infrastructure.systems import SYSTEMS, odds_of
 from infrastructure.transcodings import RecordKeepingMapper, transcodings
 
 
@@ -120,6 +122,11 @@ def _wire(ledger: ChaseLedger, env: dict[str, str], settings: WorkerSettings) ->
         queue.jobs = ledger.jobs
     ledger.worker = settings
     ledger.persistence = env
+    if env["PERSISTENCE_MODULE"] == POSTGRES:
+        from infrastructure.postgres_store import PostgresSessionLog as SessionLog
+    else:
+        from infrastructure.sqlite_store import SQLiteSessionLog as SessionLog  # type: ignore[assignment]
+    ledger.analytics = Analytics(ledger, Sessions(_create(SessionLog(ledger.factory.datastore)), ledger.access, ledger.exists))
     return ledger
 
 
@@ -138,11 +145,11 @@ def build_ledger(environ: Mapping[str, str] | None = None) -> ChaseLedger:
         with _postgres_startup_lock(env):
             ledger = ChaseLedger(
                 env, systems=SYSTEMS, seeds=_postgres_seeds, views=_postgres_views, tokens=_postgres_tokens,
-                transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper,
+                transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper, odds_of=odds_of,
             )
             return _wire(ledger, env, settings)
     ledger = ChaseLedger(
         env, systems=SYSTEMS, seeds=_sqlite_seeds, views=_sqlite_views, tokens=_sqlite_tokens,
-        transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper,
+        transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper, odds_of=odds_of,
     )
     return _wire(ledger, env, settings)

@@ -4,6 +4,7 @@ swd-chases.txt). Commands, views, the values kept in snapshots and the roll chec
 from __future__ import annotations
 
 from application.plugins import GameSystem
+from application.systems.savage_worlds.analytics import GAME_COUNTS
 from application.systems.savage_worlds import swade_track, swd_track
 from application.systems.savage_worlds.commands import SAVAGE_CHASES, SavageWorldsCommands
 from application.systems.savage_worlds.views import render_vehicles
@@ -29,4 +30,5 @@ PLUGIN = GameSystem(
         "savage_worlds.VehicleState": VehicleState,
     },
     roll_checks=(check_roll,),
+    game_counts=GAME_COUNTS,
 )
