@@ -7,7 +7,7 @@ never simulation), from the roll as it is recorded, so they can be recomputed fr
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
@@ -18,27 +18,40 @@ class Odds:
 
     outcomes: Mapping[str, Fraction]  # outcome, in the roll's own words ("hard", "raise 1") -> chance
     successes: frozenset[str]  # the outcomes that count as a success for luck and analytics
+    # The outcome a recorded roll had, in the same words (a Savage Worlds roll records success,
+    # raises and Critical Failure, not one word; 5 raises is "raise 4+"); None before a roll.
+    observed: str | None = None
 
     def __post_init__(self) -> None:
         if sum(self.outcomes.values(), Fraction(0)) != 1:
             raise ValueError("the chances of a roll's outcomes must sum to exactly 1")
         if not self.successes <= set(self.outcomes):
             raise ValueError("a success must be one of the roll's outcomes")
+        if self.observed is not None and self.observed not in self.outcomes:
+            raise ValueError("the outcome a roll had must be one of its outcomes")
 
     @property
     def success(self) -> Fraction:
         """The chance that the roll succeeds."""
         return sum((self.outcomes[name] for name in self.successes), Fraction(0))
 
+    def had(self, outcome: str) -> "Odds":
+        """These odds, with the outcome the recorded roll had."""
+        return replace(self, observed=outcome)
+
     def as_json(self) -> dict[str, Any]:
-        """Each chance as a float and as an exact "p/q" string, for the API and exports."""
-        return {
+        """Each chance as a float and as an exact "p/q" string, for the API and exports; the
+        outcome the roll had, when it was rolled."""
+        shown: dict[str, Any] = {
             "outcomes": {
                 name: {"p": float(chance), "exact": f"{chance.numerator}/{chance.denominator}"}
                 for name, chance in self.outcomes.items()
             },
             "success": float(self.success),
         }
+        if self.observed is not None:
+            shown["observed"] = self.observed
+        return shown
 
 
 # A game system's odds of a recorded roll: the roll record as events store it (the ``roll`` dict

@@ -42,11 +42,10 @@ def _no_reading(roll: Mapping[str, Any]) -> Any:
 
 @dataclass(frozen=True)
 class GameCounts:
-    """What a game system tells analytics: what its events count, the outcome of one of its
-    rolls in its odds' words, and the faces of its dice (None: not its roll)."""
+    """What a game system tells analytics: what its events count, and the faces of its dice
+    (None: not its roll). The outcome a roll had is its odds' ``observed`` (domain/odds.py)."""
 
     counts: Callable[[Any], list[Count]] = _no_counts
-    outcome: Callable[[Mapping[str, Any]], "str | None"] = _no_reading
     faces: Callable[[Mapping[str, Any]], "list[tuple[str, int]] | None"] = _no_reading
 
 
@@ -102,7 +101,7 @@ class FactReader:
     def roll(self, roll: Mapping[str, Any], event_name: str = "") -> dict[str, Any]:
         """A roll's fact: its outcome, whether it succeeded, its exact odds and its die faces."""
         odds = self.odds_of(roll)
-        outcome = next((o for o in (s.outcome(roll) for s in self.systems) if o is not None), None)
+        outcome = odds.observed if odds is not None else None
         faces = next((f for f in (s.faces(roll) for s in self.systems) if f is not None), None)
         if odds is not None and outcome in odds.outcomes:
             success: bool | None = outcome in odds.successes

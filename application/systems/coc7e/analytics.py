@@ -1,6 +1,6 @@
 """What Call of Cthulhu chase events count in analytics (application/analytics/facts.py): movement
 actions spent and lost, locations covered, hazards and barriers passed and failed, damage taken and
-dealt, Build lost, and the clock of rounds and turns; the outcome and dice of a percentile roll."""
+dealt, Build lost, and the clock of rounds and turns; the dice of a percentile roll."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -34,11 +34,6 @@ def counts(event: Any) -> list[Count]:
     return []
 
 
-def outcome(roll: Mapping[str, Any]) -> str | None:
-    """A percentile roll's level of success ("fumble" to "critical", percentile.py LEVELS)."""
-    return roll.get("level") if "tens" in roll else None
-
-
 def faces(roll: Mapping[str, Any]) -> list[tuple[str, int]] | None:
     """A percentile roll's tens dice (each one thrown, kept or not) and units die."""
     if "tens" not in roll:
@@ -46,4 +41,4 @@ def faces(roll: Mapping[str, Any]) -> list[tuple[str, int]] | None:
     return [("d100 tens", int(t["face"])) for t in roll["tens"]] + [("d100 units", int(roll["units"]))]
 
 
-GAME_COUNTS = GameCounts(counts=counts, outcome=outcome, faces=faces)
+GAME_COUNTS = GameCounts(counts=counts, faces=faces)

@@ -1,6 +1,7 @@
 """Savage Worlds chases as one plug-in playing two systems that share their code: the Adventure
 Edition's chase cards ("swade", swade-chases-reference.txt) and Deluxe's action cards ("swd",
-swd-chases.txt). Commands, views, the values kept in snapshots and the roll check of `chase verify`."""
+swd-chases.txt). Commands, views, the values kept in snapshots, the roll check of `chase verify` and the
+exact odds of its rolls."""
 from __future__ import annotations
 
 from application.plugins import GameSystem
@@ -9,6 +10,7 @@ from application.systems.savage_worlds import swade_track, swd_track
 from application.systems.savage_worlds.commands import SAVAGE_CHASES, SavageWorldsCommands
 from application.systems.savage_worlds.views import render_vehicles
 from domain.rules.savage_worlds.conditions import Conditions
+from domain.rules.savage_worlds.odds import roll_odds
 from domain.rules.savage_worlds.participants import SavageParticipant
 from domain.rules.savage_worlds.swade_aggregate import SwadeChase
 from domain.rules.savage_worlds.swade_vehicles import VehicleState
@@ -30,5 +32,6 @@ PLUGIN = GameSystem(
         "savage_worlds.VehicleState": VehicleState,
     },
     roll_checks=(check_roll,),
+    roll_odds=(roll_odds,),  # trait (aces, Wild Die, raises, Critical Failure), damage and table rolls
     game_counts=GAME_COUNTS,
 )

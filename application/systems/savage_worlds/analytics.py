@@ -1,9 +1,9 @@
 """What Savage Worlds chase events count in analytics (application/analytics/facts.py): raises,
-aces, cards dealt, wounds, Fatigue from mounts, movement on the chase cards, and the clock of
-rounds and turns; the outcome of a trait roll."""
+aces, cards dealt, wounds, turns lost, movement on the chase cards, and the clock of
+rounds and turns."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from application.analytics.facts import ROUND_BEGAN, ROUND_ENDED, TURN_BEGAN, TURN_ENDED, Count, GameCounts
 from domain.rules.savage_worlds import savage_events as ev, swade_events as swade
@@ -37,15 +37,4 @@ def counts(event: Any) -> list[Count]:
     return []
 
 
-def outcome(roll: Mapping[str, Any]) -> str | None:
-    """A trait roll's outcome: a Critical Failure, a failure, a success, or a success with raises."""
-    if roll.get("kind") != "trait roll":
-        return None
-    if roll.get("critical_failure"):
-        return "critical failure"
-    if not roll.get("success"):
-        return "failure"
-    return f"raise {roll['raises']}" if roll.get("raises") else "success"
-
-
-GAME_COUNTS = GameCounts(counts=counts, outcome=outcome)
+GAME_COUNTS = GameCounts(counts=counts)
