@@ -31,7 +31,8 @@ def build(scope: Mapping[str, Any], facts: Sequence[dict[str, Any]], people: Map
     def keepers(f: dict[str, Any]) -> bool:
         return f["kind"] == "roll" and (people.get(f["participant_id"] or "") or {}).get("player") is None
 
-    shown = [f for f in facts if not (viewer == PLAYER_VIEW and keepers(f))]
+    # In the order they happened, across chases (streaks, the clock and luck over time read it so).
+    shown = sorted((f for f in facts if not (viewer == PLAYER_VIEW and keepers(f))), key=lambda f: (f["at"], f["chase_id"], f["version"], f["index"]))
     made = [f for f in shown if f["kind"] == "roll"]
     by_participant: dict[str, list[dict[str, Any]]] = defaultdict(list)
     by_player: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -58,9 +59,8 @@ def build(scope: Mapping[str, Any], facts: Sequence[dict[str, Any]], people: Map
     if viewer == KEEPER_VIEW:
         report["keeper"] = roll_figures.roll_stats([r for r in made if keepers(r)])
     if series:
-        ordered = sorted(made, key=lambda r: (r["at"], r["chase_id"], r["version"]))
         mine: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for r in ordered:
+        for r in made:
             mine[_name(people, r["participant_id"]) if r["participant_id"] else "the Keeper"].append(r)
         report["luck_over_time"] = {name: roll_figures.luck_series(rs) for name, rs in mine.items()}
     return report
