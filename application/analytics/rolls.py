@@ -25,28 +25,49 @@ def roll_stats(rolls: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Rolls made; successes observed against expected (rolls with known odds only); each level
     of success against expected with a chi-square over the rolls' own distributions; the luck
     score and the exact chance of doing this well or worse; the longest streaks."""
-    known = [r for r in rolls if r["data"]["p"] is not None and r["data"]["success"] is not None]
-    chances = [r["data"]["p"] for r in known]
-    successes = sum(1 for r in known if r["data"]["success"])
-    observed: Counter[str] = Counter()
-    expected: dict[str, float] = defaultdict(float)
-    for r in known:
-        if r["data"]["outcome"] is not None:
-            observed[r["data"]["outcome"]] += 1
-        for name, p in r["data"]["outcomes"].items():
-            expected[name] += p
+    chances: list[float] = []
+    successes = undone = server = table = 0
+    outcomes: list[bool] = []
+    for r in rolls:  # one pass: a session report reads 100,000 of these several times
+        data = r["data"]
+        undone += r["undone"]
+        server += data["source"] == "server"
+        table += data["source"] == "table"
+        if data["success"] is not None:
+            outcomes.append(data["success"])
+            if data["p"] is not None:
+                chances.append(data["p"])
+                successes += data["success"]
+    observed, expected = levels(rolls)
     names = list(expected) + [n for n in observed if n not in expected]
     return {
-        "rolls": len(rolls),
-        "undone": sum(1 for r in rolls if r["undone"]),
-        "server_dice": sum(1 for r in rolls if r["data"]["source"] == "server"),
-        "table_dice": sum(1 for r in rolls if r["data"]["source"] == "table"),
-        "rolls_without_odds": len(rolls) - len(known),
+        "rolls": len(rolls), "undone": undone, "server_dice": server, "table_dice": table,
+        "rolls_without_odds": len(rolls) - len(chances),
         "luck": stats.luck(chances, successes),
         "levels": {n: {"observed": observed.get(n, 0), "expected": expected.get(n, 0.0)} for n in names},
-        "levels_test": stats.chi_square([observed.get(n, 0) for n in names], [expected.get(n, 0.0) for n in names]),
-        "streaks": stats.longest_streaks(r["data"]["success"] for r in rolls if r["data"]["success"] is not None),
+        "levels_test": levels_test(observed, expected),
+        "streaks": stats.longest_streaks(outcomes),
     }
+
+
+def levels(rolls: Iterable[dict[str, Any]]) -> tuple[Counter[str], dict[str, float]]:
+    """Each outcome's count and its expected count (the sum of every roll's own chance of it)."""
+    observed: Counter[str] = Counter()
+    expected: dict[str, float] = defaultdict(float)
+    for r in rolls:
+        data = r["data"]
+        if data["p"] is None or data["success"] is None:
+            continue
+        if data["outcome"] is not None:
+            observed[data["outcome"]] += 1
+        for name, p in data["outcomes"].items():
+            expected[name] += p
+    return observed, expected
+
+
+def levels_test(observed: Counter[str], expected: dict[str, float]) -> dict[str, Any]:
+    names = list(expected) + [n for n in observed if n not in expected]
+    return stats.chi_square([observed.get(n, 0) for n in names], [expected.get(n, 0.0) for n in names])
 
 
 def dice_source(roll: dict[str, Any]) -> str:
@@ -70,7 +91,7 @@ def fairness(rolls: Iterable[dict[str, Any]]) -> dict[str, Any]:
             for label, face in r["data"]["faces"]:
                 faces[label][face] += 1
         dice = {label: stats.uniform_test(counts, die_faces(label) or sorted(counts)) for label, counts in sorted(faces.items())}
-        outcomes = roll_stats(group)["levels_test"]
+        outcomes = levels_test(*levels(group))
         report[source] = {
             "rolls": len(group), "dice": dice, "outcomes_against_their_odds": outcomes,
             "suspect": any(d["suspect"] for d in dice.values()) or bool(outcomes["suspect"]),
