@@ -20,6 +20,7 @@ def render(report: dict[str, Any], kind: str, fmt: str) -> bytes:
     fig = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI)  # not pyplot: no global state between threads
     {"luck": _luck, "levels": _levels, "faces": _faces}[kind](fig, report)
     fig.suptitle(f"{report['scope']['name']} ({report['scope']['kind']})", fontsize=9, x=0.01, ha="left")
+    fig.tight_layout(rect=(0, 0, 1, 0.95))  # room for the title above the panels' own
     out = io.BytesIO()
     fig.savefig(out, format=fmt, dpi=DPI)
     return out.getvalue()
@@ -35,7 +36,6 @@ def _luck(fig: Figure, report: dict[str, Any]) -> None:
            ylabel="observed - expected")
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8)
-    fig.tight_layout()
 
 
 def _levels(fig: Figure, report: dict[str, Any]) -> None:
@@ -48,7 +48,6 @@ def _levels(fig: Figure, report: dict[str, Any]) -> None:
     ax.set_xticks(list(xs), names, rotation=20, fontsize=8)
     ax.set(title="Levels of success: observed against expected (the rolls' own odds)", ylabel="rolls")
     ax.legend(fontsize=8)
-    fig.tight_layout()
 
 
 def _faces(fig: Figure, report: dict[str, Any]) -> None:
@@ -67,4 +66,3 @@ def _faces(fig: Figure, report: dict[str, Any]) -> None:
         p = test["p_value"]
         ax.set_title(f"{label}, {source}\np = {p:.3g}" if p is not None else f"{label}, {source}", fontsize=7)
         ax.tick_params(labelsize=6)
-    fig.tight_layout()
