@@ -101,6 +101,8 @@ class FactReader:
     def roll(self, roll: Mapping[str, Any], event_name: str = "") -> dict[str, Any]:
         """A roll's fact: its outcome, whether it succeeded, its exact odds and its die faces."""
         odds = self.odds_of(roll)
+        if odds is not None and not odds.successes:
+            odds = None  # a total with no success to it (damage): counted in rolls and fairness only
         outcome = odds.observed if odds is not None else None
         faces = next((f for f in (s.faces(roll) for s in self.systems) if f is not None), None)
         if odds is not None and outcome in odds.outcomes:

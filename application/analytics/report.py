@@ -15,8 +15,8 @@ KEEPER_VIEW, PLAYER_VIEW = "keeper", "player"
 NOTES = (
     "Luck counts every roll made, undone ones too (they were rolled; each is marked and counted in 'undone'); "
     "game counts and the clock leave undone actions out.",
-    "Rolls whose exact odds are unknown count in rolls made and in dice fairness, not in expected successes, "
-    "levels of success or the luck score ('rolls_without_odds').",
+    "Rolls whose exact odds are unknown, or that have no success to them (a damage total), count in rolls made "
+    "and in dice fairness, not in expected successes, levels of success or the luck score ('rolls_without_odds').",
     "p_this_well_or_worse is the exact Poisson-binomial probability, over the rolls' own odds, of as many "
     "successes as observed or fewer; a fairness test is 'suspect' when its p-value is below 0.001.",
 )
@@ -34,30 +34,50 @@ def build(scope: Mapping[str, Any], facts: Sequence[dict[str, Any]], people: Map
     # In the order they happened, across chases (streaks, the clock and luck over time read it so).
     shown = sorted((f for f in facts if not (viewer == PLAYER_VIEW and keepers(f))), key=lambda f: (f["at"], f["chase_id"], f["version"], f["index"]))
     made = [f for f in shown if f["kind"] == "roll"]
-    by_participant: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    by_player: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    # One pass: a tally per participant and dice source, merged below into every group.
+    tallies: dict[tuple[str, str], roll_figures.Tally] = defaultdict(roll_figures.Tally)
+    in_order: list[tuple[str, bool]] = []  # (participant, success) in the order rolled, for streaks
     for r in made:
-        if r["participant_id"]:
-            by_participant[r["participant_id"]].append(r)
-        player = (people.get(r["participant_id"] or "") or {}).get("player")
+        pid = r["participant_id"] or ""
+        tallies[(pid, roll_figures.dice_source(r))].add(r)
+        if r["data"]["success"] is not None:
+            in_order.append((pid, r["data"]["success"]))
+
+    def merged(pids: set[str]) -> roll_figures.Tally:
+        return roll_figures.Tally().merge(*(t for (pid, _), t in tallies.items() if pid in pids))
+
+    own: dict[str, list[bool]] = defaultdict(list)  # each participant's successes in order, for streaks
+    for pid, success in in_order:
+        own[pid].append(success)
+
+    def figures(pids: set[str]) -> dict[str, Any]:
+        if len(pids) == 1:
+            return merged(pids).figures(own[next(iter(pids))])
+        return merged(pids).figures(success for pid, success in in_order if pid in pids)
+
+    everyone = {pid for pid, _ in tallies}
+    players: dict[str, set[str]] = defaultdict(set)
+    for pid in everyone:
+        player = (people.get(pid) or {}).get("player")
         if player:
-            by_player[player].append(r)
+            players[player].add(pid)
+    sources = {source for _, source in tallies}
     report: dict[str, Any] = {
         "scope": dict(scope),
         "viewer": viewer,
         "notes": list(NOTES) + ([PLAYER_NOTE] if viewer == PLAYER_VIEW else []),
-        "totals": roll_figures.roll_stats(made),
-        "by_player": {label: roll_figures.roll_stats(rs) for label, rs in sorted(by_player.items())},
+        "totals": figures(everyone),
+        "by_player": {label: figures(pids) for label, pids in sorted(players.items())},
         "by_participant": {
-            pid: {"name": _name(people, pid), "player": (people.get(pid) or {}).get("player"), **roll_figures.roll_stats(rs)}
-            for pid, rs in by_participant.items()
+            pid: {"name": _name(people, pid), "player": (people.get(pid) or {}).get("player"), **figures({pid})}
+            for pid in everyone if pid
         },
-        "fairness": roll_figures.fairness(made),
+        "fairness": roll_figures.fairness(made, {s: roll_figures.Tally().merge(*(t for (_, src), t in tallies.items() if src == s)) for s in sources}),
         "game": play.game(shown),
         "time": play.clock(shown),
     }
     if viewer == KEEPER_VIEW:
-        report["keeper"] = roll_figures.roll_stats([r for r in made if keepers(r)])
+        report["keeper"] = figures({pid for pid in everyone if not pid or (people.get(pid) or {}).get("player") is None})
     if series:
         mine: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in made:

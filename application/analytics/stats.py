@@ -15,21 +15,34 @@ from collections import Counter
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
-from scipy import signal, stats
+from scipy import signal, special, stats
 
 SUSPECT = 0.001  # a test whose p-value is below this flags the dice (or the outcomes) as suspect
 FFT_FROM = 500  # convolve by FFT once both distributions are this long (numpy's direct sum below)
 
 
-def poisson_binomial(chances: Iterable[float]) -> np.ndarray:
+def poisson_binomial(chances: Iterable[float] | Mapping[float, int]) -> np.ndarray:
     """P(exactly k successes) for k = 0..n, for independent rolls with these chances of success:
     one binomial per distinct chance, convolved pairwise (a tree: each level costs one pass over
     n, so 100,000 rolls at 200 distinct chances take eight passes)."""
-    parts = [stats.binom.pmf(np.arange(n + 1), n, p) for p, n in sorted(Counter(chances).items())] or [np.ones(1)]
+    counts = chances if isinstance(chances, Mapping) else Counter(chances)
+    parts = [binomial(n, p) for p, n in sorted(counts.items()) if n] or [np.ones(1)]
     while len(parts) > 1:
         parts = [_convolve(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i] for i in range(0, len(parts), 2)]
     pmf = np.clip(parts[0], 0.0, None)  # FFT noise below zero
     return pmf / pmf.sum()
+
+
+def binomial(n: int, p: float) -> np.ndarray:
+    """P(exactly k of n rolls succeed), k = 0..n, each with chance p (log-gamma form: one numpy
+    pass, where scipy.stats.binom.pmf spent a millisecond a call on checks)."""
+    if p <= 0 or p >= 1:
+        pmf = np.zeros(n + 1)
+        pmf[n if p >= 1 else 0] = 1.0
+        return pmf
+    k = np.arange(n + 1)
+    log_pmf = special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1) + k * math.log(p) + (n - k) * math.log1p(-p)
+    return np.exp(log_pmf)
 
 
 def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -38,14 +51,17 @@ def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.convolve(a, b)
 
 
-def luck(chances: Sequence[float], successes: int) -> dict[str, float | int | None]:
+def luck(chances: Sequence[float] | Mapping[float, int], successes: int) -> dict[str, float | int | None]:
     """Successes observed against expected: the z-score, and the exact probability of doing this
-    well or worse, P(X <= observed), under the Poisson-binomial of the rolls' own chances."""
-    expected = float(sum(chances))
-    variance = float(sum(p * (1 - p) for p in chances))
+    well or worse, P(X <= observed), under the Poisson-binomial of the rolls' own chances (given
+    one by one, or as chance -> rolls made with it)."""
+    counts = chances if isinstance(chances, Mapping) else Counter(chances)
+    rolls = sum(counts.values())
+    expected = float(sum(p * n for p, n in counts.items()))
+    variance = float(sum(p * (1 - p) * n for p, n in counts.items()))
     z = (successes - expected) / math.sqrt(variance) if variance > 0 else None
-    p_value = float(min(1.0, poisson_binomial(chances)[: successes + 1].sum())) if chances else None
-    return {"rolls": len(chances), "successes": successes, "expected": expected, "difference": successes - expected,
+    p_value = float(min(1.0, poisson_binomial(counts)[: successes + 1].sum())) if rolls else None
+    return {"rolls": rolls, "successes": successes, "expected": expected, "difference": successes - expected,
             "z_score": z, "p_this_well_or_worse": p_value}
 
 
