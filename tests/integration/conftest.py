@@ -36,6 +36,8 @@ TABLES = (
     "chase_projection_errors",
     "chase_seeds",
     "chase_tokens",
+    "chase_analytics_facts",
+    "chase_analytics_groups",
 )
 
 # Held by the test that uses the database, so that parallel runs (pytest-xdist workers, or two
