@@ -34,8 +34,8 @@ class Sessions:
 
     def create(self, kind: str, name: str) -> tuple[dict[str, Any], str]:
         """A new session or campaign, and its Keeper's token (shown once)."""
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise InvalidInput("name", f"is required, at most {MAX_NAME} characters")
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or not name.isprintable():
+            raise InvalidInput("name", f"is required: printable text of at most {MAX_NAME} characters")
         group_id = str(uuid.uuid4())
         self.log.append(group_id, self._entry(f"{kind} created", None, "keeper", name=name.strip()))
         token = self.access.issue(group_id, KEEPER, label=f"{kind} keeper")

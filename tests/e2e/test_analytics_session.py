@@ -147,3 +147,24 @@ def test_only_a_chases_keeper_adds_it_to_a_session(client):
     assert client.post(f"/sessions/{session_id}/chases", json={"chase_id": farm.chase_id, "chase_token": farm.keeper_token},
                        headers={"Authorization": f"Bearer {farm.keeper_token}"}).status_code == 403
     assert client.get(f"/sessions/{session_id}", headers=night).get_json()["chases"] == []
+
+
+def test_bad_requests_get_problems_naming_the_field_and_record_nothing(client):
+    farm = new_chase(client, "The farm track", ("Harvey", 60))
+    session = client.post("/sessions", json={"name": "Game night"}).get_json()
+    night = {"Authorization": f"Bearer {session['keeper_token']}"}
+    session_id = session["group"]["session_id"]
+
+    # A name that is no name, an unknown export format, a chase that is not there: 422 naming each.
+    for body in ({"name": ""}, {"name": "a\x00b"}, {}):
+        bad = client.post("/sessions", json=body)
+        assert bad.status_code == 422 and bad.get_json()["errors"][0]["field"] == "name", body
+    bad = client.get(f"/sessions/{session_id}/report?format=xlsx", headers=night)
+    assert bad.status_code == 422 and bad.get_json()["errors"][0]["field"] == "format"
+    missing = client.post(f"/sessions/{session_id}/chases", json={"chase_id": "00000000-0000-0000-0000-000000000000", "chase_token": farm.keeper_token}, headers=night)
+    assert missing.status_code == 422 and missing.get_json()["errors"][0]["field"] == "chase_id"
+    # No token: 401; a session that does not exist: 404; a chart of no such kind: 404.
+    assert client.get(f"/sessions/{session_id}/report").status_code == 401
+    assert client.get("/sessions/00000000-0000-0000-0000-000000000000/report", headers=night).status_code == 404
+    assert client.get(f"/chases/{farm.chase_id}/analytics/charts/pie.svg", headers=keeper_of(client, farm)).status_code == 404
+    assert client.get(f"/sessions/{session_id}", headers=night).get_json()["chases"] == []
