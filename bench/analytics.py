@@ -126,12 +126,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rolls", type=int, default=100_000)
     parser.add_argument("--commands", type=int, default=400)
+    parser.add_argument("--only", choices=("commands", "report"), help="run one of the two measures")
     args = parser.parse_args()
     random.seed(13)
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as folder:
-        command_latency(folder, args.commands)
-        session_report(folder, args.rolls)
+        if args.only != "report":
+            command_latency(folder, args.commands)
+        if args.only != "commands":
+            session_report(folder, args.rolls)
 
 
 if __name__ == "__main__":

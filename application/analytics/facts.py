@@ -19,6 +19,7 @@ from domain.recorded_chase import RecordedChase
 # mark the clock of play instead, for the time figures (rounds, how long each round and turn took).
 ROUND_BEGAN, ROUND_ENDED, TURN_BEGAN, TURN_ENDED = "round began", "round ended", "turn began", "turn ended"
 CLOCK = frozenset({ROUND_BEGAN, ROUND_ENDED, TURN_BEGAN, TURN_ENDED})
+KNOWN_ODDS = 4096  # distributions whose floats a fact reader keeps
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class FactReader:
     def __init__(self, odds_of: Callable[[Mapping[str, Any]], Odds | None], systems: Sequence[GameCounts] = ()) -> None:
         self.odds_of = odds_of
         self.systems = list(systems)
+        self._known: dict[int, tuple[Any, frozenset[str], dict[str, Any]]] = {}
 
     def __call__(self, event: Any) -> list[dict[str, Any]]:
         return [
@@ -114,8 +116,21 @@ class FactReader:
             "sequence": roll["sequence"], "event": event_name, "purpose": roll.get("purpose"),
             "source": source.get("kind"), "entered_by": source.get("entered_by"),
             "outcome": outcome, "success": success,
-            "p": float(odds.success) if odds else None,
-            "exact": f"{odds.success.numerator}/{odds.success.denominator}" if odds else None,
-            "outcomes": {name: float(p) for name, p in odds.outcomes.items()} if odds else None,
+            **(self._chances(odds) if odds is not None else {"p": None, "exact": None, "outcomes": None}),
             "faces": [[label, face] for label, face in (faces if faces is not None else plain_faces(roll))],
         }
+
+    def _chances(self, odds: Odds) -> dict[str, Any]:
+        """The odds as floats, and the chance of success exactly: worked out once per distribution.
+        Systems hand out the same outcome mapping for rolls made at the same odds, so it is kept
+        by that mapping's identity (the entry holds the mapping, so its id is not reused meanwhile)."""
+        kept = self._known.get(id(odds.outcomes))
+        if kept is not None and kept[0] is odds.outcomes and kept[1] == odds.successes:
+            return kept[2]
+        chance = odds.success
+        chances = {"p": float(chance), "exact": f"{chance.numerator}/{chance.denominator}",
+                   "outcomes": {name: float(p) for name, p in odds.outcomes.items()}}
+        if len(self._known) >= KNOWN_ODDS:
+            self._known.clear()
+        self._known[id(odds.outcomes)] = (odds.outcomes, odds.successes, chances)
+        return chances
