@@ -7,7 +7,8 @@ Run from the project folder::
 It prints figures beside a floor measured in the same run, and never asserts. On SQLite files in a
 temporary folder (the embedded default), deleted afterwards:
 
-* command latency, median and p90 in ms, of a coc7e skill roll (server dice, a roll fact with its
+* command latency, median and p90 in ms, on a SQLite file and in memory (the CPU cost alone, no
+  disk flush), of a coc7e skill roll (server dice, a roll fact with its
   exact odds) and of a dice roll (``1D10+1D4+2``), on two ledgers side by side: one keeping the
   analytics facts (as shipped) and one whose view pipeline writes none (the floor: the same
   ledger with ``renderers.facts`` returning nothing). Commands alternate between the two, so
@@ -43,8 +44,9 @@ def ms(samples: list[float]) -> str:
     return f"median {statistics.median(s) * 1000:6.2f} ms  p90 {s[int(len(s) * 0.9)] * 1000:6.2f} ms"
 
 
-def command_latency(folder: str, commands: int) -> None:
-    ledgers = {name: build_ledger({"SQLITE_DBNAME": os.path.join(folder, f"{name}.sqlite3")}) for name in ("analytics", "floor")}
+def command_latency(folder: str | None, commands: int) -> None:
+    where = (lambda name: os.path.join(folder, f"{name}.sqlite3")) if folder else (lambda name: ":memory:")
+    ledgers = {name: build_ledger({"SQLITE_DBNAME": where(name)}) for name in ("analytics", "floor")}
     ledgers["floor"].renderers.facts = no_facts  # the floor: the same pipeline, no analytics facts
     chases = {name: UUID(ledger.create_chase("bench")["chase_id"]) for name, ledger in ledgers.items()}
     timings: dict[tuple[str, str], list[float]] = {}
@@ -56,7 +58,7 @@ def command_latency(folder: str, commands: int) -> None:
                 started = time.perf_counter()
                 run()
                 timings.setdefault((name, what), []).append(time.perf_counter() - started)
-    print(f"command latency, {commands} of each per ledger (SQLite file):")
+    print(f"command latency, {commands} of each per ledger ({'SQLite file' if folder else 'SQLite in memory: no disk, the CPU cost alone'}):")
     for what in ("skill roll", "dice roll"):
         with_facts, floor = timings[("analytics", what)], timings[("floor", what)]
         overhead = statistics.median(with_facts) / statistics.median(floor) - 1
@@ -133,6 +135,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         if args.only != "report":
             command_latency(folder, args.commands)
+            command_latency(None, args.commands)
         if args.only != "commands":
             session_report(folder, args.rolls)
 
