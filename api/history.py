@@ -25,10 +25,10 @@ class Rolls(MethodView):
     @blp.arguments(s.RollQuery, location="query")
     @blp.response(200, s.RollHistory)
     def get(self, query, chase_id: UUID):
-        """Every roll in sequence order, with its dice, context and whether it was undone."""
-        version = query.pop("version", None)
-        rolls = ledger().history.rolls_at(chase_id, version, **query) if version is not None else ledger().rolls(chase_id, **query)
-        return with_head({"rolls": rolls}, chase_id)
+        """Every roll in sequence order, with its dice, context, whether it was undone, and the
+        odds it had (``odds``: each outcome's chance {p, exact}, the chance of success and the
+        outcome it had; null for a roll without odds, such as a shuffle)."""
+        return with_head({"rolls": ledger().roll_history(chase_id, **query)}, chase_id)
 
 
 @blp.route("/<uuid:chase_id>/events")

@@ -121,7 +121,10 @@ class CommandResult(Schema):
 
 
 class RollHistory(Schema):
-    rolls = fields.List(fields.Dict())
+    rolls = fields.List(fields.Dict(), metadata={"description": (
+        "one row per roll: its context, its dice, whether it was undone, and `odds`: the exact odds it had "
+        "({outcomes: {name: {p, exact}}, success, observed}; null for a roll without odds, such as a shuffle)"
+    )})
 
 
 class EventLog(Schema):

@@ -11,6 +11,7 @@ system.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Sequence
 from uuid import UUID, uuid4
 
@@ -21,16 +22,17 @@ from application.analytics.facts import FactReader
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
 from application.chase_cache import DEFAULT_SIZE, ChaseCache
 from application.dice import DiceResolver
+from application.dry_run import DryRunAnswered, dry_run
 from application.history import ChaseHistory
-from application.plugins import GameSystem, JobKind
+from application.plugins import GameSystem, JobKind, outcome_odds_of, roll_odds_of
 from application.ports import ChaseViews, LiveFeed, SeedVault, TokenStore
 from application.projections import Renderers
+from application.projections.rolls import with_odds
 from application.projector import Projector
 from application.read_side import ChaseReadSide
 from application.runner import ChaseNotFound, CommandRunner
 from application.views import project_chase
 from domain.errors import InvalidInput
-from domain.odds import Odds
 
 SNAPSHOT_INTERVAL = 20  # events between snapshots: a long chase loads like a short one (bench/commands.py)
 
@@ -58,10 +60,7 @@ class ChaseLedger(Application):
         transcodings: Sequence[Transcoding] = (),
         live: LiveFeed | None = None,
         mapper_class: type[Mapper] = Mapper,
-        odds_of: Callable[[Any], Odds | None] = lambda roll: None,
     ) -> None:
-        """``odds_of``: the exact odds of a recorded roll (infrastructure/systems.py asks every
-        system), kept in each roll's analytics fact."""
         self._mapper_class = mapper_class
         self.chase_classes: dict[str, type] = {name: cls for system in systems for name, cls in system.chases.items()}
         self.default_system = next(iter(self.chase_classes))  # POST /chases without "system": the first registered
@@ -73,7 +72,8 @@ class ChaseLedger(Application):
         self.seeds = seeds(self.factory)
         self.views = views(self.factory)
         self.access = Access(tokens(self.factory))
-        facts = FactReader(odds_of, [system.game_counts for system in systems])
+        self.odds_of = roll_odds_of(systems)  # each system's exact odds of its recorded rolls
+        facts = FactReader(self.odds_of, [system.game_counts for system in systems])  # kept in each roll's analytics fact
         self.renderers = Renderers({name: views for system in systems for name, views in system.views.items()}, facts)
         self.updater = Projector(self, self.views, self.renderers)  # follows the log: `chase project`, rebuilds
         self.read_side = ChaseReadSide(self, self.views, self.renderers, self.updater.set_aside)
@@ -83,6 +83,7 @@ class ChaseLedger(Application):
         self.history = ChaseHistory(self.runner, self.events, self.seeds, self.renderers, self.read_side)
         self.commands: dict[str, Any] = {system.package: system.commands(self.runner, self.dice) for system in systems}
         self.job_kinds: dict[str, JobKind] = {kind: job for system in systems for kind, job in system.job_kinds.items()}
+        self.outcome_odds_of = outcome_odds_of(systems)  # ... and of what a command decides from several
 
     def construct_mapper(self) -> Mapper:
         # The composition root chooses the mapper: one that keeps an upcast event's record as
@@ -214,3 +215,36 @@ class ChaseLedger(Application):
         if rows is None:
             raise ChaseNotFound(f"no chase {chase_id}")
         return rows
+
+    def try_out(self, command: Callable[[], Any]) -> dict[str, Any]:
+        """Odds before a roll: ``command`` (a call of any system's command) as a dry run
+        (application/dry_run.py), which records nothing; the rolls it would make, each with its
+        exact odds (``odds``: each outcome's chance {p, exact} and the chance of success; null
+        for a roll no system has odds for), the odds of what they decide together (``outcomes``:
+        who wins an opposed roll), and the chase version it was tried on."""
+        with dry_run():
+            try:
+                command()
+            except DryRunAnswered as answered:
+                by_sequence = {made["roll"]["sequence"]: made["roll"] for made in answered.rolls}
+                outcomes = []
+                for topic, fields in answered.decided:
+                    odds = self.outcome_odds_of(topic, fields, by_sequence)
+                    if odds is not None:
+                        outcomes.append({"event": topic.rsplit(".", 1)[-1], "odds": odds.as_json()})
+                return {"version": answered.version, "rolls": [self._odds_before(made) for made in answered.rolls], "outcomes": outcomes}
+        return {"version": None, "rolls": [], "outcomes": []}  # the command never came to a chase: it rolls nothing
+
+    def _odds_before(self, made: dict[str, Any]) -> dict[str, Any]:
+        roll = made["roll"]
+        odds = self.odds_of(roll)
+        return {
+            "sequence": roll["sequence"], "event": made["event"], "participant_id": made["participant_id"], "purpose": roll.get("purpose"),
+            "odds": None if odds is None else replace(odds, observed=None).as_json(),
+        }
+
+    def roll_history(self, chase_id: UUID, version: int | None = None, **filters: Any) -> list[dict[str, Any]]:
+        """The roll history as a player reads it: every roll (as it was at ``version``, time
+        travel) with the odds it had, worked out from the recorded roll (application/projections/rolls.py)."""
+        rows = self.history.rolls_at(chase_id, version, **filters) if version is not None else self.rolls(chase_id, **filters)
+        return with_odds(rows, self.odds_of)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from application.dry_run import ProbeDice, trying_out
 from application.ports import SeedVault
 from domain.dice import DiceSource, TableDice
 from domain.errors import InvalidInput
@@ -49,7 +50,10 @@ class DiceResolver:
         needs: str = "the faces rolled",
         table_dice: Callable[[list[int], str], DiceSource] = TableDice,
     ) -> DiceSource:
-        """The dice of one roll; ``field``, ``asked`` and ``needs`` word the refusals."""
+        """The dice of one roll; ``field``, ``asked`` and ``needs`` word the refusals. A dry run
+        rolls faces given as given, and without faces the lowest face of each die (dry_run.py)."""
+        if choice.faces is None and trying_out():
+            return ProbeDice()
         if choice.faces is not None:
             if choice.source == "server":
                 raise InvalidInput(field, f"faces were entered for {asked} asked of the server dice")
@@ -59,19 +63,28 @@ class DiceResolver:
         return self.server(chase, choice.entropy)
 
     def optional(self, chase: Any, choice: DiceChoice | None) -> DiceSource | None:
-        """Dice for a step that may not roll: none when a table-dice roll was given no faces."""
+        """Dice for a step that may not roll: none when a table-dice roll was given no faces (a
+        dry run asks for them all the same: its dice roll nothing)."""
         choice = choice or SERVER_DICE
+        if trying_out():
+            return self.dice(chase, choice)
         if choice.faces is None and self.uses_table(chase, choice.source):
             return None
         return self.dice(chase, choice)
 
     def server(self, chase: Any, entropy: str = "") -> DiceSource:
-        """The chase's server dice, with the chase's and this roll's entropy mixed in."""
+        """The chase's server dice, with the chase's and this roll's entropy mixed in; never in a
+        dry run, which would show the faces the next real roll will have."""
+        if trying_out():
+            return ProbeDice()
         if chase.seed_commitment is None:
             raise HistoryRefused("the chase's seed has been revealed and the chase is over: roll with table dice")
         mixed = "|".join(part for part in (chase.entropy, entropy) if part)
         return self.seeds.server_dice(chase.id, chase.seed_commitment, mixed, chase.seed_epoch)
 
     def recorded(self, chase: Any, commitment: str, entropy: str = "", epoch: int = 0) -> DiceSource:
-        """The server dice of a seed the chase committed (a shuffle's, read back from its record)."""
+        """The server dice of a seed the chase committed (a shuffle's, read back from its record);
+        not in a dry run (the next card dealt is as secret as the next roll)."""
+        if trying_out():
+            return ProbeDice()
         return self.seeds.server_dice(chase.id, commitment, entropy, epoch)

@@ -13,7 +13,7 @@ from application.analytics.facts import GameCounts
 from application.dice import DiceResolver
 from application.projections import Render
 from application.runner import CommandRunner
-from domain.odds import RollOdds
+from domain.odds import Odds, OutcomeOdds, RollOdds
 from domain.verification import RollCheck
 
 # A job's work: (the ledger, the running job, its parameters) -> its result (application/jobs.py).
@@ -46,4 +46,35 @@ class GameSystem:
     roll_checks: Sequence[RollCheck] = ()  # `chase verify`: what the system's rolls came to
     job_kinds: Mapping[str, JobKind] = field(default_factory=dict)
     roll_odds: Sequence[RollOdds] = ()  # exact odds of the system's recorded rolls (domain/odds.py)
-    game_counts: GameCounts = GameCounts()  # analytics: what its events count, its rolls' outcomes and faces
+    game_counts: GameCounts = GameCounts()  # analytics: what its events count and its dice faces
+    outcome_odds: Sequence[OutcomeOdds] = ()  # ... and of what its commands decide from several rolls (who wins)
+
+
+def roll_odds_of(systems: Sequence[GameSystem]) -> RollOdds:
+    """The exact odds of a recorded roll from the first of ``systems`` that knows it (the
+    registry's odds_of, and the roll history's, given the systems the ledger was built with)."""
+
+    def odds_of(roll: Mapping[str, Any]) -> Odds | None:
+        for system in systems:
+            for roll_odds in system.roll_odds:
+                odds = roll_odds(roll)
+                if odds is not None:
+                    return odds
+        return None
+
+    return odds_of
+
+
+def outcome_odds_of(systems: Sequence[GameSystem]) -> OutcomeOdds:
+    """The exact odds of what an event decided from several rolls, from the first of ``systems``
+    that knows the event (a dry run's answer: application/chases.py ``try_out``)."""
+
+    def odds_of(topic: str, fields: Mapping[str, Any], rolls: Mapping[int, Mapping[str, Any]]) -> Odds | None:
+        for system in systems:
+            for outcome_odds in system.outcome_odds:
+                odds = outcome_odds(topic, fields, rolls)
+                if odds is not None:
+                    return odds
+        return None
+
+    return odds_of

@@ -10,16 +10,18 @@ the read side, which answers with its views (read-your-writes).
 """
 from __future__ import annotations
 
+import copy
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
+from typing import Any, Callable, Generic, Iterable, NoReturn, Protocol, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from application.chase_cache import ChaseCache
+from application.dry_run import DryRunAnswered, trying_out
 from application.ports import SeedVault
 from domain.errors import WrongSystem
 from domain.recorded_chase import RecordedChase
@@ -99,6 +101,8 @@ class CommandRunner:
     ) -> Done[T]:
         """Run ``command`` on the latest chase and save it; ``systems``: the game systems the
         command is for (None: any, such as undo or ending the chase)."""
+        if trying_out():
+            self.try_out(chase_id, command, expected_version=expected_version, systems=systems)
         for attempt in range(RETRIES):
             if attempt:
                 # Jitter spreads writers that collided, so one of them wins the next race.
@@ -124,6 +128,26 @@ class CommandRunner:
             self.cache.keep(chase)
             return Done(result, self.read_side.after_save(chase, recordings))
         raise VersionConflict("the chase is changing too fast to record this command: try again")
+
+    def try_out(
+        self, chase_id: UUID, command: Callable[[Any], Any], *, expected_version: int | None = None, systems: tuple[str, ...] | None = None,
+    ) -> NoReturn:
+        """A dry run (application/dry_run.py): ``command`` on a throw-away copy of the chase, checked
+        as ``run`` checks it; nothing is saved, the cached chase is untouched. Raises
+        DryRunAnswered with the rolls the command made, or whatever the command refused with."""
+        chase = copy.deepcopy(self.load(chase_id))
+        if systems is not None and chase.SYSTEM not in systems:
+            raise WrongSystem(chase.SYSTEM, systems)
+        if expected_version is not None and chase.version != expected_version:
+            raise VersionConflict(f"the chase is at version {chase.version}, not {expected_version}: reload and try again", chase.version)
+        version = chase.version
+        command(chase)
+        events = chase.collect_events()
+        made = [e for e in events if isinstance(getattr(e, "roll", None), dict) and "sequence" in e.roll]
+        rolls = [{"event": type(e).__name__, "participant_id": getattr(e, "participant_id", None), "roll": e.roll} for e in made]
+        rolled = {id(e) for e in made}
+        decided = [(getattr(type(e), "TOPIC", type(e).__name__), dict(vars(e))) for e in events if id(e) not in rolled]
+        raise DryRunAnswered(rolls, decided, version)
 
     def load(self, chase_id: UUID) -> Any:
         """The chase as it is now; ChaseNotFound if there is none. A cached chase is brought up

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from copy import copy
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
@@ -31,29 +32,32 @@ class Odds:
         if self.observed is not None and self.observed not in self.outcomes:
             raise ValueError("the outcome a roll had must be one of its outcomes")
 
-    @property
+    @cached_property
     def success(self) -> Fraction:
         """The chance that the roll succeeds."""
         return sum((self.outcomes[name] for name in self.successes), Fraction(0))
 
-    def had(self, outcome: str) -> "Odds":
-        """These odds, with the outcome the recorded roll had. The chances were checked when
-        these odds were made: only the outcome is (summing the fractions again took a third of
-        the analytics' cost per roll on the write path, bench/analytics.py)."""
-        if outcome not in self.outcomes:
+    def had(self, outcome: str | None) -> "Odds":
+        """These odds, with the outcome the recorded roll had (None: before a roll)."""
+        if outcome is not None and outcome not in self.outcomes:
             raise ValueError("the outcome a roll had must be one of its outcomes")
-        had = copy(self)
-        object.__setattr__(had, "observed", outcome)
-        return had
+        _ = (self._shown_outcomes, self.success)  # worked out once, here, for every copy to share
+        shown = copy(self)  # the chances were checked once; a roll history asks this for every row
+        object.__setattr__(shown, "observed", outcome)
+        return shown
+
+    @cached_property
+    def _shown_outcomes(self) -> dict[str, dict[str, Any]]:
+        return {
+            name: {"p": float(chance), "exact": f"{chance.numerator}/{chance.denominator}"}
+            for name, chance in self.outcomes.items()
+        }
 
     def as_json(self) -> dict[str, Any]:
         """Each chance as a float and as an exact "p/q" string, for the API and exports; the
         outcome the roll had, when it was rolled."""
         shown: dict[str, Any] = {
-            "outcomes": {
-                name: {"p": float(chance), "exact": f"{chance.numerator}/{chance.denominator}"}
-                for name, chance in self.outcomes.items()
-            },
+            "outcomes": {name: dict(chance) for name, chance in self._shown_outcomes.items()},
             "success": float(self.success),
         }
         if self.observed is not None:
@@ -65,3 +69,9 @@ class Odds:
 # with its purpose, target, dice and modifiers) -> its Odds, or None when the roll is not the
 # system's (the next system is asked).
 RollOdds = Callable[[Mapping[str, Any]], "Odds | None"]
+
+
+# A game system's odds of what a command decided from several rolls (an attack met by a dodge:
+# who wins): the event that records it (its TOPIC and its fields) and the command's rolls by
+# sequence number -> the Odds of the event's outcome, or None when the event is not the system's.
+OutcomeOdds = Callable[[str, Mapping[str, Any], Mapping[int, Mapping[str, Any]]], "Odds | None"]

@@ -16,7 +16,7 @@ from infrastructure.settings import (
     persistence_env,
     worker_settings,
 )
-from infrastructure.systems import SYSTEMS, odds_of
+from infrastructure.systems import SYSTEMS
 from infrastructure.transcodings import RecordKeepingMapper, transcodings
 
 
@@ -145,11 +145,11 @@ def build_ledger(environ: Mapping[str, str] | None = None) -> ChaseLedger:
         with _postgres_startup_lock(env):
             ledger = ChaseLedger(
                 env, systems=SYSTEMS, seeds=_postgres_seeds, views=_postgres_views, tokens=_postgres_tokens,
-                transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper, odds_of=odds_of,
+                transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper,
             )
             return _wire(ledger, env, settings)
     ledger = ChaseLedger(
         env, systems=SYSTEMS, seeds=_sqlite_seeds, views=_sqlite_views, tokens=_sqlite_tokens,
-        transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper, odds_of=odds_of,
+        transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper,
     )
     return _wire(ledger, env, settings)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from application.plugins import GameSystem
+from application.plugins import GameSystem, roll_odds_of
 from application.systems.coc7e import PLUGIN as coc7e
 from application.systems.savage_worlds import PLUGIN as savage_worlds
-from domain.odds import Odds
 from domain.verification import Report, verify as verify_with
 
 SYSTEMS: tuple[GameSystem, ...] = (
@@ -31,11 +30,5 @@ def verify(export: dict[str, Any], kept_head: str | None = None) -> Report:
     return verify_with(export, kept_head, [check for plugin in SYSTEMS for check in plugin.roll_checks])
 
 
-def odds_of(roll: dict[str, Any]) -> Odds | None:
-    """The exact odds of a recorded roll, from the first system that knows it (domain/odds.py)."""
-    for plugin in SYSTEMS:
-        for roll_odds in plugin.roll_odds:
-            odds = roll_odds(roll)
-            if odds is not None:
-                return odds
-    return None
+# The exact odds of a recorded roll, from the first system that knows it (domain/odds.py).
+odds_of = roll_odds_of(SYSTEMS)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.odds import RollOdds
 from domain.recorded_chase import RecordedChase
 
 def roll_row(event: Any) -> dict[str, Any] | None:
@@ -53,3 +54,15 @@ def apply_marks(rows: list[dict[str, Any]], marks: list[dict[str, Any]]) -> None
         for row in rows:
             if row["chase_id"] == mark["chase_id"] and row["action"] in mark["actions"]:
                 row.update(undone=mark["undone"], undone_by=mark["by"], undone_at=mark["at"])
+
+
+def with_odds(rows: list[dict[str, Any]], odds_of: RollOdds) -> list[dict[str, Any]]:
+    """Each row with the odds its roll had (``odds``: each outcome's chance as {p, exact}, the
+    chance of success and the outcome it had; None for a roll no system has odds for: a
+    shuffle). Worked out from the recorded roll when read, so nothing stored changes and a
+    better odds function shows on every roll ever made."""
+    shown = []
+    for row in rows:
+        odds = odds_of(row["roll"])
+        shown.append({**row, "odds": None if odds is None else odds.as_json()})
+    return shown

@@ -17,6 +17,7 @@ import pytest
 
 from application.systems.coc7e.track import render
 from application.views import fold
+from infrastructure.systems import odds_of
 from tests.e2e.record_helpers import (
     FARMER,
     NEW_EVENT_FIELDS,
@@ -368,7 +369,9 @@ def test_time_travel_to_every_version_equals_the_log_replayed_up_to_it(keeper, l
         assert view["version"] == version
         assert response.headers["X-Chain-Head"] == view["chain_head"] == log[version - 1]["hash"]
         rolls = keeper.ok(keeper.http.get(f"/chases/{keeper.chase_id}/rolls", query_string={"version": version}))["rolls"]
-        assert rolls == json.loads(json.dumps(rows)), version
+        # Each row also shows the odds its roll had, worked out from the recorded roll
+        assert [{k: v for k, v in r.items() if k != "odds"} for r in rolls] == json.loads(json.dumps(rows)), version
+        assert [r["odds"] for r in rolls] == [json.loads(json.dumps(odds_of(row["roll"]).as_json())) for row in rows], version
 
     # At the current version, time travel is the live view, and reading the past changed nothing.
     assert at(keeper, live["version"]) == live

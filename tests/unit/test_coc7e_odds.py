@@ -156,3 +156,33 @@ def test_a_recorded_dice_roll_has_the_distribution_of_its_expression() -> None:
 def test_rolls_of_other_systems_are_left_to_them() -> None:
     assert odds.roll_odds({"kind": "trait roll", "trait_die": "d8"}) is None
     assert odds.roll_odds({"kind": "damage roll", "expression": "2d6"}) is None
+
+
+@pytest.mark.parametrize(
+    "method, response, firearm, difficulty",
+    [("fighting", "dodge", False, "regular"), ("fighting", "fight back", False, "regular"), ("maneuver", "maneuver", False, "regular"),
+     ("fighting", "none", False, "regular"), ("firearm", "none", True, "hard")],
+)
+def test_who_wins_an_attack_is_as_often_as_conflict_resolve_gives_it(method, response, firearm, difficulty) -> None:
+    # Given an attack at 60 with a bonus die met (or not) by a defence at 40, both rolls recorded
+    attack = percentile.roll(TableDice([10, 10, 0]), 1, 60, difficulty=difficulty, bonus=1)
+    defence = percentile.roll(TableDice([10, 0]), 2, 40)
+    fields = {"method": method, "response": response, "attack_roll": 1, "defence_roll": 2 if response != "none" else None}
+    # When every pair of levels the dice give is resolved by the engine's own conflict rules
+    from domain.rules.coc7e import conflict
+
+    a_counts, d_counts = enumerate_levels(60, 1, 0), (enumerate_levels(40, 0, 0) if response != "none" else Counter({"failure": 1}))
+    wins: Counter[str] = Counter()
+    for a_level, a_n in a_counts.items():
+        for d_level, d_n in d_counts.items():
+            winner = conflict.resolve(a_level, d_level if response != "none" else None, response, firearm=firearm, difficulty=difficulty).winner
+            wins[winner or odds.NO_WINNER] += a_n * d_n
+    every = sum(a_counts.values()) * sum(d_counts.values())
+    # Then the odds of the AttackMade agree exactly
+    decided = odds.attack_odds("coc7e:Chase.AttackMade", fields, {1: attack, 2: defence})
+    assert decided is not None
+    assert {k: v for k, v in decided.outcomes.items() if v} == {k: Fraction(n, every) for k, n in wins.items()}
+
+
+def test_other_events_have_no_attack_odds() -> None:
+    assert odds.attack_odds("coc7e:Chase.SkillRolled", {}, {}) is None

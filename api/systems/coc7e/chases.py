@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 
 from api import schemas as core
 from api.auth import principal
+from api.dry_run import dry_run_allowed
 from api.chases import dice, expected_version, result
 from api.runtime import ledger
 from api.systems.coc7e import schemas as s
@@ -37,6 +38,7 @@ class Participants(MethodView):
 class SpeedRoll(MethodView):
     @blp.arguments(core.DiceInput)
     @blp.response(200, core.CommandResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """Speed roll: CON on foot, the driver's Drive Auto (or Pilot, Ride) for a vehicle."""
         roll, chase = coc7e().roll_speed(chase_id, participant_id, dice(data), expected_version(), by=principal(chase_id))
@@ -83,6 +85,7 @@ class EndTurn(MethodView):
 class SkillRolls(MethodView):
     @blp.arguments(s.SkillRoll)
     @blp.response(200, core.CommandResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID):
         """A skill or characteristic roll by value or by the participant's own skill."""
         roll, chase = coc7e().roll_skill(
@@ -97,6 +100,7 @@ class SkillRolls(MethodView):
 class DiceRolls(MethodView):
     @blp.arguments(s.DiceRoll)
     @blp.response(200, core.CommandResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID):
         """Roll a dice expression (1D3, 1D10+1D4+2, 1D3+DB)."""
         roll, chase = coc7e().roll_dice(

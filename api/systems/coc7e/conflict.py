@@ -14,6 +14,7 @@ from flask_smorest import Blueprint
 
 from api import schemas as s
 from api.auth import principal
+from api.dry_run import dry_run_allowed
 from api.chases import expected_version, result
 from api.systems.coc7e import obstacle_schemas as o
 from api.systems.coc7e.chases import coc7e
@@ -26,6 +27,7 @@ blp = Blueprint("coc7e-conflict", __name__, url_prefix="/chases", description="C
 class Attack(MethodView):
     @blp.arguments(o.Attack)
     @blp.response(200, s.CommandResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """An attack or fighting maneuver on the attacker's turn (1 movement action; same
         location unless a firearm), and the target's response whatever its movement actions.
@@ -44,6 +46,7 @@ class Attack(MethodView):
 class MishapRoll(MethodView):
     @blp.arguments(o.MishapRoll)
     @blp.response(200, s.CommandResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """After a fighting maneuver: a roll "as if encountering a hazard" (the farmer's DEX roll);
         a pass clears the mishap, a failure leaves it for the Keeper's ruling. rolls: {"skill": [...]}."""
@@ -57,6 +60,7 @@ class MishapRoll(MethodView):
 class Consequences(MethodView):
     @blp.arguments(o.Consequences)
     @blp.response(200, s.CommandResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """The Keeper rules on a mishap (or on anyone in the chase): a damage table row (default by
         difficulty), 1D3 lost movement actions (owed into the next round when none are left),

@@ -10,10 +10,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from api import dry_run
 from api.auth import principal
 from api.jobs import JobAccepted, accepted, chase_job_url
 from api.runtime import ledger
-from application.systems.coc7e.hazards import roll_random_hazards
+from application.systems.coc7e.hazards import roll_random_hazards, try_random_hazards
 from domain.rules.coc7e.random_hazards import ENVIRONMENTS, MAX_KEY_LENGTH, MAX_LOCATIONS
 
 blp = Blueprint("coc7e-jobs", __name__, url_prefix="/chases", description="Call of Cthulhu 7e: random hazards, rolled as a background job")
@@ -31,6 +32,7 @@ class RandomHazards(Schema):
 class RandomHazardsJob(MethodView):
     @blp.arguments(RandomHazards)
     @blp.response(202, JobAccepted)
+    @dry_run.documented
     def post(self, data, chase_id: UUID):
         """The Keeper rolls the random hazards table for the locations ahead (a background job).
 
@@ -39,6 +41,10 @@ class RandomHazardsJob(MethodView):
         are recorded once, however often the request or the job is repeated.
         """
         by = principal(chase_id)
+        if dry_run.asked():  # the odds of each location's roll, here and now: no job, nothing recorded
+            return dry_run.answer(lambda: try_random_hazards(
+                ledger(), chase_id, data["locations"], data["environment"], data["from_location"], data.get("table_dice"), by=by
+            ))
         key = data.get("key") or request.headers.get("Idempotency-Key") or str(uuid4())
         job = roll_random_hazards(
             ledger().jobs, chase_id, key, data["locations"], data["environment"], data["from_location"], data.get("table_dice"), by=by

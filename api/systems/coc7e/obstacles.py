@@ -18,6 +18,7 @@ from flask_smorest import Blueprint
 
 from api import schemas as s
 from api.auth import principal
+from api.dry_run import dry_run_allowed
 from api.chases import expected_version, result
 from api.systems.coc7e.chases import coc7e
 from api.systems.coc7e import obstacle_schemas as o
@@ -82,6 +83,7 @@ class Obstacle(MethodView):
 class Negotiate(MethodView):
     @blp.arguments(o.Negotiate)
     @blp.response(200, s.CommandResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """Negotiate the hazard or barrier ahead: reckless (a plain roll) or cautious (1 or 2
         movement actions for as many bonus dice), plus 1 movement action to move on. A hazard is
@@ -96,6 +98,7 @@ class Negotiate(MethodView):
 class BreakBarrier(MethodView):
     @blp.arguments(o.BreakBarrier)
     @blp.response(200, s.CommandResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """Break down the barrier ahead: no attack roll; a character's damage or a vehicle's 1D10
         per Build, for 1 movement action; through it if destroyed. A vehicle that fails is wrecked;

@@ -15,6 +15,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import principal
+from api.dry_run import dry_run_allowed
 from api.chases import dice, expected_version
 from api.runtime import ledger
 from api.schemas import DiceInput, Empty
@@ -62,6 +63,7 @@ class Participants(MethodView):
 @blp.route(f"/<uuid:chase_id>/{SYSTEM}/participants/<participant_id>/end-turn")
 class EndTurn(MethodView):
     @blp.response(200, s.SavageResult)
+    @dry_run_allowed
     def post(self, chase_id: UUID, system: str, participant_id: str):
         """End the unit's turn; the next card acts (after the last, the round ends)."""
         return answer(savage().savage_end_turn(chase_id, system, participant_id, expected_version(), by=principal(chase_id)))
@@ -71,6 +73,7 @@ class EndTurn(MethodView):
 class TraitRolls(MethodView):
     @blp.arguments(s.TraitRoll)
     @blp.response(200, s.SavageResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, system: str):
         """Any trait roll: trait die and Wild Die, aces, raises, Critical Failure, the Joker's +2."""
         return answer(savage().savage_trait_roll(
@@ -83,6 +86,7 @@ class TraitRolls(MethodView):
 class DamageRolls(MethodView):
     @blp.arguments(s.DamageRoll)
     @blp.response(200, s.SavageResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, system: str):
         """Roll damage (it Aces) against a target: a vehicle's Toughness and Wounds, a character's Shaken and Wounds."""
         return answer(savage().savage_damage(
@@ -95,6 +99,7 @@ class DamageRolls(MethodView):
 class Recover(MethodView):
     @blp.arguments(s.Recover)
     @blp.response(200, s.SavageResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, system: str, participant_id: str):
         """A Spirit roll to recover from Shaken."""
         return answer(savage().savage_recover(
@@ -143,6 +148,7 @@ def _swade(maneuver: str, schema: Any, doc: str) -> type[MethodView]:
     class Maneuver(MethodView):
         @blp.arguments(schema)
         @blp.response(200, s.SavageResult)
+        @dry_run_allowed
         def post(self, data, chase_id: UUID, participant_id: str):
             return answer(savage().swade_maneuver(
                 chase_id, participant_id, maneuver, data, dice=dice(data) if rolls else None,
@@ -170,6 +176,7 @@ _swade("attack", s.SwadeAttack, "An attack: the Range is cards between x the Ran
 class SwadeResolve(MethodView):
     @blp.arguments(s.SwadeResolve)
     @blp.response(200, s.SavageResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID):
         """Resolve what waits first (chase.pending): a Complication, a control roll, Out of Control,
         a Critical Hit, a critical failure's d6, Ram damage (rolls); a Bump's direction, a Chase Card."""
@@ -193,6 +200,7 @@ class SwdBegin(MethodView):
 class SwdManeuver(MethodView):
     @blp.arguments(s.SwdManeuver)
     @blp.response(200, s.SavageResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """The maneuver roll: an Action card per success and raise; keep one."""
         return answer(savage().swd_maneuver(
@@ -205,6 +213,7 @@ class SwdManeuver(MethodView):
 class SwdCooperate(MethodView):
     @blp.arguments(s.Cooperate)
     @blp.response(200, s.SavageResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """A passenger's cooperative roll: +1 per success and raise to the unit's maneuver roll, +4 at most."""
         return answer(savage().swd_cooperate(chase_id, participant_id, modifier=data["modifier"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id)))
@@ -214,6 +223,7 @@ class SwdCooperate(MethodView):
 class SwdAttack(MethodView):
     @blp.arguments(s.SwdAttack)
     @blp.response(200, s.SavageResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """An attack with Advantage, at the Attack "Range" penalty of the card."""
         return answer(savage().swd_action(chase_id, participant_id, "attack", data, dice=dice(data), expected_version=expected_version(), by=principal(chase_id)))
@@ -223,6 +233,7 @@ class SwdAttack(MethodView):
 class SwdForce(MethodView):
     @blp.arguments(s.SwdForce)
     @blp.response(200, s.SavageResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """Force with Advantage: opposed maneuver rolls; the foe avoids an obstacle, or hits it on a raise."""
         return answer(savage().swd_action(
@@ -235,6 +246,7 @@ class SwdForce(MethodView):
 class SwdResolve(MethodView):
     @blp.arguments(s.SwdResolve)
     @blp.response(200, s.SavageResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID):
         """Resolve what waits first (chase.pending): cards to deal or keep, recovering from Shaken,
         a Complication, an obstacle and its damage."""

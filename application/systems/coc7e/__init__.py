@@ -8,7 +8,7 @@ from application.systems.coc7e import track, vehicles
 from application.systems.coc7e.commands import Coc7eCommands
 from application.systems.coc7e.hazards import JOB_KINDS
 from domain.rules.coc7e.chase import Chase
-from domain.rules.coc7e.odds import roll_odds
+from domain.rules.coc7e.odds import attack_odds, roll_odds
 from domain.rules.coc7e.participants import Participant
 from domain.rules.coc7e.verification import check_roll
 
@@ -23,4 +23,5 @@ PLUGIN = GameSystem(
     game_counts=GAME_COUNTS,
     job_kinds=JOB_KINDS,
     roll_odds=(roll_odds,),  # percentile, random hazards table and dice-expression rolls
+    outcome_odds=(attack_odds,),  # who wins an attack
 )

@@ -8,7 +8,7 @@ a key already used, so the rolls are recorded once however often the job runs.
 from __future__ import annotations
 
 from typing import Any, Sequence
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from application.access import Principal
 from application.plugins import JobKind
@@ -32,20 +32,35 @@ def roll_random_hazards(
 ) -> dict[str, Any]:
     """Submit the roll of the random hazards table for ``locations`` locations ahead to ``jobs``
     (application/jobs.py Jobs); the job as submitted."""
+    params = _params(chase_id, key, locations, environment, from_location, table_dice, by)
+    jobs.require_chase(chase_id, systems=(Chase.SYSTEM,))
+    job_id = str(uuid5(NAMESPACE_URL, f"chase-ledger:random-hazards:{chase_id}:{key}"))
+    return jobs.submit(RANDOM_HAZARDS, params, chase_id=str(chase_id), job_id=job_id)
+
+
+def try_random_hazards(
+    ledger: Any, chase_id: UUID, locations: int = 1, environment: str = "normal", from_location: int | None = None,
+    table_dice: Sequence[int] | None = None, *, by: Principal | None = None,
+) -> None:
+    """The dry run of rolling random hazards (application/dry_run.py): the job's work, done here
+    and now under the caller's dry run, so that nothing is queued and nothing recorded."""
+    random_hazards(ledger, None, _params(chase_id, f"dry run {uuid4()}", locations, environment, from_location, table_dice, by))
+
+
+def _params(
+    chase_id: UUID, key: str, locations: int, environment: str, from_location: int | None, table_dice: Sequence[int] | None, by: Principal | None,
+) -> dict[str, Any]:
     if by is not None:
         by.require_keeper("roll random hazards")
     if not isinstance(key, str) or not key.strip():
         raise ValueError("an idempotency key is required")
     if environment not in ENVIRONMENTS or not 1 <= locations <= MAX_LOCATIONS:
         raise ValueError("bad environment or number of locations")
-    jobs.require_chase(chase_id, systems=(Chase.SYSTEM,))
-    params = {
+    return {
         "chase_id": str(chase_id), "key": key, "locations": locations, "environment": environment,
         "from_location": from_location, "table_dice": list(table_dice) if table_dice is not None else None,
         "by": by.name if by is not None else "keeper",
     }
-    job_id = str(uuid5(NAMESPACE_URL, f"chase-ledger:random-hazards:{chase_id}:{key}"))
-    return jobs.submit(RANDOM_HAZARDS, params, chase_id=str(chase_id), job_id=job_id)
 
 
 class TableDiceRolls:

@@ -10,6 +10,9 @@
 * Opposed rolls: who wins an attack met by fighting back (a tie to the attacker) or by dodging
   (a tie to the defender), coc7e-combat.txt "Resolving a Fighting Attack Made Against a Target
   That is Fighting Back" / "... That is Dodging"; both failing is no one's win.
+* Who wins an attack a command makes (AttackMade, from its attack and defence rolls): the opposed
+  rolls above, or with no response a melee attack that misses only on a fumble ("Striking the
+  First Blow (Surprise)") and a firearm that hits on a success at its difficulty.
 * The random hazards and barriers table roll (coc7e-chases.txt "Random Hazards and Barriers").
 * Dice expressions (damage, 1D3 lost movement actions): domain/dice/odds.py.
 
@@ -25,6 +28,7 @@ from typing import Any, Mapping
 from domain.dice.odds import expression_odds
 from domain.odds import Odds
 from domain.rules.coc7e import percentile, random_hazards
+from domain.rules.coc7e.damage_events import AttackMade
 
 RESULTS = range(1, 101)  # 01..00 read as 1..100
 TENS_FACES = range(0, 100, 10)
@@ -80,6 +84,28 @@ def opposed_odds(attacker: Mapping[str, Fraction], defender: Mapping[str, Fracti
         for d_level, d_chance in defender.items():
             chances[winner_of(a_level, d_level) or NO_WINNER] += a_chance * d_chance
     return Odds(chances, frozenset({"attacker"}))
+
+
+def attack_odds(topic: str, fields: Mapping[str, Any], rolls: Mapping[int, Mapping[str, Any]]) -> Odds | None:
+    """Who wins the attack an AttackMade records, from the rolls it read (the plug-in's
+    OutcomeOdds, domain/odds.py); None for any other event."""
+    if topic != AttackMade.TOPIC or fields.get("attack_roll") not in rolls:
+        return None
+    attacker = _levels_of(rolls[fields["attack_roll"]])
+    if fields.get("response") == "none":
+        if fields.get("method") == "firearm":
+            difficulty = rolls[fields["attack_roll"]].get("difficulty", "regular")
+            hit = sum((p for level, p in attacker.items() if percentile.meets(level, difficulty)), Fraction(0))
+        else:
+            hit = 1 - attacker["fumble"]
+        return Odds({"attacker": hit, NO_WINNER: 1 - hit}, frozenset({"attacker"}))
+    if fields.get("defence_roll") not in rolls:
+        return None
+    return opposed_odds(attacker, _levels_of(rolls[fields["defence_roll"]]), fields["response"])
+
+
+def _levels_of(roll: Mapping[str, Any]) -> dict[str, Fraction]:
+    return level_chances(roll["target"], roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))
 
 
 @lru_cache(maxsize=None)
