@@ -11,13 +11,15 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from api.auth import principal
-from api.jobs import Job, JobAccepted, Wait, accepted
+from api.jobs import Job, JobAccepted, Wait, accepted, job_not_found
 from api.runtime import ledger
+from application.access import PLAYER
 from application.analytics.sessions import CAMPAIGN, MAX_NAME, SESSION
 from application.jobs import JobNotFound
 from infrastructure import charts, report_formats
 
 blp = Blueprint("analytics", __name__, url_prefix="", description="Analytics: luck, dice fairness, the game and the clock, per chase, session and campaign")
+blp.register_error_handler(JobNotFound, job_not_found)
 CHART = {"description": "a chart of the report", "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in charts.FORMATS.values()}}
 EXPORT = {"description": "the report as CSV or Markdown (?format=csv|md)", "content": {t: {"schema": {"type": "string"}} for t in ("text/csv", "text/markdown")}}
 
@@ -176,10 +178,12 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
         @blp.arguments(Wait, location="query")
         @blp.response(200, Job)
         def get(self, query, job_id: str, **ids):
-            reader(ids[key])
+            by = reader(ids[key])
             jobs = ledger().jobs
             job = jobs.wait(job_id, query["wait"]) if query["wait"] else jobs.get(job_id)
-            if (job.get("params") or {}).get("group_id") != str(ids[key]):
+            params = job.get("params") or {}
+            # A player reads only players' reports: the Keeper's holds the Keeper's rolls.
+            if params.get("group_id") != str(ids[key]) or (by.role == PLAYER and params.get("viewer") != PLAYER):
                 raise JobNotFound(f"no job {job_id} of this {kind}")
             return job
 

@@ -168,3 +168,28 @@ def test_bad_requests_get_problems_naming_the_field_and_record_nothing(client):
     assert client.get("/sessions/00000000-0000-0000-0000-000000000000/report", headers=night).status_code == 404
     assert client.get(f"/chases/{farm.chase_id}/analytics/charts/pie.svg", headers=keeper_of(client, farm)).status_code == 404
     assert client.get(f"/sessions/{session_id}", headers=night).get_json()["chases"] == []
+
+
+def test_a_report_over_many_chases_runs_as_a_job_and_a_player_never_reads_the_keepers(client):
+    farm = new_chase(client, "The farm track", ("Harvey", 60), ("Farmer", 55))
+    speed_roll(farm, "Harvey", [10, 1])
+    speed_roll(farm, "Farmer", [30, 5])
+    player = {"Authorization": f"Bearer {farm.player('Harvey').keeper_token}"}
+    session = client.post("/sessions", json={"name": "Game night"}).get_json()
+    night = {"Authorization": f"Bearer {session['keeper_token']}"}
+    session_id = session["group"]["session_id"]
+    client.post(f"/sessions/{session_id}/chases", json={"chase_id": farm.chase_id, "chase_token": farm.keeper_token}, headers=night)
+
+    # The Keeper asks for the report as a job: 202, then done with its progress (chases read) and the report.
+    accepted = client.post(f"/sessions/{session_id}/reports", headers=night)
+    assert accepted.status_code == 202
+    job = client.get(accepted.headers["Location"] + "?wait=10", headers=night).get_json()
+    assert job["status"] == "done" and job["progress"] == {"done": 1, "total": 1}
+    assert job["result"]["totals"]["rolls"] == 2 and job["result"]["viewer"] == "keeper"
+
+    # The player cannot read the Keeper's job; their own job is a player's report.
+    assert client.get(accepted.headers["Location"], headers=player).status_code == 404
+    assert client.get(f"/sessions/{session_id}/jobs/no-such-job", headers=night).status_code == 404
+    own = client.post(f"/sessions/{session_id}/reports", headers=player)
+    mine = client.get(own.headers["Location"] + "?wait=10", headers=player).get_json()
+    assert mine["result"]["viewer"] == "player" and mine["result"]["totals"]["rolls"] == 1
