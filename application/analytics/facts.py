@@ -9,7 +9,7 @@ events count (GameCounts, a plug-in's ``game_counts``), so this module names no 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from domain.odds import Odds
@@ -43,11 +43,13 @@ def _no_reading(roll: Mapping[str, Any]) -> Any:
 
 @dataclass(frozen=True)
 class GameCounts:
-    """What a game system tells analytics: what its events count, and the faces of its dice
-    (None: not its roll). The outcome a roll had is its odds' ``observed`` (domain/odds.py)."""
+    """What a game system tells analytics: what its events count, the faces of its dice (None:
+    not its roll), and which role won a chase that ended so (``winners``: outcome -> role; the
+    participants of the other roles lost it). The outcome a roll had is its odds' ``observed``."""
 
     counts: Callable[[Any], list[Count]] = _no_counts
     faces: Callable[[Mapping[str, Any]], "list[tuple[str, int]] | None"] = _no_reading
+    winners: Mapping[str, str] = field(default_factory=dict)
 
 
 def plain_faces(roll: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -97,7 +99,8 @@ class FactReader:
         if isinstance(event, RecordedChase.UndoRequestAnswered):
             return [("undo answered", None, {"request_id": event.request_id, "accepted": event.accepted, "by": event.by})]
         if isinstance(event, RecordedChase.ChaseEnded):
-            return [("ended", None, {"outcome": event.outcome})]
+            won_by = next((s.winners[event.outcome] for s in self.systems if event.outcome in s.winners), None)
+            return [("ended", None, {"outcome": event.outcome, "won_by": won_by})]
         return []
 
     def roll(self, roll: Mapping[str, Any], event_name: str = "") -> dict[str, Any]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from application.analytics.facts import CLOCK, ROUND_BEGAN, ROUND_ENDED, TURN_BEGAN, TURN_ENDED
 
 
-def game(facts: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Counts that still count (undone actions left out), by participant and for the chases."""
+def game(facts: Sequence[dict[str, Any]], people: Mapping[str, Mapping[str, Any]] = {}) -> dict[str, Any]:
+    """Counts that still count (undone actions left out), by participant and for the chases; a
+    chase won or lost by each participant whose role won it or not (``people``: id -> chase_id, role)."""
     rollers = {(f["chase_id"], f["data"]["sequence"]): f["participant_id"] for f in facts if f["kind"] == "roll"}
     by_participant: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     chases: dict[str, float] = defaultdict(float)
@@ -30,6 +31,9 @@ def game(facts: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 by_participant[credited][data["name"]] += data["amount"]
         elif f["kind"] == "ended":
             outcomes[data["outcome"]] += 1
+            for pid, who in people.items():
+                if data.get("won_by") and who.get("chase_id") == f["chase_id"] and who.get("role"):
+                    by_participant[pid]["chases won" if who["role"] == data["won_by"] else "chases lost"] += 1
     return {"by_participant": {pid: dict(c) for pid, c in by_participant.items()}, "chase": dict(chases),
             "chases_ended": dict(outcomes), **record(facts)}
 

@@ -73,7 +73,7 @@ def build(scope: Mapping[str, Any], facts: Sequence[dict[str, Any]], people: Map
             for pid in everyone if pid
         },
         "fairness": roll_figures.fairness(made, {s: roll_figures.Tally().merge(*(t for (_, src), t in tallies.items() if src == s)) for s in sources}),
-        "game": play.game(shown),
+        "game": play.game(shown, people),
         "time": play.clock(shown),
     }
     if viewer == KEEPER_VIEW:

@@ -89,7 +89,7 @@ class Analytics:
         return rows
 
     def people(self, chase_id: str) -> dict[str, dict[str, Any]]:
-        """Each participant's name, and the label of the player token acting for them (None:
+        """Each participant's name, role, and the label of the player token acting for them (None:
         the Keeper's). A participant in several player tokens is counted under the first."""
         players: dict[str, str] = {}
         for token in self.ledger.access.issued(chase_id):
@@ -97,7 +97,8 @@ class Analytics:
                 for pid in token["participant_ids"]:
                     players.setdefault(pid, token["label"])
         participants = self.ledger.track(UUID(chase_id)).get("participants") or {}
-        return {pid: {"name": p.get("name"), "chase_id": chase_id, "player": players.get(pid)} for pid, p in participants.items()}
+        return {pid: {"name": p.get("name"), "chase_id": chase_id, "role": p.get("role"), "player": players.get(pid)}
+                for pid, p in participants.items()}
 
 
 def _chase(track: dict[str, Any]) -> dict[str, Any]:

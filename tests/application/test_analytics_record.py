@@ -94,3 +94,20 @@ def test_a_campaign_reports_every_chase_of_its_sessions(ledger):
     assert ledger.analytics.group_report(campaign["campaign_id"], "campaign", SYSTEM)["totals"]["rolls"] == 2
     assert [e["kind"] for e in sessions.group(campaign["campaign_id"])["log"]] == [
         "campaign created", "session added", "session added", "session removed"]
+
+
+def test_the_farmer_who_caught_harvey_won_the_chase_and_harvey_lost_it(ledger):
+    # coc7e-chases.txt parts 1 and 2, as `chase demo` plays them: the farmer catches Harvey.
+    from infrastructure.demo import play
+
+    chase_id = play(ledger, out=lambda line: None)["chase_id"]
+
+    report = ledger.analytics.chase_report(chase_id, SYSTEM)
+
+    names = {pid: p["name"] for pid, p in report["by_participant"].items()}
+    won = {names[pid]: (c.get("chases won", 0), c.get("chases lost", 0)) for pid, c in report["game"]["by_participant"].items()}
+    assert won == {"Harvey": (0, 1), "Farmer": (1, 0)}
+    assert report["game"]["chases_ended"] == {"caught": 1}
+    # Both ran: Harvey one location a round, the farmer two; three rounds began.
+    assert [c["locations covered"] for c in report["game"]["by_participant"].values()] == [2, 4]
+    assert report["time"]["rounds"] == 3

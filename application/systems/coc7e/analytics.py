@@ -41,4 +41,8 @@ def faces(roll: Mapping[str, Any]) -> list[tuple[str, int]] | None:
     return [("d100 tens", int(t["face"])) for t in roll["tens"]] + [("d100 units", int(roll["units"]))]
 
 
-GAME_COUNTS = GameCounts(counts=counts, faces=faces)
+# coc7e-chases.txt: the chase ends when the pursuers catch the quarry ("caught") or the quarry gets
+# away ("escaped"); the Keeper may end it otherwise ("abandoned": nobody won).
+WINNERS = {"caught": "pursuer", "escaped": "quarry"}
+
+GAME_COUNTS = GameCounts(counts=counts, faces=faces, winners=WINNERS)

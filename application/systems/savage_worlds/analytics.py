@@ -37,4 +37,8 @@ def counts(event: Any) -> list[Count]:
     return []
 
 
-GAME_COUNTS = GameCounts(counts=counts)
+# savage_base.py OUTCOMES: the chaser captures the quarry, or the quarry escapes; "abandoned" and
+# "both stopped" have no winner.
+WINNERS = {"captured": "chaser", "escaped": "quarry"}
+
+GAME_COUNTS = GameCounts(counts=counts, winners=WINNERS)
