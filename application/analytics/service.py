@@ -76,9 +76,13 @@ class Analytics:
             return report.build(scope, facts, people, viewer, series)
 
     def facts(self, chase_id: str) -> list[dict[str, Any]]:
-        """The chase's facts as kept; from its events when it is set aside (its rows wait)."""
+        """The chase's facts as kept; from its events when it is set aside (its rows wait) or
+        when none are kept (a chase recorded before analytics, until the views are rebuilt:
+        every chase's first event, its creation, is a fact)."""
         if not self.ledger.views.set_aside_chases([chase_id]):
-            return self.ledger.views.analytics_facts([chase_id])
+            kept = self.ledger.views.analytics_facts([chase_id])
+            if kept:
+                return kept
         rows: list[dict[str, Any]] = []
         for event in self.ledger.events.get(UUID(chase_id)):
             rows += self.ledger.renderers.facts(event)

@@ -111,3 +111,17 @@ def test_the_farmer_who_caught_harvey_won_the_chase_and_harvey_lost_it(ledger):
     # Both ran: Harvey one location a round, the farmer two; three rounds began.
     assert [c["locations covered"] for c in report["game"]["by_participant"].values()] == [2, 4]
     assert report["time"]["rounds"] == 3
+
+
+def test_a_chase_recorded_before_analytics_is_read_from_its_events_until_a_rebuild(ledger):
+    # A chase whose views were written by code that kept no analytics facts.
+    chase_id, harvey, _ = harvey_and_the_farmer(ledger)
+    kept = ledger.analytics.chase_report(chase_id, SYSTEM)
+    ledger.views.clear(ledger.name)
+    ledger.renderers.facts, facts = (lambda event: []), ledger.renderers.facts
+    ledger.updater.catch_up()
+    ledger.renderers.facts = facts
+    assert ledger.views.analytics_facts([str(chase_id)]) == []
+
+    # Its report is the same, read from its events.
+    assert ledger.analytics.chase_report(chase_id, SYSTEM) == kept
