@@ -21,7 +21,9 @@ from infrastructure import charts, report_formats
 blp = Blueprint("analytics", __name__, url_prefix="", description="Analytics: luck, dice fairness, the game and the clock, per chase, session and campaign")
 blp.register_error_handler(JobNotFound, job_not_found)
 CHART = {"description": "a chart of the report", "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in charts.FORMATS.values()}}
-EXPORT = {"description": "the report as CSV or Markdown (?format=csv|md)", "content": {t: {"schema": {"type": "string"}} for t in ("text/csv", "text/markdown")}}
+EXPORT = {"description": "the report: JSON, or CSV or Markdown (?format=csv|md)",
+          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Report"}},
+                      **{t: {"schema": {"type": "string"}} for t in ("text/csv", "text/markdown")}}}
 
 
 class ReportQuery(Schema):
