@@ -11,13 +11,16 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, problems  # noqa: E402
+from api import auth, edge_docs, guards, limits, problems, representation  # noqa: E402
 from api.runtime import install  # noqa: E402
+from infrastructure.edge_settings import EdgeSettings  # noqa: E402
 from infrastructure.systems import SYSTEMS  # noqa: E402
 
 
-def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
-    """The API app; the ledger is built lazily once per process by ``build_ledger``."""
+def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings | None = None) -> Flask:
+    """The API app; the ledger is built lazily once per process by ``build_ledger``; ``edge``:
+    the body size and rate limits (default: from the environment)."""
+    edge = EdgeSettings.from_env() if edge is None else edge
     app = Flask("chase_ledger")
     app.config.update(
         API_TITLE="Chase Ledger",
@@ -33,10 +36,14 @@ def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
 
         build_ledger = default_build
     app.json.sort_keys = False  # keep the views' own order: chase first, then details
+    limits.install(app, edge)  # first: a refused request counts too
+    guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
+    representation.install(app)
     install(app, build_ledger)
     api = Api(app)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.spec.options["security"] = [{"bearerAuth": []}]
+    edge_docs.install(api.spec)
     from api.chases import blp as chases
     from api.history import blp as record
     from api.jobs import admin, blp as jobs

@@ -18,6 +18,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from api.auth import principal
+from api.parsing import Position
 from api.problems import problem
 from api.runtime import ledger
 from application.access import Forbidden, Unauthenticated
@@ -80,7 +81,7 @@ class Wait(Schema):
 
 
 class FramePage(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = Position(load_default=0)
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
 
 

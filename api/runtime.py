@@ -11,7 +11,12 @@ _lock = threading.Lock()
 
 
 def ledger() -> Any:
-    holder = current_app.extensions["chase_ledger"]
+    return ledger_of(current_app)
+
+
+def ledger_of(app: Any) -> Any:
+    """The ledger of ``app`` in this process (also outside a request: the live streams)."""
+    holder = app.extensions["chase_ledger"]
     if holder.get("pid") != os.getpid():
         with _lock:
             if holder.get("pid") != os.getpid():

@@ -10,7 +10,9 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, fields, validate
 
-from domain.recorded_chase import DICE_MODES
+from api.parsing import MAX_POSITION, Position, Text, Whole
+from api.representation import MINIMAL_CHASE, minimal, prefers_minimal
+from domain.recorded_chase import DICE_MODES, MAX_UNDO
 from infrastructure.systems import SYSTEMS, system_names
 
 SYSTEM_NAMES = system_names()
@@ -41,15 +43,15 @@ class EndChase(Schema):
 
 
 class RollFilters(Schema):
-    participant_id = fields.String()
-    purpose = fields.String()
+    participant_id = Text(1, 200)
+    purpose = Text(1, 200)
     round = fields.Integer(validate=validate.Range(0, 10**9))
     source = fields.String(validate=validate.OneOf(DICE_MODES))
     undone = fields.Boolean()
 
 
 class EventPage(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0, 2**62))
+    after = Position(load_default=0)
     limit = fields.Integer(load_default=1000, validate=validate.Range(1, 10000))
 
 
@@ -84,14 +86,18 @@ class ChaseView(Schema):
 
 class SystemView(fields.Nested):
     """A chase's track view, dumped with its system's schema (api/__init__.py registers each
-    system's VIEW_SCHEMAS with the app); documented as the envelope every system extends."""
+    system's VIEW_SCHEMAS with the app); documented as the envelope every system extends.
+    A command sent with ``Prefer: return=minimal`` gets the envelope's identity only (api/representation.py)."""
 
     def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("metadata", {"description": "the chase after the command; with Prefer: return=minimal, only " + ", ".join(MINIMAL_CHASE)})
         super().__init__(ChaseView, **kwargs)
 
     def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
         if nested_obj is None:
             return None
+        if prefers_minimal():
+            nested_obj = minimal(nested_obj)
         schema = current_app.extensions["chase_view_schemas"].get(nested_obj.get("system"), ChaseView)
         return _dumper(schema).dump(nested_obj)
 
@@ -132,15 +138,15 @@ class EventLog(Schema):
 
 
 class AtVersion(Schema):
-    version = fields.Integer(validate=validate.Range(1, 2**62), metadata={"description": "time travel: the view as it was at this version"})
+    version = Whole(1, MAX_POSITION, metadata={"description": "time travel: the view as it was at this version"})
 
 
 class RollQuery(RollFilters):
-    version = fields.Integer(validate=validate.Range(1, 2**62), metadata={"description": "time travel: the history as it was at this version"})
+    version = Whole(1, MAX_POSITION, metadata={"description": "time travel: the history as it was at this version"})
 
 
 class PlayerToken(Schema):
-    participant_ids = fields.List(fields.String(), required=True, validate=validate.Length(1, 50))
+    participant_ids = fields.List(Text(1, 200), required=True, validate=validate.Length(1, 50))
 
 
 class TokenIssued(Schema):
@@ -149,17 +155,17 @@ class TokenIssued(Schema):
 
 
 class Undo(Schema):
-    count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 1000), metadata={"description": "how many of the last actions to undo"})
+    count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, MAX_UNDO), metadata={"description": "how many of the last actions to undo"})
     reason = fields.String(load_default="", validate=validate.Length(0, 500))
 
 
 class Rewind(Schema):
-    to_version = fields.Integer(strict=True, required=True, validate=validate.Range(1, 2**62))
+    to_version = Whole(1, MAX_POSITION, strict=True, required=True)
     reason = fields.String(load_default="", validate=validate.Length(0, 500))
 
 
 class UndoRequest(Schema):
-    count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 1000))
+    count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, MAX_UNDO))
     note = fields.String(load_default="", validate=validate.Length(0, 500))
 
 

@@ -1,4 +1,5 @@
-"""WSGI entry point for gunicorn: ``gunicorn api.wsgi:app`` (the ledger is built per worker)."""
+"""WSGI entry point (``gunicorn api.wsgi:app``, any WSGI server): every endpoint but the live
+streams, which only the ASGI host sends (``api.asgi:app``, what ``chase serve`` runs)."""
 from api import create_app
 
 app = create_app()

@@ -1,7 +1,7 @@
 """Ports the application needs; infrastructure supplies the adapters."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
 from uuid import UUID
 
 from domain.dice import DiceSource
@@ -226,3 +226,10 @@ class LiveFeed(Protocol):
         ...
 
     def subscribe(self, chase_id: str) -> Subscription: ...
+
+    def watch(self, announced: Callable[[str], None]) -> None:
+        """Call ``announced(chase_id)`` on every chase's announcements (from the announcing
+        thread; it must return at once). The live streams' event loop listens so."""
+        ...
+
+    def unwatch(self, announced: Callable[[str], None]) -> None: ...

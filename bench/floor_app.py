@@ -10,6 +10,7 @@ pay the same for collisions. No views, no tokens, no hash chain, no schemas.
 """
 from __future__ import annotations
 
+import os
 import random
 import secrets
 import threading
@@ -17,6 +18,7 @@ import time
 from typing import Any
 from uuid import UUID
 
+from a2wsgi import WSGIMiddleware
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
@@ -114,3 +116,8 @@ def events(tally_id: UUID) -> Any:
     after = int(request.args.get("after", 0))
     recorded = floor().events.get(tally_id, gt=after or None)
     return jsonify(events=[{"version": e.originator_version, "purpose": e.roll["purpose"]} for e in recorded if hasattr(e, "roll")])
+
+
+# Served as `chase serve` serves the API (infrastructure/cli.py): Flask on a pool of threads
+# inside a uvicorn worker, so the floor shares the API's serving costs.
+asgi = WSGIMiddleware(app, workers=int(os.environ.get("CHASE_LEDGER_THREADS", "4")))

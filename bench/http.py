@@ -8,7 +8,7 @@ Run from the project folder::
 For each store it starts, each on its own 127.0.0.1 port and with the same gunicorn settings
 (the command `chase serve` runs: CHASE_LEDGER_WORKERS x CHASE_LEDGER_THREADS, 2 x 4 by default):
 
-* the API (``api.wsgi:app``), jobs inline and no Redis, as the README's embedded default;
+* the API (``api.asgi:app``), jobs inline and no Redis, as the README's embedded default;
 * the floor (``bench/floor_app.py``): Flask and one eventsourcing application on the same
   persistence settings, one aggregate per chase snapshotted every 20 events, one event per POST.
 
@@ -48,7 +48,6 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
-from unittest import mock  # noqa: E402
 
 from bench.http_load import RID, Command, RunResult, get_json, post, run  # noqa: E402
 from bench.http_report import report  # noqa: E402
@@ -68,10 +67,7 @@ def serve_command(port: int, workers: int, threads: int, app_spec: str) -> list[
     """The gunicorn command `chase serve` execs (infrastructure/cli.py), for ``app_spec``."""
     from infrastructure import cli
 
-    captured: list[list[str]] = []
-    with mock.patch.object(cli.os, "execv", lambda exe, argv: captured.append(list(argv))), mock.patch.dict(os.environ):
-        cli.serve(argparse.Namespace(host="127.0.0.1", port=port, workers=workers, threads=threads))
-    return [app_spec if a == "api.wsgi:app" else a for a in captured[0]]
+    return cli.serve_command("127.0.0.1", port, workers, threads, app_spec)
 
 
 class Server:
@@ -81,6 +77,7 @@ class Server:
         self.port = free_port()
         self.log = log
         with open(log, "wb") as out:
+            env = {**env, "CHASE_LEDGER_THREADS": str(threads)}  # as `chase serve` sets it
             self.proc = subprocess.Popen(serve_command(self.port, workers, threads, app_spec), cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline and self.proc.poll() is None:
@@ -221,8 +218,12 @@ def measure(side: Side, clients: int, procs: int, seconds: float, limit: int, ta
     return {"side": side.name, "clients": clients, "result": result, "check": check(side, before, result), "server_cpu": cpu, "load": load}
 
 
+# A load test is many clients on one address, far past the rate limits meant for play.
+UNTHROTTLED = {"CHASE_LEDGER_RATE_LIMITS": "off"}
+
+
 def sqlite_env(folder: Path, name: str) -> dict[str, str]:
-    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(folder / f"{name}.sqlite3")}
+    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(folder / f"{name}.sqlite3"), **UNTHROTTLED}
 
 
 def postgres_env(database: str) -> dict[str, str] | None:
@@ -233,6 +234,7 @@ def postgres_env(database: str) -> dict[str, str] | None:
         "PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": database,
         "POSTGRES_HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"), "POSTGRES_PORT": os.environ.get("POSTGRES_PORT", "5432"),
         "POSTGRES_USER": os.environ.get("POSTGRES_USER", "postgres"), "POSTGRES_PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
+        **UNTHROTTLED,
     }
     try:
         _admin(env, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)', f'CREATE DATABASE "{database}"')
@@ -260,10 +262,10 @@ def bench_store(store: str, args: argparse.Namespace, folder: Path) -> dict[str,
         return None
     base = {k: v for k, v in os.environ.items() if not k.startswith(OURS)}
     print(f"\n== {store}: starting the API and the floor under gunicorn ({args.workers} workers x {args.threads} threads) ...", flush=True)
-    api_server = Server("api.wsgi:app", {**base, **stores[store]("api")}, folder / f"{store}-api.log", args.workers, args.threads)
+    api_server = Server("api.asgi:app", {**base, **stores[store]("api")}, folder / f"{store}-api.log", args.workers, args.threads)
     floor_server = None
     try:
-        floor_server = Server("bench.floor_app:app", {**base, **stores[store]("floor")}, folder / f"{store}-floor.log", args.workers, args.threads)
+        floor_server = Server("bench.floor_app:asgi", {**base, **stores[store]("floor")}, folder / f"{store}-floor.log", args.workers, args.threads)
         api, floor = Api(api_server), Floor(floor_server)
         api.set_up(args.chases)
         floor.set_up(args.chases)

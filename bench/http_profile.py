@@ -94,7 +94,7 @@ def pyspy(args: argparse.Namespace, folder: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(OURS)}
     pg = postgres_env(args.pg_database) if args.store == "postgresql" else None
     env.update(pg or sqlite_env(folder, "api"))
-    server = Server("api.wsgi:app", env, folder / "api.log", args.workers, args.threads)
+    server = Server("api.asgi:app", env, folder / "api.log", args.workers, args.threads)
     try:
         api = Api(server)
         api.set_up(args.chases)

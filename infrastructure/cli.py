@@ -7,18 +7,31 @@ import sys
 from typing import Any
 
 
+def serve_command(host: str, port: int, workers: int, threads: int, app: str = "api.asgi:app") -> list[str]:
+    """gunicorn with uvicorn workers: each an event loop that sends the live streams (none holds
+    a thread) and ``threads`` threads for every request (api/asgi.py)."""
+    return [
+        sys.executable, "-m", "gunicorn",
+        "--bind", f"{host}:{port}",
+        "--workers", str(workers),
+        "--worker-class", "api.worker.Worker",
+        "--access-logfile", "-",
+        app,
+    ]
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run the API under gunicorn; the embedded default is a SQLite file and inline jobs."""
+    import resource
+
     os.environ.setdefault("PERSISTENCE_MODULE", "eventsourcing.sqlite")
-    command = [
-        sys.executable, "-m", "gunicorn",
-        "--bind", f"{args.host}:{args.port}",
-        "--workers", str(args.workers),
-        "--threads", str(args.threads),
-        "--access-logfile", "-",
-        "api.wsgi:app",
-    ]
-    os.execv(sys.executable, command)
+    os.environ["CHASE_LEDGER_THREADS"] = str(args.threads)  # each worker's pool (api/asgi.py)
+    # Every open stream is a socket: allow as many as the system lets this user have.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    os.execv(sys.executable, serve_command(args.host, args.port, args.workers, args.threads))
     return 0  # pragma: no cover - execv does not return
 
 

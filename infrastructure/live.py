@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Self
 
 import redis
@@ -47,9 +48,23 @@ class LocalSubscription:
 
 
 class LocalHub:
+    """This process's streams waiting on a chase, and its watchers of every chase."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscriptions: dict[str, set[LocalSubscription]] = {}
+        self._watchers: list[Callable[[str], None]] = []
+
+    def watch(self, announced: Callable[[str], None]) -> None:
+        """Call ``announced(chase_id)`` on every announcement, from the announcing thread (it
+        must return at once: the event loop's streams hand it to their loop)."""
+        with self._lock:
+            self._watchers.append(announced)
+
+    def unwatch(self, announced: Callable[[str], None]) -> None:
+        with self._lock:
+            if announced in self._watchers:
+                self._watchers.remove(announced)
 
     def subscribe(self, chase_id: str) -> LocalSubscription:
         subscription = LocalSubscription(self, chase_id)
@@ -68,8 +83,11 @@ class LocalHub:
     def notify(self, chase_id: str) -> None:
         with self._lock:
             subscriptions = list(self._subscriptions.get(chase_id, ()))
+            watchers = list(self._watchers)
         for subscription in subscriptions:
             subscription.event.set()
+        for announced in watchers:
+            announced(chase_id)
 
     @property
     def streams(self) -> int:
@@ -88,6 +106,12 @@ class LocalLiveFeed:
 
     def subscribe(self, chase_id: str) -> LocalSubscription:
         return self.hub.subscribe(chase_id)
+
+    def watch(self, announced: Callable[[str], None]) -> None:
+        self.hub.watch(announced)
+
+    def unwatch(self, announced: Callable[[str], None]) -> None:
+        self.hub.unwatch(announced)
 
     def close(self) -> None:
         pass
@@ -121,6 +145,14 @@ class RedisLiveFeed:
     def subscribe(self, chase_id: str) -> LocalSubscription:
         self._listen()
         return self.hub.subscribe(chase_id)
+
+    def watch(self, announced: Callable[[str], None]) -> None:
+        """Hear every chase's announcements, this process's and (through Redis) every other's."""
+        self._listen()
+        self.hub.watch(announced)
+
+    def unwatch(self, announced: Callable[[str], None]) -> None:
+        self.hub.unwatch(announced)
 
     def _listen(self) -> None:
         with self._lock:

@@ -68,7 +68,7 @@ class WorkerSettings:
     rebuild_batch: int = 20_000
     rebuild_throttle: float = 0.0
     project_poll: float = 1.0
-    stream_poll: float = 2.0
+    stream_poll: float = 0.5  # one cheap query per API process with open streams (api/live_streams.py)
     stream_heartbeat: float = 15.0
     stream_max_seconds: float = 300.0
     admin_token: str | None = None
@@ -109,7 +109,7 @@ def worker_settings(environ: Mapping[str, str] | None = None) -> WorkerSettings:
         rebuild_batch=_number(environ, "CHASE_LEDGER_REBUILD_BATCH", 20_000, int, 1),
         rebuild_throttle=_number(environ, "CHASE_LEDGER_REBUILD_THROTTLE", 0.0),
         project_poll=_number(environ, "CHASE_LEDGER_PROJECT_POLL", 1.0, low=0.05),
-        stream_poll=_number(environ, "CHASE_LEDGER_STREAM_POLL", 2.0, low=0.05),
+        stream_poll=_number(environ, "CHASE_LEDGER_STREAM_POLL", 0.5, low=0.05),
         stream_heartbeat=_number(environ, "CHASE_LEDGER_STREAM_HEARTBEAT", 15.0, low=0.1),
         stream_max_seconds=_number(environ, "CHASE_LEDGER_STREAM_MAX_SECONDS", 300.0, low=1.0),
         admin_token=environ.get("CHASE_LEDGER_ADMIN_TOKEN") or None,

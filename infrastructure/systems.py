@@ -11,12 +11,14 @@ from typing import Any
 
 from application.plugins import GameSystem, roll_odds_of
 from application.systems.coc7e import PLUGIN as coc7e
+from application.systems.d6 import PLUGIN as d6
 from application.systems.savage_worlds import PLUGIN as savage_worlds
 from domain.verification import Report, verify as verify_with
 
 SYSTEMS: tuple[GameSystem, ...] = (
     coc7e,  # the first is the default of POST /chases
     savage_worlds,
+    d6,
 )
 
 

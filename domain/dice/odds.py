@@ -14,9 +14,9 @@ from domain.dice.expressions import DiceExpression, InvalidDiceExpression, parse
 from domain.odds import Odds
 
 # More totals than this are not listed (100D1000 has 99,901): such an expression has no odds
-# shown rather than a reply of a hundred thousand lines. Every expression in the rules texts
-# (at most 1D10 per point of a vehicle's build, 1D10+1D4+2, ...) is far inside.
-MAX_TOTALS = 2000
+# shown rather than a roll history row of megabytes. Every expression in the rules texts (1D10
+# per point of a vehicle's build: a tank's 20D10 has 181 totals; 1D10+1D4+2, ...) is far inside.
+MAX_TOTALS = 1000
 
 
 def ways(sides: tuple[int, ...]) -> list[int]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from domain.rules.coc7e import odds
+from domain.rules.d6.odds import chance_of_success
 from tests.e2e.coc7e_table import FARMER, HARVEY, Table
+from tests.e2e.d6_table import D6Table
 from tests.e2e.savage_worlds_table import SavageTable
 
 
@@ -152,3 +154,20 @@ def test_the_openapi_document_offers_a_dry_run_on_commands_that_roll_and_on_no_o
         assert dry_runs(path), path
     # A command that records outside the runner (a token issued) cannot pretend to dry-run
     assert not dry_runs("/chases/{chase_id}/tokens") and not dry_runs("/chases")
+
+
+def test_a_d6_skill_roll_dry_run_answers_the_odds_the_d6_plug_in_supplies(client):
+    # Given a D6 chase under way, with table dice
+    table = D6Table(client)
+    table.add("Ann", "pursuer")
+    table.add("Thief", "quarry", position=20)
+    table.begin()
+    before = table.get("/events")["events"]
+    # When the GM asks the odds of a 3D+1 roll against 10, no faces given
+    response = table.http.post(table.url("/d6/skill-rolls"), json={"participant_id": table.ids["Ann"], "code": "3D+1", "difficulty": 10}, query_string={"dry_run": "true"})
+    asked = response.get_json()
+    # Then the roll's odds are the D6 plug-in's own, and nothing was recorded
+    assert response.status_code == 200, asked
+    [roll] = asked["rolls"]
+    assert roll["odds"]["success"] == pytest.approx(float(chance_of_success("3D+1", 10)))
+    assert table.get("/events")["events"] == before

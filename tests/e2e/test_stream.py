@@ -1,5 +1,8 @@
 """Live updates over Server-Sent Events, through a real HTTP server (embedded default: SQLite file).
 
+The server is the ASGI host `chase serve` runs in each worker (api/asgi.py on uvicorn), here in a
+thread of the test beside its ledger.
+
 A front-end follows a chase with GET /chases/<id>/stream; when its connection drops it reconnects
 with Last-Event-ID and gets exactly the events it had not seen: none missed, none twice.
 """
@@ -7,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -14,9 +18,10 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from werkzeug.serving import make_server
+import uvicorn
 
 from api import create_app
+from api.asgi import ChaseLedgerHost
 from application.dice import DiceChoice
 from infrastructure.bootstrap import build_ledger
 
@@ -77,23 +82,28 @@ class SSEClient:
 
 
 class Served:
-    """The API on a real threaded HTTP server, with its ledger."""
+    """The API served as `chase serve` serves it (api/asgi.py on uvicorn), with its ledger."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], threads: int = 4) -> None:
         self.env = env
         self.ledger = build_ledger(env)
         ledger = self.ledger
-        self.server = make_server("127.0.0.1", 0, create_app(lambda: ledger), threaded=True)
-        self.port = self.server.port
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.host = ChaseLedgerHost(create_app(lambda: ledger), threads)
+        self.socket = socket.create_server(("127.0.0.1", 0), backlog=2048)
+        self.port = self.socket.getsockname()[1]
+        config = uvicorn.Config(self.host, lifespan="off", log_level="warning", timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
         self.thread.start()
+        assert wait_for(lambda: self.server.started, timeout=10), "the server did not start"
 
     def stream(self, chase_id: Any, token: str | None, last_event_id: int | None = None, query: str = "") -> SSEClient:
         return SSEClient(self.port, f"/chases/{chase_id}/stream{query}", token, last_event_id)
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.thread.join(5)
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.socket.close()
         self.ledger.close()
 
 
@@ -153,8 +163,8 @@ def test_a_client_that_disconnects_and_resumes_misses_and_repeats_nothing(served
     log = ledger.history.chase_events(chase_id)
     assert [e["data"] for e in seen] == log  # the events as recorded, each with its hash
     assert [e["event"] for e in seen] == [e["name"] for e in log]
-    # The server notices each dropped connection (at its next keep-alive) and lets go of it.
-    assert wait_for(lambda: ledger.live.hub.streams == 0)
+    # The server notices each dropped connection and lets go of it.
+    assert wait_for(lambda: served.host.open_streams == 0)
 
 
 def test_last_event_id_wins_over_the_after_query_and_a_stream_starts_where_asked(served: Served):
@@ -198,3 +208,52 @@ def test_a_stream_needs_the_chase_token(served: Served):
     bad = served.stream(chase_id, token, last_event_id=None, query="?after=-1")
     assert bad.status == 422
     assert other_id
+
+
+def test_a_replay_streams_every_frame_at_its_pace_then_its_end(served: Served):
+    # A chase of a few rolls, replayed as a job.
+    ledger = served.ledger
+    chase_id, token = start_chase(ledger)
+    for _ in range(4):
+        ledger.commands["coc7e"].roll_dice(chase_id, "1D6", dice=DiceChoice())
+    job = ledger.jobs.replay(chase_id)
+
+    # The stream sends every frame, a hundredth of a second apart, then "end"; and resumes after
+    # the frame named by Last-Event-ID.
+    stream = SSEClient(served.port, f"/chases/{chase_id}/replays/{job['job_id']}/stream?pace=0.01", token)
+    events = list(stream.events())
+    stream.close()
+    assert [e["id"] for e in events] == [1, 2, 3, 4, 5, 5]
+    assert [e["event"] for e in events] == ["frame"] * 5 + ["end"] and events[-1]["data"]["status"] == "done"
+    resumed = SSEClient(served.port, f"/chases/{chase_id}/replays/{job['job_id']}/stream", token, last_event_id=3)
+    assert [e["id"] for e in resumed.events()] == [4, 5, 5]
+    resumed.close()
+
+    # An unknown replay is a 404 before any stream starts.
+    assert SSEClient(served.port, f"/chases/{chase_id}/replays/nope/stream", token).status == 404
+
+
+def test_a_quiet_stream_is_kept_alive_then_ends_and_the_client_resumes(tmp_path):
+    served = Served({
+        "SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"),
+        "CHASE_LEDGER_STREAM_HEARTBEAT": "0.2",
+        "CHASE_LEDGER_STREAM_MAX_SECONDS": "1",
+    })
+    try:
+        chase_id, token = start_chase(served.ledger)
+
+        # Nothing happens at the table: the stream sends the chase's first event, keep-alive
+        # comments while it is quiet, then ends by itself (the response completes).
+        stream = served.stream(chase_id, token)
+        body = stream.response.read().decode()
+        stream.close()
+        assert "id: 1\nevent: Created\n" in body
+        assert body.count(": keep-alive\n\n") >= 2
+
+        # The client reconnects with the last id it saw and gets what came since.
+        served.ledger.commands["coc7e"].roll_dice(chase_id, "1D6", dice=DiceChoice())
+        resumed = served.stream(chase_id, token, last_event_id=1)
+        assert [(e["id"], e["event"]) for e in resumed.take(1)] == [(2, "DiceRolled")]
+        resumed.close()
+    finally:
+        served.close()

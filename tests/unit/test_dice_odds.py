@@ -54,9 +54,9 @@ def test_an_expression_with_too_many_totals_to_list_has_no_odds() -> None:
     # 100D1000 has 99,901 totals; listing them is no use to anyone
     assert parse("100D1000").maximum() - parse("100D1000").minimum() + 1 > MAX_TOTALS
     assert expression_odds("100D1000") is None
-    # ... while 100D20 (1,901 totals) is listed, and is exact
-    odds = expression_odds("100D20")
-    assert odds is not None and odds.outcomes["100"] == Fraction(1, 20**100)
+    # ... while 100D10 (901 totals) is listed, and is exact
+    odds = expression_odds("100D10")
+    assert odds is not None and odds.outcomes["100"] == Fraction(1, 10**100)
 
 
 def test_text_that_is_not_an_expression_has_no_odds() -> None:

@@ -20,13 +20,11 @@ import pytest
 
 import domain
 from domain.recorded_chase import RecordedChase
-from domain.rules.coc7e.chase import Chase
-from domain.rules.savage_worlds.swade_aggregate import SwadeChase
-from domain.rules.savage_worlds.swd_aggregate import SwdChase
+from infrastructure.systems import SYSTEMS
 from tests.unit.test_layers import imported_modules
 
 ROOT = Path(__file__).resolve().parents[2]
-AGGREGATES = (Chase, SwadeChase, SwdChase)
+AGGREGATES = tuple(aggregate for plugin in SYSTEMS for aggregate in plugin.chases.values())  # every system's
 DOMAIN_MODULES = sorted(m.name for m in pkgutil.walk_packages(domain.__path__, "domain."))
 
 

@@ -206,3 +206,10 @@ def test_a_table_roll_is_plain_dice() -> None:
 def test_rolls_of_other_systems_are_left_to_them() -> None:
     assert odds.roll_odds({"tens": [], "target": 50}) is None
     assert odds.roll_odds({"expression": "1D3", "total": 2}) is None
+
+
+def test_damage_dice_too_big_to_list_have_no_odds_rather_than_a_slow_answer() -> None:
+    # Given a damage roll of two d100s (an expression the parser takes, far beyond any weapon)
+    record = damage_roll(TableDice([50, 40]), 1, "d100+d100").record()
+    # Then it has no odds, as a shuffle has none
+    assert odds.roll_odds(record) is None

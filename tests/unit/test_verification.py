@@ -293,7 +293,9 @@ def test_a_percentile_server_rolls_result_changed_with_its_faces_kept_is_caught(
     forged = copy.deepcopy(export)
     event = event_of_roll(forged, 4)
     roll = event["data"]["roll"]
-    roll.update(result=1, level="critical", success=True)
+    # A critical 01 claimed, or a fumble 100 where the server's dice did roll the 01.
+    forged_result = (1, "critical", True) if roll["result"] != 1 else (100, "fumble", False)
+    roll.update(result=forged_result[0], level=forged_result[1], success=forged_result[2])
     rechain(forged)
 
     fails(forged, event["version"], "")

@@ -32,8 +32,7 @@ from domain.rules.savage_worlds.errors import InvalidValue
 CRITICAL_FAILURE_CHECK_DIE = 6  # core rules "Critical Failures": an Extra's 1 is checked on a d6
 LISTED_RAISES = 3  # "raise 1".."raise 3" each; "raise 4+" gathers the rest
 SUCCESS_OUTCOMES = ("success", *(f"raise {n}" for n in range(1, LISTED_RAISES + 1)), f"raise {LISTED_RAISES + 1}+")
-TRAIT_OUTCOMES = ("critical failure", "failure", *SUCCESS_OUTCOMES)
-OPPOSED_OUTCOMES = ("defender", "attacker", "attacker with a raise")
+TRAIT_OUTCOMES = ("critical failure", "failure", *SUCCESS_OUTCOMES)  # a trait roll's outcomes, worst first
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,7 @@ def trait_chances(die: str, *, wild_card: bool = True, modifier: int = 0, joker:
 def trait_odds(roll: TraitChances, target_number: int = TARGET_NUMBER) -> Odds:
     """Each outcome of a trait roll against ``target_number``."""
     step = [roll.succeeding_at_least(target_number + RAISE_STEP * n) for n in range(LISTED_RAISES + 2)]
-    chances = {"critical failure": roll.critical, "failure": 1 - roll.critical - step[0]}
+    chances = {TRAIT_OUTCOMES[0]: roll.critical, TRAIT_OUTCOMES[1]: 1 - roll.critical - step[0]}
     for name, (here, next_up) in zip(SUCCESS_OUTCOMES, zip(step, step[1:] + [Fraction(0)])):
         chances[name] = here - next_up
     return Odds(chances, frozenset(SUCCESS_OUTCOMES))
@@ -156,6 +155,7 @@ def table_odds(sides: tuple[int, ...]) -> Odds:
 
 
 MAX_DAMAGE_DICE = 6  # more than this (a huge Scale's dice) has too many totals to list
+MAX_LISTED_TOTAL = 200  # ... as has dice whose one ace each goes past this (d100s): no odds shown
 
 
 def roll_odds(roll: Mapping[str, Any]) -> Odds | None:
@@ -171,7 +171,7 @@ def roll_odds(roll: Mapping[str, Any]) -> Odds | None:
             base = tuple(_sides(d["die"]) for d in roll["dice"] if not str(d.get("role", "")).startswith(("ace reroll", "critical")))
             if kind == "table roll":
                 return _had(table_odds(base), str(roll["total"]))
-            if len(base) > MAX_DAMAGE_DICE:
+            if len(base) > MAX_DAMAGE_DICE or sum(2 * s for s in base) > MAX_LISTED_TOTAL:
                 return None
             # A die on its highest face that did not Ace was rolled without Aces (breaking things).
             aces = not any(d["face"] == _sides(d["die"]) and not d.get("aced") for d in roll["dice"])

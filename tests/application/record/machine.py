@@ -10,6 +10,8 @@ are refused without harm. Counts of what was covered go to TALLIES, by system.
 from __future__ import annotations
 
 import functools
+import importlib
+import pkgutil
 import hashlib
 import itertools
 import sys
@@ -17,12 +19,13 @@ from collections import defaultdict
 from types import SimpleNamespace
 from typing import Any, Callable
 from unittest import mock
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
+import application
 from api import create_app
 from infrastructure.bootstrap import build_ledger
 from tests.application.record.checks import OPERATOR, history_restores, record_checks_out
@@ -30,7 +33,11 @@ from tests.application.record.play import Play, Tally
 
 TALLIES: dict[str, Tally] = defaultdict(Tally)
 # Where the application makes ids (chases, participants, obstacles): made from the example here.
-ID_MAKERS = ("application.chases.uuid4", "application.systems.savage_worlds.commands.uuid4", "application.systems.coc7e.commands.uuid4")
+ID_MAKERS = tuple(
+    f"{module.name}.uuid4"
+    for module in pkgutil.walk_packages(application.__path__, "application.")
+    if getattr(importlib.import_module(module.name), "uuid4", None) is uuid4
+)
 UNKNOWN = "00000000-0000-0000-0000-000000000000"  # a participant of no chase: refused with 404
 
 

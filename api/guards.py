@@ -1,0 +1,90 @@
+"""Guards at the edge, before anything is parsed (issue 12): what a request may weigh and say.
+
+- A body over ``CHASE_LEDGER_MAX_BODY_BYTES`` is answered 413 before it is read; one sent in
+  chunks with no length is read up to the limit only (Flask's ``MAX_CONTENT_LENGTH``), then 413.
+- A command body that is not JSON is answered 415: read as form or text it would be an empty
+  body, run with the defaults (an undo of 1 when 3 were asked for).
+- Path segments and the query string are screened like the body (api/parsing.py): no NUL, no
+  lone surrogate, bounded lengths.
+- 405 carries its ``Allow`` header; every refusal here is problem+json naming the header or
+  field, and records nothing.
+"""
+from __future__ import annotations
+
+from flask import Flask, Response, request
+from werkzeug.exceptions import MethodNotAllowed, RequestEntityTooLarge
+
+from api.parsing import text_problem
+from api.problems import problem
+from infrastructure.edge_settings import EdgeSettings
+
+COMMAND_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+JSON = "application/json"
+
+
+def is_json(mimetype: str) -> bool:
+    return mimetype == JSON or (mimetype.startswith("application/") and mimetype.endswith("+json"))
+
+
+def has_body() -> bool:
+    return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+
+
+def too_large() -> Response:
+    limit = request.max_content_length
+    return problem(
+        413, "body-too-large", "Body too large", f"a request body may be at most {limit} bytes",
+        errors=[{"field": "Content-Length", "message": f"at most {limit} bytes"}], max_bytes=limit,
+    )
+
+
+def unsupported_media_type() -> Response:
+    response = problem(
+        415, "unsupported-media-type", "Unsupported media type",
+        f"a command's body must be JSON (Content-Type: {JSON}), not {request.mimetype or 'untyped'}",
+        errors=[{"field": "Content-Type", "message": f"must be {JSON}"}],
+    )
+    response.headers["Accept-Post"] = JSON
+    return response
+
+
+def bad_path_or_query() -> Response | None:
+    errors = [
+        {"field": name, "message": why}  # named as the parser names a query's fields
+        for values in ((request.view_args or {}).items(), request.args.items(multi=True))
+        for name, value in values
+        if isinstance(value, str) and (why := text_problem(value) or text_problem(name))
+    ]
+    if not errors:
+        return None
+    names = ", ".join(sorted({e["field"] for e in errors}))
+    return problem(422, "invalid-request", "Invalid request", f"invalid fields: {names}", errors=errors)
+
+
+def install(app: Flask, settings: EdgeSettings) -> None:
+    if app.config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default is None: no bound at all
+        app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+
+    @app.before_request
+    def guard_the_edge() -> Response | None:
+        if request.content_length is not None and request.content_length > (request.max_content_length or request.content_length):
+            return too_large()
+        if request.content_length is None and has_body() and request.max_content_length:
+            # Sent in chunks, with no length: Werkzeug reads at most the limit and stops there,
+            # which would leave a truncated body to be refused as malformed JSON.
+            if len(request.get_data(cache=True)) >= request.max_content_length:
+                return too_large()
+        if request.method in COMMAND_METHODS and has_body() and not is_json(request.mimetype):
+            return unsupported_media_type()
+        return bad_path_or_query()
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def body_too_large(e: RequestEntityTooLarge) -> Response:
+        return too_large()
+
+    @app.errorhandler(MethodNotAllowed)
+    def method_not_allowed(e: MethodNotAllowed) -> Response:
+        allowed = ", ".join(e.valid_methods or ())
+        response = problem(405, "method-not-allowed", "Method not allowed", f"{request.method} is not allowed here; allowed: {allowed}", errors=[{"field": "method", "message": f"one of {allowed}"}])
+        response.headers["Allow"] = allowed
+        return response
