@@ -40,7 +40,9 @@ def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings
     guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
     representation.install(app)
     install(app, build_ledger)
-    api = Api(app)
+    from api.idempotency import IdempotencyKeyDoc
+
+    api = Api(app, spec_kwargs={"extra_plugins": [IdempotencyKeyDoc()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.spec.options["security"] = [{"bearerAuth": []}]
     edge_docs.install(api.spec)
@@ -64,6 +66,9 @@ def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings
                 api.spec.components.schema(schema.__name__, schema=schema)
     problems.register(app)
     auth.install(app)
+    from api import idempotency
+
+    idempotency.install(app)  # after auth: a request shows its token before its key is looked at
 
     @app.get("/health")
     def health() -> dict[str, str]:

@@ -25,11 +25,12 @@ from application.dice import DiceResolver
 from application.dry_run import DryRunAnswered, dry_run
 from application.history import ChaseHistory
 from application.plugins import GameSystem, JobKind, outcome_odds_of, roll_odds_of
-from application.ports import ChaseViews, LiveFeed, SeedVault, TokenStore
+from application.ports import ChaseViews, IdempotencyKeys, LiveFeed, SeedVault, TokenStore
 from application.projections import Renderers
 from application.projections.rolls import with_odds
 from application.projector import Projector
 from application.read_side import ChaseReadSide
+from application.retries import TTL, Retries
 from application.runner import ChaseNotFound, CommandRunner
 from application.views import project_chase
 from domain.errors import InvalidInput
@@ -60,6 +61,8 @@ class ChaseLedger(Application):
         transcodings: Sequence[Transcoding] = (),
         live: LiveFeed | None = None,
         mapper_class: type[Mapper] = Mapper,
+        keys: Callable[[Any], IdempotencyKeys] | None = None,
+        retries_ttl: float = TTL,
     ) -> None:
         self._mapper_class = mapper_class
         self.chase_classes: dict[str, type] = {name: cls for system in systems for name, cls in system.chases.items()}
@@ -78,7 +81,9 @@ class ChaseLedger(Application):
         self.updater = Projector(self, self.views, self.renderers)  # follows the log: `chase project`, rebuilds
         self.read_side = ChaseReadSide(self, self.views, self.renderers, self.updater.set_aside)
         cache = ChaseCache(int(self.env.get(self.AGGREGATE_CACHE_MAXSIZE) or DEFAULT_SIZE))
-        self.runner = CommandRunner(self, self.seeds, self.read_side, project_chase, cache)
+        self.retries = Retries(keys(self.factory), retries_ttl) if keys else None  # Idempotency-Key (application/retries.py)
+        also = self.retries.along if self.retries else (lambda chase: ())
+        self.runner = CommandRunner(self, self.seeds, self.read_side, project_chase, cache, also)
         self.dice = DiceResolver(self.seeds)
         self.history = ChaseHistory(self.runner, self.events, self.seeds, self.renderers, self.read_side)
         self.commands: dict[str, Any] = {system.package: system.commands(self.runner, self.dice) for system in systems}
@@ -150,10 +155,11 @@ class ChaseLedger(Application):
         chase_id = uuid4()
         commitment = self.seeds.new_seed(chase_id)
         chase = self.chase_classes[system].start(chase_id, name, dice, commitment)
-        recordings = self.save(chase)
+        views = self.read_side.views_for(chase)  # written in the events' own transaction
+        recordings = self.save(chase, along=((views,) if views else ()) + tuple(self.runner.also(chase)))
         # The token before the views: a chase whose views cannot be rendered is still the Keeper's.
         token = self.access.issue(str(chase_id), KEEPER, label="keeper") if keeper_token else None
-        return token, self.read_side.after_save(chase, recordings)["track"]
+        return token, self.read_side.after_save(chase, recordings, views)["track"]
 
     def start_chase(self, name: str, dice: str = "server", system: str | None = None) -> tuple[dict[str, Any], str]:
         """Create a chase and the Keeper's token for it (shown once, kept only hashed)."""

@@ -27,6 +27,27 @@ class PositionMoved(Exception):
     """The tracking position was not where the projector read it: another process moved it."""
 
 
+class AlongWrite(Protocol):
+    """A write made in the transaction that records a command's events (the event recorder
+    calls it: infrastructure/sqlite_recorder.py, postgres_recorder.py). ``optional``: when the
+    store refuses it, the events are recorded without it and ``drop`` is told why; otherwise the
+    events are not recorded either."""
+
+    optional: bool
+
+    def send(self, cursor: Any) -> None:
+        """Make the write with the transaction's cursor (its result may come later)."""
+        ...
+
+    def receive(self) -> None:
+        """The transaction was committed: take the write's result."""
+        ...
+
+    def drop(self, error: BaseException) -> None:
+        """The events were recorded without this write, which the store refused."""
+        ...
+
+
 class ChaseViews(Protocol):
     """The read models of chases: each chase's views at a version, its roll history, the
     chases set aside because their events could not be projected, and the position in the
@@ -50,6 +71,18 @@ class ChaseViews(Protocol):
         then move the tracking (application name, from, to) when given, or raise PositionMoved.
         Returns the chases whose views were not at ``expected`` (nothing written for them).
         Any other error (the store refusing a row) rolls the whole transaction back."""
+        ...
+
+    def encode(self, update: dict[str, Any]) -> Any:
+        """One chase's update made ready for ``write_in`` (encoded before the transaction opens)."""
+        ...
+
+    def write_in(self, cursor: Any, encoded: Any) -> Callable[[], bool]:
+        """The same write for one chase (``encode``d), made with ``cursor`` in the transaction
+        that records its events (the event recorder's, infrastructure/*_recorder.py): one commit
+        per command. Returns what tells, once the transaction is sent, whether the views were
+        written (False: they were not at ``expected``). An error leaves the transaction to the
+        recorder."""
         ...
 
     def read_views(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:
@@ -87,6 +120,31 @@ class ChaseViews(Protocol):
 
     def clear(self, application_name: str) -> None:
         """Empty the views, their tracking and the set-aside records, for a rebuild by replay."""
+        ...
+
+
+class IdempotencyKeys(Protocol):
+    """Idempotency keys beside the events (application/retries.py): each key, scoped, with the
+    fingerprint of the request that claimed it, what it recorded and the answer it got. The key
+    itself is stored only hashed; the answer only sealed under it (it may hold a token)."""
+
+    def claim(self, scope: str, key: str, fingerprint: str, claim_id: str, now: float, expires_at: float, stale_before: float) -> dict[str, Any]:
+        """Claim the key unless it is held: absent, expired, or claimed before ``stale_before``
+        with nothing recorded. Returns the key's row (``claim_id``, ``fingerprint``, ``chase_id``,
+        ``version``, ``answer``: the answer unsealed, or None): this claim's when it was taken."""
+        ...
+
+    def record_in(self, cursor: Any, scope: str, key: str, claim_id: str, chase_id: str, version: int) -> None:
+        """In the transaction of the command's events (the event recorder's cursor): what the
+        claimed key recorded."""
+        ...
+
+    def answer(self, scope: str, key: str, claim_id: str, answer: dict[str, Any]) -> None:
+        """Keep the answer (status, headers, body bytes) of the claimed key."""
+        ...
+
+    def release(self, scope: str, key: str, claim_id: str) -> None:
+        """Free the claimed key, if nothing was recorded with it."""
         ...
 
 

@@ -1,8 +1,9 @@
 """The projector: follows the notification log into the views, setting aside what it cannot project.
 
-Commands write their own chase's views (application/views.py); the projector (``chase project``,
-the rebuild job, tests) follows the log from its tracking position for everything else: events a
-command's process did not get to write (it died in between), and rebuilds. Each batch writes the
+Commands write their own chase's views in the transaction of their events (application/read_side.py);
+the projector (``chase project``, the rebuild job, tests) follows the log from its tracking
+position for everything else: events whose views no command wrote (saved without views, a chase
+released after being set aside, a database written by an earlier version), and rebuilds. Each batch writes the
 chases it moved on and the tracking position in one transaction; each chase's write is a
 compare-and-set on its view version, so what a command already wrote is skipped (its events are
 not even decoded) and nothing is applied twice (DESIGN.md section 7).

@@ -1,18 +1,22 @@
-"""The read side as the command runner sees it: the chase's views right after a save, and reads.
+"""The read side as the command runner sees it: the chase's views with a command, and reads.
 
-After a successful save, ``after_save`` renders the chase's views from the in-memory aggregate
-(no event is read back or folded again) and writes them for that chase only, as a
-compare-and-set on the chase's view version: written only if the stored views are at the
-version just before the new events. So a command never reads, folds or waits on another
-chase's events, and two writers (another process's command, the projector) never apply an event
-twice nor move a chase's views backwards (DESIGN.md section 7). When the views were further
-behind (a process died between its save and its view write, or a rebuild is under way), the
-chase's own missing events are read from its stream and their roll rows written too.
+Before a command's events are saved, ``views_for`` renders the chase's views from the in-memory
+aggregate (no event is read back or folded again) and hands the event store a ``ViewWrite``,
+which the event recorder makes in the transaction that records the events: one commit per
+command, so a command's events and its views are never seen apart. The write is a
+compare-and-set on the chase's view version: made only if the stored views are at the version
+just before the new events. So a command never reads, folds or waits on another chase's
+events, and two writers (another process's command, the projector) never apply an event twice
+nor move a chase's views backwards (DESIGN.md section 7). When the views were further behind (a
+rebuild is under way, or the chase was set aside and released), ``after_save`` reads the
+chase's own missing events from its stream and writes them too.
 
-A chase whose views cannot be written (the store refuses a row, a renderer raises) is set aside
-(application/projector.py) and every other chase goes on. Its views are then rendered from the
-aggregate on each read, so a GET after a 2xx still shows the command's effect (read-your-writes);
-only when rendering itself fails does a read answer ViewsUnavailable.
+A chase whose views cannot be written (the store refuses a row: PostgreSQL's jsonb refuses
+``\\u0000``; a renderer raises) still has its events recorded: the recorder rolls the views
+back alone and commits the events, and the chase is set aside (application/projector.py) while
+every other chase goes on. Its views are then rendered from the aggregate on each read, so a
+GET after a 2xx still shows the command's effect (read-your-writes); only when rendering itself
+fails does a read answer ViewsUnavailable.
 """
 from __future__ import annotations
 
@@ -28,6 +32,34 @@ log = logging.getLogger(__name__)
 WRITE_TRIES = 3  # a view write that meets a deadlock or a busy database is tried again
 
 
+class ViewWrite:
+    """A chase's views, written in the transaction that records its events (an AlongWrite)."""
+
+    optional = True  # refused rows must not cost the command its events: the chase is set aside instead
+
+    def __init__(self, views: ChaseViews, update: dict[str, Any]) -> None:
+        self.views = views
+        self.update = update
+        self.encoded = views.encode(update)  # now: the transaction holds the store's lock while it runs
+        self.written: bool | None = None  # None: not written along (yet); False: views not at the expected version
+        self.error: BaseException | None = None  # why the store refused the rows
+        self._result: Callable[[], bool] | None = None
+
+    @property
+    def doc(self) -> dict[str, dict[str, Any]]:
+        return self.update["doc"]
+
+    def send(self, cursor: Any) -> None:
+        self._result = self.views.write_in(cursor, self.encoded)
+
+    def receive(self) -> None:
+        assert self._result is not None
+        self.written = self._result()
+
+    def drop(self, error: BaseException) -> None:
+        self.written, self.error = None, error
+
+
 class ChaseReadSide:
     """The chase's views after a command, and the views and roll history a query reads.
 
@@ -41,20 +73,41 @@ class ChaseReadSide:
         self.renderers = renderers
         self.set_aside = set_aside
 
-    def after_save(self, chase: Any, recordings: list[Any]) -> dict[str, dict[str, Any]]:
-        """The chase's views by name, rendered from the aggregate just saved and written."""
+    def views_for(self, chase: Any) -> ViewWrite | None:
+        """The chase's views, rendered from it with its pending events, for the transaction
+        that records them; None when a renderer fails (``after_save`` then sets it aside)."""
+        events = list(chase.pending_events)
+        if not events:
+            return None
+        try:
+            doc = self.renderers.all(chase)
+        except Exception:  # noqa: BLE001 - the events are recorded all the same; after_save sets the chase aside
+            return None
+        return ViewWrite(self.views, chase_update(str(chase.id), events[0].originator_version - 1, chase, events, doc, self.renderers.facts))
+
+    def after_save(self, chase: Any, recordings: list[Any], along: ViewWrite | None = None) -> dict[str, dict[str, Any]]:
+        """The chase's views by name after its events were saved: as written with them
+        (``along``), or rendered from the aggregate just saved and written now."""
         chase_id = str(chase.id)
         mine = [r for r in recordings if r.domain_event.originator_id == chase.id]
         first = mine[0].domain_event.originator_version if mine else chase.version
         notification_id = mine[0].notification.id if mine else None
+        # The events are saved: from here on nothing may fail the command, or a client would send
+        # it again and record it twice. Views that cannot be written set the chase aside, so
+        # reads render from its events (read-your-writes) and the projector retries it.
+        if along is not None and along.error is not None:  # the store refused the rows: events recorded alone
+            self._set_aside(chase_id, first, notification_id, along.error)
+            return along.doc
+        if along is not None and along.written is not None:
+            if not along.written:  # the views were not where the last command left them
+                self._catch_up(chase, along.doc)
+            return along.doc
         try:
             doc = self.renderers.all(chase)
         except Exception as e:  # noqa: BLE001 - a renderer's defect must not stop the other chases
             self._set_aside(chase_id, first, notification_id, e)
             raise ViewsUnavailable(chase_id, type(e).__name__, recorded=chase.version) from e
-        # The events are saved: from here on nothing may fail the command, or a client would send
-        # it again and record it twice. A view write that keeps failing sets the chase aside, so
-        # reads render from its events (read-your-writes) and the projector retries it.
+        # Not written with the events (a store whose recorder makes no writes along): write now.
         for attempt in range(1, WRITE_TRIES + 1):
             try:
                 update = chase_update(chase_id, first - 1, chase, [r.domain_event for r in mine], doc, self.renderers.facts)
@@ -101,7 +154,7 @@ class ChaseReadSide:
         row = self.views.read_views(chase_id, name)
         if row is not None and not row["set_aside"] and row["doc"] is not None:
             return row["doc"]
-        # Set aside, or never written (its process died between save and view write): render
+        # Set aside, or never written (saved without views, or a rebuild is under way): render
         # from the aggregate, so that what a command answered stays what a GET shows.
         try:
             state = self._state(chase_id)

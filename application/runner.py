@@ -4,9 +4,9 @@ One command is: load the chase (this process's cache of saved chases, applicatio
 brought up to date with the events saved since; else snapshot and events), check that it is of a system the
 command is for (one check, in the core: a 409 naming the chase's system), run the aggregate's
 procedure, keep the seed in step (revealed when the chase ends, a fresh one committed when play
-resumes), save with optimistic concurrency (a lost race is re-run on fresh state, with jittered
-backoff; with an expected version, it is a VersionConflict instead), then hand the saved chase to
-the read side, which answers with its views (read-your-writes).
+resumes), save with optimistic concurrency, the chase's views written in the same transaction
+(application/read_side.py; a lost race is re-run on fresh state, with jittered backoff; with an
+expected version, it is a VersionConflict instead), then answer with those views (read-your-writes).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import copy
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Iterable, NoReturn, Protocol, TypeVar
+from typing import Any, Callable, Generic, Iterable, NoReturn, Protocol, Sequence, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -57,8 +57,14 @@ class ChaseStore(Protocol):
 class ReadSide(Protocol):
     """The views, written from a chase right after it is saved (application/read_side.py)."""
 
-    def after_save(self, chase: Any, recordings: Any) -> dict[str, dict[str, Any]]:
-        """The chase's views, by name, rendered from the saved chase and written."""
+    def views_for(self, chase: Any) -> Any:
+        """The chase's views to write in the transaction that saves its pending events (an
+        AlongWrite, application/ports.py), or None."""
+        ...
+
+    def after_save(self, chase: Any, recordings: Any, along: Any = None) -> dict[str, dict[str, Any]]:
+        """The chase's views, by name, after the save: as written with it (``along``), or
+        rendered from the saved chase and written now."""
         ...
 
     def views_of(self, chase_id: UUID) -> dict[str, dict[str, Any]]:
@@ -83,13 +89,14 @@ class CommandRunner:
 
     def __init__(
         self, store: ChaseStore, seeds: SeedVault, read_side: ReadSide, projector: Callable[[Any, Iterable[Any]], Any],
-        cache: ChaseCache | None = None,
+        cache: ChaseCache | None = None, also: Callable[[Any], Sequence[Any]] = lambda chase: (),
     ) -> None:
         self.store = store
         self.seeds = seeds
         self.read_side = read_side
         self.projector = projector
         self.cache = cache or ChaseCache(0)
+        self.also = also  # more writes along with the events (the request's idempotency key: application/retries.py)
 
     def run(
         self,
@@ -117,8 +124,9 @@ class CommandRunner:
                 )
             result = command(chase)
             self._keep_seed_in_step(chase)
+            views = self.read_side.views_for(chase)  # written in the events' own transaction
             try:
-                recordings = self.store.save(chase)
+                recordings = self.store.save(chase, along=((views,) if views else ()) + tuple(self.also(chase)))
             except IntegrityError:
                 if expected_version is not None:
                     raise VersionConflict(
@@ -126,7 +134,7 @@ class CommandRunner:
                     ) from None
                 continue
             self.cache.keep(chase)
-            return Done(result, self.read_side.after_save(chase, recordings))
+            return Done(result, self.read_side.after_save(chase, recordings, views))
         raise VersionConflict("the chase is changing too fast to record this command: try again")
 
     def try_out(

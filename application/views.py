@@ -1,22 +1,12 @@
 """What the write path and the projector share: folding a chase, what to write for it, and the
 errors that set a chase aside or do not.
 
-The read side of the write path (application/read_side.py): a command's views, rendered from
-the aggregate it just saved.
-
-After a successful save, ``ChaseReadSide.after_save`` renders the chase's views from the
-in-memory aggregate (no event is read back or folded again) and writes them for that chase
-only, as a compare-and-set on the chase's view version: written only if the stored views are
-at the version just before the new events. So a command never reads, folds or waits on another
-chase's events, and two writers (another process's command, the projector) never apply an
-event twice nor move a chase's views backwards (DESIGN.md section 7). When the views were
-further behind (a process died between its save and its view write, or a rebuild is under
-way), the chase's own missing events are read from its stream and their roll rows written too.
-
-A chase whose views cannot be written (the store refuses a row, a renderer raises) is set
-aside (application/projector.py) and every other chase goes on. Its views are then rendered
-from the aggregate on each read, so a GET after a 2xx still shows the command's effect
-(read-your-writes); only when rendering itself fails does a read answer ViewsUnavailable.
+The command's own write (application/read_side.py): its chase's views, rendered from the
+aggregate it saves and written in the transaction that records its events, as a compare-and-set
+on the chase's view version, so that two writers (another process's command, the projector)
+never apply an event twice nor move a chase's views backwards (DESIGN.md section 7). A chase
+whose views cannot be written or rendered is set aside (application/projector.py); its events
+are recorded all the same, and reads render its views from them (read-your-writes).
 """
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ store, same aggregate cache; infrastructure.settings.persistence_env), one aggre
 snapshotted every 20 events as the chases are, and one event per ``POST .../rolls``: load the
 aggregate, record a die, save. A save that loses a race to another writer on the same aggregate
 is re-run on fresh state with the same jittered backoff as ChaseLedger._execute, so both sides
-pay the same for collisions. No views, no tokens, no hash chain, no schemas.
+pay the same for collisions. No views, no tokens, no hash chain, no schemas; eventsourcing's own
+event recorder (the API's also writes a command's views in its events' transaction).
 """
 from __future__ import annotations
 
@@ -61,6 +62,7 @@ def floor() -> Floor:
         with _lock:
             if "app" not in _floor:
                 env = persistence_env()
+                env.pop("APPLICATION_RECORDER_TOPIC", None)  # eventsourcing's own recorder: the floor writes no views
                 if env["PERSISTENCE_MODULE"] == POSTGRES:
                     with _postgres_startup_lock(env):
                         _floor["app"] = Floor(env)

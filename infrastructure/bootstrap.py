@@ -43,6 +43,18 @@ def _sqlite_tokens(factory: Any) -> Any:
     return _create(SQLiteTokenStore(factory.datastore))
 
 
+def _sqlite_keys(factory: Any) -> Any:
+    from infrastructure.idempotency_store import SQLiteIdempotencyKeys
+
+    return _create(SQLiteIdempotencyKeys(factory.datastore))
+
+
+def _postgres_keys(factory: Any) -> Any:
+    from infrastructure.idempotency_store import PostgresIdempotencyKeys
+
+    return _create(PostgresIdempotencyKeys(factory.datastore))
+
+
 def _postgres_views(factory: Any) -> Any:
     from infrastructure.postgres_store import PostgresChaseViews
 
@@ -146,10 +158,12 @@ def build_ledger(environ: Mapping[str, str] | None = None) -> ChaseLedger:
             ledger = ChaseLedger(
                 env, systems=SYSTEMS, seeds=_postgres_seeds, views=_postgres_views, tokens=_postgres_tokens,
                 transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper,
+                keys=_postgres_keys, retries_ttl=settings.idempotency_ttl,
             )
             return _wire(ledger, env, settings)
     ledger = ChaseLedger(
         env, systems=SYSTEMS, seeds=_sqlite_seeds, views=_sqlite_views, tokens=_sqlite_tokens,
         transcodings=transcodings(SYSTEMS), live=_live_feed(settings), mapper_class=RecordKeepingMapper,
+        keys=_sqlite_keys, retries_ttl=settings.idempotency_ttl,
     )
     return _wire(ledger, env, settings)

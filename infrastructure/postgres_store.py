@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from eventsourcing.postgres import PostgresDatastore, PostgresRecorder, PostgresTrackingRecorder
 from psycopg.sql import SQL, Composed, Identifier
@@ -16,8 +16,9 @@ APPEND_TRIES = 20  # a session entry numbered at the same time as another is num
 
 
 # Views written only where they are at the version expected (0: none yet); roll rows only for
-# the chases written. The commit does not wait for the WAL flush (synchronous_commit, local to
-# the transaction): safe for views, which are rebuildable, and only for them. WAL records are
+# the chases written. Written alone (the projector, a rebuild: {unsynced}), the commit does not
+# wait for the WAL flush (synchronous_commit, local to the transaction): safe for views, which
+# are rebuildable, and only for them; a command's views, in its events' transaction, wait with them. WAL records are
 # flushed in order and the events' own commits still wait, flushing every record before them
 # too; so a server crash can only lose view writes made after the last event commit: views
 # behind their events, with a tracking position no further, which the projector (or the
@@ -25,7 +26,7 @@ APPEND_TRIES = 20  # a session entry numbered at the same time as another is num
 WRITE_VIEWS = """
 WITH t AS (
     SELECT * FROM unnest(%b::text[], %b::bigint[], %b::bigint[], %b::text[]) AS t(c, e, v, d)
-    WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL
+    {unsynced}
 ), fresh AS (
     INSERT INTO {tracks} SELECT c, v, '', '', d::jsonb FROM t WHERE e = 0
     ON CONFLICT (chase_id) DO NOTHING RETURNING chase_id
@@ -53,6 +54,19 @@ WITH t AS (
 )
 SELECT chase_id FROM written
 """
+
+
+UNSYNCED = "WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL"
+# An undo mark, applied only where this transaction wrote the chase's views at the version
+# given (a command's write along with its events, whose result is read after the commit).
+MARK_WRITTEN = (
+    "UPDATE {rolls} SET undone = %s, undone_by = %s, undone_at = %s WHERE chase_id = %s AND action = ANY(%s) "
+    "AND EXISTS (SELECT 1 FROM {tracks} WHERE chase_id = %s AND version = %s)"
+)
+MARK_FACTS_WRITTEN = (  # the same mark on the analytics facts of those actions
+    "UPDATE {facts} SET undone = %s, undone_by = %s WHERE chase_id = %s AND action = ANY(%s) "
+    "AND EXISTS (SELECT 1 FROM {tracks} WHERE chase_id = %s AND version = %s)"
+)
 
 
 def _table(datastore: PostgresDatastore, name: str) -> Composed:
@@ -153,19 +167,40 @@ class PostgresChaseViews(PostgresTrackingRecorder):
                 )
         return set(by_id) - written
 
+    def encode(self, update: dict[str, Any]) -> dict[str, Any]:
+        """One chase's statements' parameters, JSON encoded (for write_in)."""
+        chase_id = update["chase_id"]
+        return {
+            "views": self._params([chase_id], {chase_id: update}),
+            "marks": [(m["undone"], m["by"], m["at"], chase_id, list(m["actions"]), chase_id, update["version"]) for m in update["marks"]],
+            "fact_marks": [(m["undone"], m["by"], chase_id, list(m["actions"]), chase_id, update["version"]) for m in update["marks"]],
+        }
+
+    def write_in(self, cursor: Any, encoded: dict[str, Any]) -> Callable[[], bool]:
+        # Sent in the events' pipeline (infrastructure/postgres_recorder.py), read after its sync;
+        # the events' commit waits for the WAL flush, so the views' does too.
+        cursor.execute(SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, facts=self.facts, unsynced=SQL("")), encoded["views"])
+        if encoded["marks"]:  # in the order they came: an undo, then the redo of it
+            cursor.connection.cursor().executemany(SQL(MARK_WRITTEN).format(rolls=self.rolls, tracks=self.tracks), encoded["marks"])
+            cursor.connection.cursor().executemany(SQL(MARK_FACTS_WRITTEN).format(facts=self.facts, tracks=self.tracks), encoded["fact_marks"])
+        return lambda: bool(cursor.fetchall())
+
     def _write(self, c: Any, ids: list[str], by_id: dict[str, dict[str, Any]]) -> set[str]:
+        c.execute(SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, facts=self.facts, unsynced=SQL(UNSYNCED)), self._params(ids, by_id))
+        return {r["chase_id"] for r in c.fetchall()}
+
+    @staticmethod
+    def _params(ids: list[str], by_id: dict[str, dict[str, Any]]) -> list[Any]:
         rolls = [row for cid in ids for row in by_id[cid]["rolls"]]
         facts = [f for cid in ids for f in by_id[cid].get("facts", ())]
-        c.execute(
-            SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, facts=self.facts),
+        return (
             [ids, [by_id[cid]["expected"] for cid in ids], [by_id[cid]["version"] for cid in ids],
              [json.dumps(by_id[cid]["doc"]) for cid in ids]]
             + [[r[k] for r in rolls] for k in ("chase_id", "sequence", "version", "action", "participant_id", "purpose", "round", "source")]
             + [[json.dumps(r) for r in rolls]]
             + [[f[k] for f in facts] for k in ("chase_id", "version", "index", "action", "kind", "participant_id", "at")]
-            + [[json.dumps(f["data"]) for f in facts]],
+            + [[json.dumps(f["data"]) for f in facts]]
         )
-        return {r["chase_id"] for r in c.fetchall()}
 
     def _move_tracking(self, c: Any, application_name: str, previous_id: int | None, notification_id: int) -> None:
         if previous_id is None:

@@ -9,6 +9,10 @@ from typing import Any
 SQLITE = "eventsourcing.sqlite"
 POSTGRES = "eventsourcing.postgres"
 DEFAULT_SQLITE_FILE = "chase-ledger.sqlite3"
+RECORDERS = {
+    SQLITE: "infrastructure.sqlite_recorder:SQLiteChaseRecorder",
+    POSTGRES: "infrastructure.postgres_recorder:PostgresChaseRecorder",
+}
 
 # Variables passed through to eventsourcing, which reads them itself.
 PASSTHROUGH = (
@@ -42,6 +46,8 @@ def persistence_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     for key in PASSTHROUGH:
         if key in environ:
             env[key] = environ[key]
+    # The events' recorder also makes a command's view writes in their transaction (one commit per command).
+    env["APPLICATION_RECORDER_TOPIC"] = RECORDERS[module]
     if module == SQLITE:
         env.setdefault("SQLITE_DBNAME", DEFAULT_SQLITE_FILE)
         env.setdefault("SQLITE_LOCK_TIMEOUT", "10")
@@ -72,6 +78,7 @@ class WorkerSettings:
     stream_heartbeat: float = 15.0
     stream_max_seconds: float = 300.0
     admin_token: str | None = None
+    idempotency_ttl: float = 24 * 3600.0  # seconds an Idempotency-Key and its answer are kept
 
 
 def _number(environ: Mapping[str, str], key: str, default: float, kind: type = float, low: float = 0.0) -> Any:
@@ -113,4 +120,5 @@ def worker_settings(environ: Mapping[str, str] | None = None) -> WorkerSettings:
         stream_heartbeat=_number(environ, "CHASE_LEDGER_STREAM_HEARTBEAT", 15.0, low=0.1),
         stream_max_seconds=_number(environ, "CHASE_LEDGER_STREAM_MAX_SECONDS", 300.0, low=1.0),
         admin_token=environ.get("CHASE_LEDGER_ADMIN_TOKEN") or None,
+        idempotency_ttl=_number(environ, "CHASE_LEDGER_IDEMPOTENCY_TTL", 24 * 3600.0, low=1.0),
     )

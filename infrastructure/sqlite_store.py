@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
 
@@ -94,46 +94,58 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
                     conn.cursor().execute("PRAGMA synchronous = FULL")
 
     def write_views(self, updates: Sequence[dict[str, Any]], tracking: tuple[str, int | None, int] | None = None) -> set[str]:
-        refused: set[str] = set()
+        encoded = [self.encode(u) for u in updates]  # before the transaction: the lock is held from its first write
         with self._unsynced() as c:
             if tracking:  # first: the write takes SQLite's lock, then nobody moves it meanwhile
                 self._move_tracking(c, *tracking)
-            for u in updates:
-                doc = json.dumps(u["doc"])
-                if u["expected"]:
-                    c.execute(
-                        "UPDATE track_views SET version = ?, doc = ? WHERE chase_id = ? AND version = ?",
-                        (u["version"], doc, u["chase_id"], u["expected"]),
-                    )
-                else:
-                    c.execute("INSERT INTO track_views VALUES (?, ?, '', x'', ?) ON CONFLICT (chase_id) DO NOTHING", (u["chase_id"], u["version"], doc))
-                if c.sqlite_cursor.rowcount != 1:
-                    refused.add(u["chase_id"])
-                    continue
-                c.executemany(  # one call for the rows (a rebuild writes thousands)
-                    "INSERT INTO roll_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?) ON CONFLICT DO NOTHING",
-                    [
-                        (row["chase_id"], row["sequence"], row["version"], row["action"], row["participant_id"],
-                         row["purpose"], row["round"], row["source"], json.dumps(row))
-                        for row in u["rolls"]
-                    ],
-                )
-                c.executemany(  # analytics facts (application/analytics/facts.py), idempotent by event and index
-                    "INSERT INTO analytics_facts VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?) ON CONFLICT DO NOTHING",
-                    [(f["chase_id"], f["version"], f["index"], f["action"], f["kind"], f["participant_id"], f["at"], json.dumps(f["data"]))
-                     for f in u.get("facts", ())],
-                )
-                for mark in u["marks"]:  # in the order they came: an undo, then the redo of it
-                    places = ",".join("?" * len(mark["actions"]))
-                    c.execute(
-                        f"UPDATE roll_history SET undone = ?, undone_by = ?, undone_at = ? WHERE chase_id = ? AND action IN ({places})",
-                        (int(mark["undone"]), mark["by"], mark["at"], mark["chase_id"], *mark["actions"]),
-                    )
-                    c.execute(
-                        f"UPDATE analytics_facts SET undone = ?, undone_by = ? WHERE chase_id = ? AND action IN ({places})",
-                        (int(mark["undone"]), mark["by"], mark["chase_id"], *mark["actions"]),
-                    )
-        return refused
+            return {u["chase_id"] for u, e in zip(updates, encoded) if not self._write(c, e)}
+
+    def encode(self, update: dict[str, Any]) -> dict[str, Any]:
+        """The update's statements' parameters, JSON encoded."""
+        u = update
+        doc = json.dumps(u["doc"])
+        return {
+            "write": (u["version"], doc, u["chase_id"], u["expected"]) if u["expected"] else (u["chase_id"], u["version"], doc),
+            "rolls": [
+                (row["chase_id"], row["sequence"], row["version"], row["action"], row["participant_id"],
+                 row["purpose"], row["round"], row["source"], json.dumps(row))
+                for row in u["rolls"]
+            ],
+            "marks": [  # in the order they came: an undo, then the redo of it
+                (",".join("?" * len(m["actions"])), (int(m["undone"]), m["by"], m["at"], m["chase_id"], *m["actions"]))
+                for m in u["marks"]
+            ],
+            "facts": [  # analytics facts (application/analytics/facts.py), idempotent by event and index
+                (f["chase_id"], f["version"], f["index"], f["action"], f["kind"], f["participant_id"], f["at"], json.dumps(f["data"]))
+                for f in u.get("facts", ())
+            ],
+        }
+
+    def write_in(self, cursor: SQLiteCursor, encoded: dict[str, Any]) -> Callable[[], bool]:
+        written = self._write(cursor, encoded)
+        return lambda: written
+
+    @staticmethod
+    def _write(c: SQLiteCursor, e: dict[str, Any]) -> bool:
+        """Write one chase's views if they are at the version expected; whether they were."""
+        if len(e["write"]) == 4:
+            c.execute("UPDATE track_views SET version = ?, doc = ? WHERE chase_id = ? AND version = ?", e["write"])
+        else:
+            c.execute("INSERT INTO track_views VALUES (?, ?, '', x'', ?) ON CONFLICT (chase_id) DO NOTHING", e["write"])
+        if c.sqlite_cursor.rowcount != 1:
+            return False
+        insert = "INSERT INTO roll_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?) ON CONFLICT DO NOTHING"
+        if len(e["rolls"]) == 1:
+            c.execute(insert, e["rolls"][0])
+        elif e["rolls"]:
+            c.executemany(insert, e["rolls"])  # one call for the rows (a rebuild writes thousands)
+        if e["facts"]:
+            c.executemany("INSERT INTO analytics_facts VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?) ON CONFLICT DO NOTHING", e["facts"])
+        for places, params in e["marks"]:
+            c.execute(f"UPDATE roll_history SET undone = ?, undone_by = ?, undone_at = ? WHERE chase_id = ? AND action IN ({places})", params)
+            undone, by, _, chase_id, *actions = params  # the facts of the same actions, marked alike
+            c.execute(f"UPDATE analytics_facts SET undone = ?, undone_by = ? WHERE chase_id = ? AND action IN ({places})", (undone, by, chase_id, *actions))
+        return True
 
     def _move_tracking(self, c: SQLiteCursor, application_name: str, previous_id: int | None, notification_id: int) -> None:
         if previous_id is None:

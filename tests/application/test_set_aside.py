@@ -32,14 +32,23 @@ def cursed_renderer(ledger: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def picky_store(ledger: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A store that refuses any row holding a NUL character, as PostgreSQL's jsonb does."""
-    write = ledger.views.write_views
+    write, write_in = ledger.views.write_views, ledger.views.write_in
 
-    def refusing(updates: Any, tracking: Any = None) -> set[str]:
+    def refuse(updates: Any) -> None:
         if any("\\u0000" in json.dumps(u["doc"]) for u in updates):
             raise DataError("unsupported Unicode escape sequence")
+
+    def refusing(updates: Any, tracking: Any = None) -> set[str]:
+        refuse(updates)
         return write(updates, tracking)
 
+    def refusing_in(cursor: Any, encoded: Any) -> Any:  # a command's write, in its events' transaction
+        if "\\u0000" in encoded["write"][1 if len(encoded["write"]) == 4 else 2]:
+            raise DataError("unsupported Unicode escape sequence")
+        return write_in(cursor, encoded)
+
     monkeypatch.setattr(ledger.views, "write_views", refusing)
+    monkeypatch.setattr(ledger.views, "write_in", refusing_in)
 
 
 def rebuilt(ledger: Any, chase_ids: list[UUID]) -> dict[UUID, Any]:

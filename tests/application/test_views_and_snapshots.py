@@ -96,3 +96,24 @@ def test_views_written_from_a_stale_version_are_refused(tmp_path):
     assert len(view["participants"]) == 1
     first.close()
     second.close()
+
+
+def test_a_command_writes_its_views_in_the_transaction_of_its_events(ledger, monkeypatch):
+    # Given a store where a view write of its own (a second transaction) would fail.
+    def no_second_transaction(*args, **kwargs):
+        raise AssertionError("a command's views were written in a transaction of their own")
+
+    chase_id = UUID(ledger.create_chase("One commit per command")["chase_id"])
+    monkeypatch.setattr(ledger.views, "write_views", no_second_transaction)
+
+    # When the Keeper adds a participant and rolls, and undoes the roll.
+    harvey, _ = ledger.commands["coc7e"].add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
+    roll, _ = ledger.commands["coc7e"].roll_dice(chase_id, "1D6", purpose="spot the farmer", dice=DiceChoice(faces=[3]))
+    ledger.history.undo(chase_id, 1)
+
+    # Then the stored views are at the chase's version, with the roll in the history, marked undone.
+    stored = ledger.views.read_views(str(chase_id))
+    assert stored["version"] == ledger.repository.get(chase_id).version and not stored["set_aside"]
+    assert harvey in stored["doc"]["track"]["participants"]
+    [row] = [r for r in ledger.views.roll_history(str(chase_id), {}) if r["roll"]["purpose"] == "spot the farmer"]
+    assert row["undone"] and row["roll"]["sequence"] == roll["sequence"]

@@ -228,7 +228,8 @@ def test_out_of_control_10_to_11_vulnerable(client, faces):
     assert all(table.who(chase, n)["conditions"]["vulnerable"] for n in ("Sedan", "Dan", "Pat"))
     table.end_turn("Sedan")
     roll = table.act("Eve", "attack", target_id="Pat", trait_die="d6", weapon_range="30/60/120", table_dice=[4, 1])["rolls"][0]
-    assert roll["modifiers"]["chase"] == 2 - 2  # +2 against the Vulnerable, -2 Unstable Platform
+    # +2 against the Vulnerable, named in the log (issue 17); -2 Unstable Platform in the chase's.
+    assert roll["modifiers"]["Vulnerable"] == 2 and roll["modifiers"]["chase"] == -2
 
 
 def test_out_of_control_12_glitch_rerolls_crew(client):

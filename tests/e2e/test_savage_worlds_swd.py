@@ -20,6 +20,13 @@ def deluxe(client, hunter=None, thief=None, **begin) -> SavageTable:
     return table
 
 
+def shake(table: SavageTable, name: str) -> None:
+    """The GM makes him Shaken; becoming Shaken, he at once rolls Out of Control ("Resolve
+    Actions"): a 7, Skid, which on foot changes nothing in the chase."""
+    table.post(f"/swd/participants/{table.ids[name]}/conditions", {"shaken": True})
+    assert table.resolve(table_dice=[3, 4])["result"]["outcome"] == "Skid"
+
+
 def hunter_holds(client, card: str, **kw) -> SavageTable:
     """Round 1: the Hunter earns one card, the Thief none; the Hunter's turn."""
     table = deluxe(client, **kw)
@@ -70,7 +77,7 @@ def test_no_success_no_card_and_no_action(client):
 
 def test_maneuver_roll_modifiers_shaken_speed_climb_and_the_chase(client):
     table = deluxe(client, hunter={"top_speed": 24, "climb": 2}, thief={"climb": 1}, constant=-2)
-    table.post(f"/swd/participants/{table.ids['Hunter']}/conditions", {"shaken": True})
+    shake(table, "Hunter")
     roll = table.act("Hunter", "maneuver", table_dice=[5, 2], cards=["5H"])["rolls"][0]
 
     # Shaken -2; twice as fast as the fastest opponent (24 against Pace 6 + d6 = 12) +4; better Climb +2; terrain -2.
@@ -201,7 +208,7 @@ def test_a_distraction_stops_the_attack_without_a_roll(client):
 
 def test_a_shaken_participant_first_tries_to_recover_and_cannot_attack_if_he_stays_shaken(client):
     table = deluxe(client)
-    table.post(f"/swd/participants/{table.ids['Hunter']}/conditions", {"shaken": True})
+    shake(table, "Hunter")
     table.act("Hunter", "maneuver", table_dice=[7, 2], cards=["KH"])  # 7 - 2
     chase = table.act("Thief", "maneuver", table_dice=EXTRA_FAILS)["chase"]
     assert table.pending(chase) == ["recover from shaken"]
@@ -214,7 +221,7 @@ def test_a_shaken_participant_first_tries_to_recover_and_cannot_attack_if_he_sta
 
 def test_recovering_from_shaken_frees_the_attack(client):
     table = deluxe(client)
-    table.post(f"/swd/participants/{table.ids['Hunter']}/conditions", {"shaken": True})
+    shake(table, "Hunter")
     table.act("Hunter", "maneuver", table_dice=[7, 2], cards=["KH"])
     table.act("Thief", "maneuver", table_dice=EXTRA_FAILS)
     chase = table.resolve(table_dice=[5, 2])["chase"]
@@ -224,7 +231,7 @@ def test_recovering_from_shaken_frees_the_attack(client):
 
 def test_without_a_card_recovery_comes_at_the_end_of_the_round(client):
     table = deluxe(client)
-    table.post(f"/swd/participants/{table.ids['Thief']}/conditions", {"shaken": True})
+    shake(table, "Thief")
     table.act("Hunter", "maneuver", table_dice=[6, 2], cards=["KH"])
     table.act("Thief", "maneuver", table_dice=EXTRA_FAILS)
     chase = table.end_turn("Hunter")["chase"]

@@ -38,6 +38,7 @@ TABLES = (
     "chase_tokens",
     "chase_analytics_facts",
     "chase_analytics_groups",
+    "idempotency_keys",
 )
 
 # Held by the test that uses the database, so that parallel runs (pytest-xdist workers, or two

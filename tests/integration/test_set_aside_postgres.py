@@ -10,6 +10,9 @@ from uuid import UUID
 
 import pytest
 
+from tests.application.test_views_and_snapshots import (  # noqa: F401 - collected here, on PostgreSQL
+    test_a_command_writes_its_views_in_the_transaction_of_its_events,
+)
 from tests.conftest import ChaseClient
 
 pytestmark = pytest.mark.postgres

@@ -30,6 +30,8 @@ class RandomHazards(Schema):
 
 @blp.route("/<uuid:chase_id>/random-hazards")
 class RandomHazardsJob(MethodView):
+    own_idempotency_key = True  # the key names the job (api/idempotency.py leaves it to this endpoint)
+
     @blp.arguments(RandomHazards)
     @blp.response(202, JobAccepted)
     @dry_run.documented

@@ -139,7 +139,7 @@ class ActionCards(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID):
         """A new round: an Action card to every unit; they act high to low, ties in suit order."""
-        return answer(savage().deal_action_cards(chase_id, data["cards"], expected_version(), by=principal(chase_id)))
+        return answer(savage().deal_action_cards(chase_id, data["cards"], expected_version(), surprised=data["surprised"], by=principal(chase_id)))
 
 
 def _swade(maneuver: str, schema: Any, doc: str) -> type[MethodView]:
@@ -249,6 +249,6 @@ class SwdResolve(MethodView):
     @dry_run_allowed
     def post(self, data, chase_id: UUID):
         """Resolve what waits first (chase.pending): cards to deal or keep, recovering from Shaken,
-        a Complication, an obstacle and its damage."""
-        choices = {k: data[k] for k in ("cards", "card", "modifier", "expression", "trait_die")}
+        a Complication, an obstacle and its damage, Out of Control and its collision damage."""
+        choices = {k: data[k] for k in ("cards", "card", "modifier", "expression", "trait_die", "heavy")}
         return answer(savage().savage_resolve(chase_id, "swd", choices, dice(data), expected_version(), by=principal(chase_id)))

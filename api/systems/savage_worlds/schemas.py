@@ -4,8 +4,11 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.schemas import ChaseView, DiceInput, SystemView
-from domain.rules.savage_worlds.participants import KINDS, ROLES, SEATS
-from domain.rules.savage_worlds.swade_tables import RANGE_INCREMENTS, SCALE_DAMAGE
+from domain.rules.savage_worlds.breaking import MAX_HARDNESS
+from domain.rules.savage_worlds.gm_options import BULLETS_PER_RATE_OF_FIRE, CALLED_SHOTS, COVER, ILLUMINATION, TEST_EFFECTS
+from domain.rules.savage_worlds.multi_actions import MAX_ACTIONS
+from domain.rules.savage_worlds.participants import KINDS, MAX_BENNIES, ROLES, SEATS
+from domain.rules.savage_worlds.swade_tables import RANGE_INCREMENTS, SCALE_MODIFIERS
 
 TRAIT_DIE = validate.Regexp(r"^\s*d\s*(4|6|8|10|12)\s*([+-]\s*\d{1,2})?\s*$", error="a trait die: d4, d6, d8, d10, d12, d12+N or d4-2")
 CARD = {"description": "a card as written: QH, 10S, Q♥, 10 of Spades, Red Joker", "example": "QH"}
@@ -14,6 +17,23 @@ MODIFIER = {"description": "the GM's situational modifier (cover, Difficult Terr
 
 def _modifier(**kw):
     return fields.Integer(strict=True, load_default=0, validate=validate.Range(-20, 20), metadata=MODIFIER, **kw)
+
+
+def _actions():
+    return fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(1, MAX_ACTIONS),
+        metadata={"description": "Multi-Actions: how many actions this character takes this turn, declared with the first (-2 to all of them per action beyond the first; default one)"},
+    )
+
+
+class GmOptions(Schema):
+    """The GM-judged options of an attack (gm_options.py), each named in the roll's log."""
+
+    aim = fields.Boolean(load_default=False, metadata={"description": "Aim: ignore up to 4 points of ranged penalties, or +2 without any"})
+    called_shot = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(tuple(CALLED_SHOTS)), metadata={"description": "limb -2, hand -4, head or vitals -4 (+4 damage)"})
+    cover = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(tuple(COVER)), metadata={"description": "light -2, medium -4, heavy -6, near total -8"})
+    illumination = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(tuple(ILLUMINATION)), metadata={"description": "dim -2, dark -4, pitch darkness -6"})
+    rate_of_fire = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(1, max(BULLETS_PER_RATE_OF_FIRE)), metadata={"description": "the weapon's RoF used: bullets fired (1, 5, 10, 20, 40, 50), Recoil -2 from RoF 2"})
 
 
 def _direction(**kw):
@@ -33,7 +53,7 @@ class SavageParticipantCreate(Schema):
     mounted = fields.Boolean(metadata={"description": "riding an animal: a mounted Critical Failure"})
     toughness = fields.Integer(strict=True, validate=validate.Range(1, 200))
     armor = fields.Integer(strict=True, validate=validate.Range(0, 100))
-    scale = fields.String(validate=validate.OneOf(tuple(SCALE_DAMAGE)))
+    scale = fields.String(validate=validate.OneOf(tuple(SCALE_MODIFIERS)), metadata={"description": "Size/Scale: attacks against it add the difference of Scales; Ram's base damage"})
     top_speed = fields.Float(validate=validate.Range(0, 100_000), metadata={"description": "mph for vehicles and mounts"})
     pace = fields.Integer(strict=True, validate=validate.Range(0, 100))
     running_die = fields.Integer(strict=True, validate=validate.OneOf((4, 6, 8, 10, 12)))
@@ -42,6 +62,7 @@ class SavageParticipantCreate(Schema):
     max_wounds = fields.Integer(strict=True, validate=validate.Range(0, 20))
     weapons = fields.Integer(strict=True, validate=validate.Range(0, 100))
     has_systems = fields.Boolean()
+    bennies = fields.Integer(strict=True, validate=validate.Range(0, MAX_BENNIES), metadata={"description": "bennies held (default: three for a Wild Card character)"})
 
 
 class OpposedDice(DiceInput):
@@ -75,6 +96,10 @@ class Conditions(Schema):
     distracted = fields.Boolean()
     vulnerable = fields.Boolean()
     fatigue = fields.Integer(strict=True, validate=validate.Range(0, 3), metadata={"description": "0 fresh, 1 Fatigued, 2 Exhausted, 3 Incapacitated"})
+    stunned = fields.Boolean(metadata={"description": "Stunned: Distracted, Prone, no moves or actions, subject to the Drop (+4)"})
+    bound = fields.Boolean(metadata={"description": "Bound: can't move, Distracted and Vulnerable, no physical actions"})
+    entangled = fields.Boolean(metadata={"description": "Entangled: can't move, Distracted until free"})
+    prone = fields.Boolean(metadata={"description": "Prone: Medium Cover from ranged attacks, -2 Fighting and Parry"})
     reason = fields.String(load_default="", validate=validate.Length(0, 200))
 
 
@@ -89,9 +114,11 @@ class SwadeBegin(Schema):
 
 class ActionCards(Schema):
     cards = fields.Dict(keys=fields.String(), values=fields.String(), load_default=None, allow_none=True, metadata={"description": "physical deck: the card dealt to each unit", **CARD})
+    surprised = fields.List(fields.String(), load_default=None, allow_none=True, validate=validate.Length(0, 100), metadata={"description": "Surprise, first round: the units whose Notice failed get no card"})
 
 
 class ChangePosition(DiceInput):
+    actions = _actions()
     direction = _direction(required=True)
     as_action = fields.Boolean(load_default=False, metadata={"description": "as an action: +2"})
     cards = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(1, 2), metadata={"description": "at most (default: as far as the roll allows)"})
@@ -103,14 +130,17 @@ class DropBack(Schema):
 
 
 class Evade(Schema):
+    actions = _actions()
     as_action = fields.Boolean(load_default=False)
 
 
 class Flee(DiceInput):
+    actions = _actions()
     modifier = _modifier()
 
 
 class Force(OpposedDice):
+    actions = _actions()
     target_id = fields.String(required=True)
     direction = _direction(required=True)
     modifier = _modifier()
@@ -118,12 +148,14 @@ class Force(OpposedDice):
 
 
 class Ram(OpposedDice):
+    actions = _actions()
     target_id = fields.String(required=True)
     modifier = _modifier()
     defender_modifier = _modifier()
 
 
-class SwadeAttack(DiceInput):
+class SwadeAttack(DiceInput, GmOptions):
+    actions = _actions()
     target_id = fields.String(required=True)
     trait_die = fields.String(required=True, validate=TRAIT_DIE)
     ranged = fields.Boolean(load_default=True)
@@ -156,7 +188,8 @@ class Cooperate(DiceInput):
     modifier = _modifier()
 
 
-class SwdAttack(DiceInput):
+class SwdAttack(DiceInput, GmOptions):
+    actions = _actions()
     target_id = fields.String(required=True)
     trait_die = fields.String(required=True, validate=TRAIT_DIE)
     modifier = _modifier()
@@ -166,6 +199,7 @@ class SwdAttack(DiceInput):
 
 
 class SwdForce(OpposedDice):
+    actions = _actions()
     target_id = fields.String(required=True)
     modifier = _modifier()
     defender_modifier = _modifier()
@@ -177,6 +211,27 @@ class SwdResolve(DiceInput):
     modifier = _modifier()
     expression = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 100), metadata={"description": "obstacle damage dice instead of the default"})
     trait_die = fields.String(load_default=None, allow_none=True, validate=TRAIT_DIE)
+    heavy = fields.Boolean(load_default=False, metadata={"description": "Out of Control: the GM rules the vehicle too slow and heavy to flip (a Flip is a Slip)"})
+
+
+class FoeTest(OpposedDice):
+    kind = fields.String(load_default="Test", validate=validate.OneOf(("Test", "Trick")))
+    target_id = fields.String(required=True)
+    trait_die = fields.String(required=True, validate=TRAIT_DIE, metadata={"description": "the skill of the Test or Trick"})
+    resist_die = fields.String(required=True, validate=TRAIT_DIE, metadata={"description": "the foe's linked attribute"})
+    effect = fields.String(load_default="distracted", validate=validate.OneOf(TEST_EFFECTS), metadata={"description": "what a success does to the foe (a raise also Shakes)"})
+    modifier = _modifier()
+    defender_modifier = _modifier()
+    actions = _actions()
+
+
+class BreakObject(DiceInput):
+    object = fields.String(required=True, validate=validate.Length(1, 200), metadata={"description": "the object: a door, a tire, a barricade"})
+    hardness = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_HARDNESS), metadata={"description": "its Hardness: the damage that breaks it"})
+    expression = fields.String(required=True, validate=validate.Length(1, 100), metadata={"example": "Str+d6"})
+    roller_id = fields.String(load_default=None, allow_none=True)
+    strength = fields.String(load_default=None, allow_none=True, validate=TRAIT_DIE)
+    modifier = _modifier()
 
 
 class SavageResult(Schema):

@@ -142,6 +142,61 @@ class SavageWorldsCommands:
         by.require_keeper("set conditions")
         return self._run(chase_id, system, expected_version, lambda c: c.set_conditions(participant_id, changes, reason or "the GM"))
 
+    def savage_break(
+        self, chase_id: UUID, system: str, options: dict[str, Any], *, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """Breaking Things: damage against an object (breaking.py)."""
+
+        def act(c: Any) -> Any:
+            o = options
+            if o["roller_id"] is None:
+                by.require_keeper("roll damage for no one")
+            acts_for(by, c, o["roller_id"], "roll damage")
+            return c.break_object(self._roll_dice(c, dice), o["roller_id"], o["object"], o["hardness"], o["expression"], strength=o["strength"], modifier=o["modifier"])
+
+        return self._run(chase_id, system, expected_version, act)
+
+    def savage_test(
+        self, chase_id: UUID, system: str, participant_id: str, options: dict[str, Any], *, dice: Any = None, defender_dice: Any = None,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """A Test or a Trick against a foe (gm_options.py)."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "make Tests")
+            o = options
+            return c.test_foe(
+                self._roll_dice(c, dice), self._roll_dice(c, defender_dice), participant_id, o["target_id"], o["trait_die"], o["resist_die"],
+                kind=o["kind"], effect=o["effect"], modifier=o["modifier"], defender_modifier=o["defender_modifier"], actions=o.get("actions"),
+            )
+
+        return self._run(chase_id, system, expected_version, act)
+
+    # -- bennies (domain/rules/savage_worlds/bennies.py) ------------------------------------
+
+    def savage_give_bennies(self, chase_id: UUID, system: str, participant_id: str, change: int, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
+        by.require_keeper("give bennies")
+        return self._run(chase_id, system, expected_version, lambda c: c.give_bennies(participant_id, change, reason))
+
+    def savage_benny(
+        self, chase_id: UUID, system: str, participant_id: str, use: str, options: dict[str, Any], *, dice: Any = None,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """Spend a benny: "reroll" the trait roll just made, "soak" the damage just rolled, or
+        (Adventure Edition) draw a "new-action-card"."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "spend bennies")
+            if use == "reroll":
+                return c.reroll_with_benny(self._roll_dice(c, dice), participant_id)
+            if use == "soak":
+                return c.soak_with_benny(self._roll_dice(c, dice), participant_id, options["trait_die"], options["modifier"])
+            if options.get("card") is not None:
+                by.require_keeper("enter the card dealt")
+            return c.new_action_card(participant_id, card=options.get("card"), keep=options.get("keep"), deck_dice=self._decks(c))
+
+        return self._run(chase_id, system if use != "new-action-card" else "swade", expected_version, act)
+
     # -- the Adventure Edition -------------------------------------------------------------
 
     def begin_swade(
@@ -154,9 +209,11 @@ class SavageWorldsCommands:
             lambda c: c.begin(mode, placements, chase_cards=chase_cards, linear=linear, deck=deck, deck_dice=self._decks(c)),
         )
 
-    def deal_action_cards(self, chase_id: UUID, cards: dict[str, str] | None = None, expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
+    def deal_action_cards(
+        self, chase_id: UUID, cards: dict[str, str] | None = None, expected_version: int | None = None, *, surprised: list[str] | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
         by.require_keeper("deal the Action cards")
-        return self._run(chase_id, "swade", expected_version, lambda c: c.deal_action_cards(cards, self._decks(c)))
+        return self._run(chase_id, "swade", expected_version, lambda c: c.deal_action_cards(cards, self._decks(c), surprised))
 
     def swade_maneuver(
         self, chase_id: UUID, participant_id: str, maneuver: str, options: dict[str, Any], *, dice: Any = None,
@@ -171,23 +228,29 @@ class SavageWorldsCommands:
             decks = self._decks(c)
             o = options
             if maneuver == "change-position":
-                return c.change_position(roll(), participant_id, o["direction"], as_action=o["as_action"], cards=o.get("cards"), modifier=o["modifier"], deck_dice=decks).total
+                return c.change_position(
+                    roll(), participant_id, o["direction"], as_action=o["as_action"], cards=o.get("cards"), modifier=o["modifier"], deck_dice=decks,
+                    actions=o.get("actions"),
+                ).total
             if maneuver == "drop-back":
                 return c.drop_back(participant_id, o["cards"], decks)
             if maneuver == "evade":
-                return c.evade(participant_id, o["as_action"])
+                return c.evade(participant_id, o["as_action"], o.get("actions"))
             if maneuver == "hold-steady":
                 return c.hold_steady(participant_id)
             if maneuver == "flee":
-                return c.flee(roll(), participant_id, o["modifier"], decks).success
+                return c.flee(roll(), participant_id, o["modifier"], decks, o.get("actions")).success
             if maneuver == "force":
-                return c.force(roll(), defend(), participant_id, o["target_id"], o["direction"], modifier=o["modifier"], defender_modifier=o["defender_modifier"], deck_dice=decks)
+                return c.force(
+                    roll(), defend(), participant_id, o["target_id"], o["direction"], modifier=o["modifier"], defender_modifier=o["defender_modifier"],
+                    deck_dice=decks, actions=o.get("actions"),
+                )
             if maneuver == "ram":
-                return c.ram(roll(), defend(), participant_id, o["target_id"], modifier=o["modifier"], defender_modifier=o["defender_modifier"])
+                return c.ram(roll(), defend(), participant_id, o["target_id"], modifier=o["modifier"], defender_modifier=o["defender_modifier"], actions=o.get("actions"))
             if maneuver == "attack":
                 return c.attack_foe(
                     roll(), participant_id, o["target_id"], o["trait_die"], ranged=o["ranged"], weapon_range=o.get("weapon_range"),
-                    running=o["running"], modifier=o["modifier"], target_number=o["target_number"],
+                    running=o["running"], modifier=o["modifier"], target_number=o["target_number"], actions=o.get("actions"), options=o,
                 ).total
             raise ValueError(f"no maneuver {maneuver}")
 
@@ -230,10 +293,14 @@ class SavageWorldsCommands:
             if action == "attack":
                 return c.attack_foe(
                     self._roll_dice(c, dice), participant_id, o["target_id"], o["trait_die"], modifier=o["modifier"],
-                    target_number=o["target_number"], unstable_platform=o["unstable_platform"], running=o["running"],
+                    target_number=o["target_number"], unstable_platform=o["unstable_platform"], running=o["running"], actions=o.get("actions"),
+                    options=o,
                 ).total
             if action == "force":
-                return c.force(self._roll_dice(c, dice), self._roll_dice(c, defender_dice), participant_id, o["target_id"], modifier=o["modifier"], defender_modifier=o["defender_modifier"])
+                return c.force(
+                    self._roll_dice(c, dice), self._roll_dice(c, defender_dice), participant_id, o["target_id"], modifier=o["modifier"],
+                    defender_modifier=o["defender_modifier"], actions=o.get("actions"),
+                )
             raise ValueError(f"no action {action}")
 
         return self._run(chase_id, "swd", expected_version, act)

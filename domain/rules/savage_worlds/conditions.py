@@ -8,6 +8,13 @@ swade-chases-reference.txt "COMBAT OPTIONS & SITUATIONAL RULES":
   "Fatigue": Fatigued, Exhausted, Incapacitated).
 - Shaken: swd-chases.txt "Get an Action card" (-2 to the maneuver roll) and "Resolve Actions"
   (recover first); vehicles cannot be Shaken (swade-chases-reference.txt "DAMAGE").
+- Stunned: "Victims are Distracted until they recover, fall prone, can't move or take actions
+  ... and are subject to the Drop" (The Drop: +4 to attack and damage, not stacking with
+  Vulnerable).
+- Bound & Entangled: "Entangled characters can't move and are Distracted until free. Bound
+  characters are also Vulnerable, and cannot take physical actions other than trying to break
+  free."
+- Prone: "Medium Cover from ranged attacks 3\" or greater; -2 Fighting and -2 Parry".
 
 "Until the end of their next turn" is kept as a count of the character's own turn-ends still to
 come: imposed outside the character's turn it lapses at the end of their next turn (1); imposed
@@ -26,24 +33,51 @@ VULNERABLE_BONUS = +2  # "Vulnerable"
 FATIGUE_PENALTIES = (0, -1, -2)  # fresh, Fatigued, Exhausted ("Fatigue")
 FATIGUE_LEVELS = ("fresh", "Fatigued", "Exhausted", "Incapacitated")
 INCAPACITATED = 3
+SETTABLE = ("shaken", "distracted", "vulnerable", "stunned", "bound", "entangled", "prone")
+THE_DROP = +4  # "The Drop: +4 to attack and damage if target is defenseless"
 
 
 @dataclass(frozen=True)
 class Conditions:
     """What ails one participant; the durations count their own turn-ends still to come."""
 
+    # 2: Stunned, Bound, Entangled and Prone (issue 17); schema 1 had none of them.
+    class_version = 2
+
     shaken: bool = False
     distracted: int = 0
     vulnerable: int = 0
     fatigue: int = 0  # index into FATIGUE_LEVELS
+    stunned: bool = False
+    bound: bool = False
+    entangled: bool = False
+    prone: bool = False
+
+    @staticmethod
+    def upcast_v1_v2(state: dict) -> None:
+        """Schema 1 knew no Stunned, Bound, Entangled or Prone: none of them."""
+        for name in ("stunned", "bound", "entangled", "prone"):
+            state.setdefault(name, False)
 
     @property
     def is_distracted(self) -> bool:
-        return self.distracted > 0
+        """Distracted, or as if: Stunned, Bound or Entangled ("Distracted until ... free")."""
+        return self.distracted > 0 or self.stunned or self.bound or self.entangled
 
     @property
     def is_vulnerable(self) -> bool:
-        return self.vulnerable > 0
+        """Vulnerable, or Bound ("Bound characters are also Vulnerable")."""
+        return self.vulnerable > 0 or self.bound
+
+    @property
+    def cannot_move(self) -> bool:
+        """Stunned, Bound or Entangled: "can't move"."""
+        return self.stunned or self.bound or self.entangled
+
+    @property
+    def cannot_act(self) -> bool:
+        """Stunned ("can't ... take actions") or Bound (no physical action but breaking free)."""
+        return self.stunned or self.bound
 
     @property
     def fatigue_level(self) -> str:
@@ -60,8 +94,15 @@ class Conditions:
         return (DISTRACTED_PENALTY if self.is_distracted else 0) + fatigue
 
     def against_modifier(self) -> int:
-        """Bonus to actions against this participant: +2 while Vulnerable."""
+        """Bonus to actions against this participant: +2 while Vulnerable (or Bound); +4, the
+        Drop, while Stunned (the two do not stack)."""
+        if self.stunned:
+            return THE_DROP
         return VULNERABLE_BONUS if self.is_vulnerable else 0
+
+    def made_stunned(self) -> Conditions:
+        """Stunned, and so fallen Prone."""
+        return replace(self, stunned=True, prone=True)
 
     def made_distracted(self, during_own_turn: bool = False) -> Conditions:
         return replace(self, distracted=max(self.distracted, _turn_ends(during_own_turn)))

@@ -17,7 +17,7 @@ from typing import Any
 from domain.rules.savage_worlds.conditions import Conditions
 from domain.rules.savage_worlds.dice import trait_die
 from domain.rules.savage_worlds.errors import CORE, SWADE, InvalidValue
-from domain.rules.savage_worlds.swade_tables import SCALE_DAMAGE
+from domain.rules.savage_worlds.swade_tables import SCALE_MODIFIERS, SIZE_SCALE
 from domain.rules.savage_worlds.swade_vehicles import VehicleState
 from domain.rules.savage_worlds.swd_chase import foot_speed
 
@@ -28,12 +28,17 @@ SEATS = ("driver", "passenger", "member")  # driver/passenger of a vehicle; memb
 # Wounds (and those aboard), "incapacitated" for a character.
 STATUSES = ("ready", "in_chase", "escaped", "out", "wrecked", "incapacitated")
 WILD_CARD_WOUNDS = 3  # core rules "Damage": a Wild Card is Incapacitated beyond three Wounds
+STARTING_BENNIES = 3  # core rules "Bennies": a player's Wild Card starts each session with three
+MAX_BENNIES = 20
 DEFAULT_SKILL = {"vehicle": "Driving", "mounted": "Riding", "foot": "Athletics"}
 
 
 @dataclass
 class SavageParticipant:
     """One character or vehicle in a Savage Worlds chase, with its state in this chase."""
+
+    # 2: bennies and Hold (issue 17); a stored participant of schema 1 had neither.
+    class_version = 2
 
     id: str
     name: str
@@ -63,6 +68,19 @@ class SavageParticipant:
     mount_fatigue: int = 0  # "the mount suffers Fatigue": a penalty to the rider's Riding rolls
     conditions: Conditions = field(default_factory=Conditions)
     vehicle: VehicleState | None = None
+    bennies: int = 0  # swade-chases-reference.txt "BENNIES MAY BE USED TO.." (bennies.py)
+    on_hold: bool = False  # a unit holding its Action Card ("Hold")
+    last_roll: dict[str, Any] | None = None  # the trait roll a benny may reroll (bennies.py)
+    last_damage: dict[str, Any] | None = None  # the damage a benny may soak (bennies.py)
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Schema 1 knew no bennies and no Hold: none held, not on Hold, nothing to reroll or soak
+        (its rolls did not say what a benny would change)."""
+        state.setdefault("bennies", 0)
+        state.setdefault("on_hold", False)
+        state.setdefault("last_roll", None)
+        state.setdefault("last_damage", None)
 
     @property
     def aboard(self) -> bool:
@@ -145,7 +163,7 @@ def _die(spec: dict[str, Any], name: str) -> str | None:
 
 def validate(spec: dict[str, Any], existing: dict[str, SavageParticipant]) -> dict[str, Any]:
     """A participant's fields from a spec, checked; refused with the field at fault."""
-    known = set(SavageParticipant.__dataclass_fields__) - {"id", "joined", "status", "wounds", "mount_fatigue", "conditions", "vehicle"}
+    known = set(SavageParticipant.__dataclass_fields__) - {"id", "joined", "status", "wounds", "mount_fatigue", "conditions", "vehicle", "on_hold", "last_roll", "last_damage"}
     unknown = sorted(set(spec) - known)
     if unknown:
         raise InvalidValue(unknown[0], f"is not a Savage Worlds participant field (known: {', '.join(sorted(known))})")
@@ -178,8 +196,8 @@ def validate(spec: dict[str, Any], existing: dict[str, SavageParticipant]) -> di
     mounted = _flag(spec, "mounted", False)
     mode = "vehicle" if kind == "vehicle" or out.get("seat") == "driver" else ("mounted" if mounted else "foot")
     scale = spec.get("scale", "Normal")
-    if scale not in SCALE_DAMAGE:
-        raise InvalidValue("scale", f"must be one of {', '.join(SCALE_DAMAGE)} ({SWADE} \"MANEUVERS\", RAM)")
+    if scale not in SCALE_MODIFIERS:
+        raise InvalidValue("scale", f"must be one of {', '.join(SCALE_MODIFIERS)} ({SIZE_SCALE})")
     out.update(
         wild_card=_flag(spec, "wild_card", kind == "character"),
         maneuver_die=_die(spec, "maneuver_die"),
@@ -197,6 +215,7 @@ def validate(spec: dict[str, Any], existing: dict[str, SavageParticipant]) -> di
         max_wounds=_number(spec, "max_wounds", 0, 20, WILD_CARD_WOUNDS),
         weapons=_number(spec, "weapons", 0, 100, 0),
         has_systems=_flag(spec, "has_systems", False),
+        bennies=_number(spec, "bennies", 0, MAX_BENNIES, STARTING_BENNIES if kind == "character" and _flag(spec, "wild_card", True) else 0),
     )
     if kind == "vehicle":
         if out["toughness"] is None:

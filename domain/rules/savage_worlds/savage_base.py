@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.errors import NotFound
 from domain.recorded_chase import RecordedChase
-from domain.rules.savage_worlds import savage_decks, savage_rolls
+from domain.rules.savage_worlds import bennies, breaking, gm_options, savage_decks, savage_rolls
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds.errors import InvalidValue, RuleBroken
 from domain.rules.savage_worlds.participants import SavageParticipant, new_participant, validate
@@ -34,6 +34,7 @@ class SavageChase(RecordedChase):
     SYSTEM = "savage_worlds"
     RULES = ""  # the rules text, for refusals
     SHAKEN_AGAIN_WOUNDS = False  # each system says (savage_rolls.RollingChase)
+    INJURY_TABLE = False
 
     # The events both systems record: each system re-declares every one with its own topic.
     ParticipantAdded = ev.ParticipantAdded
@@ -53,6 +54,9 @@ class SavageChase(RecordedChase):
     RoundBegan = ev.RoundBegan
     TurnOrderSet = ev.TurnOrderSet
     TurnBegan = ev.TurnBegan
+    ActionTaken = ev.ActionTaken
+    BenniesChanged = ev.BenniesChanged
+    DamageSoaked = ev.DamageSoaked
     TurnEnded = ev.TurnEnded
     RoundEnded = ev.RoundEnded
 
@@ -79,6 +83,12 @@ class SavageChase(RecordedChase):
     draw_card = savage_decks.draw_card
     discard_action_cards = savage_decks.discard_action_cards
     reshuffle_if_due = savage_decks.reshuffle_if_due
+    # Bennies (bennies.py); drawing a new Action Card is the Adventure Edition's (swade_aggregate.py).
+    test_foe = gm_options.test_foe  # Tests and Tricks (gm_options.py)
+    break_object = breaking.break_object  # Breaking Things (breaking.py)
+    give_bennies = bennies.give
+    reroll_with_benny = bennies.reroll
+    soak_with_benny = bennies.soak
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)
@@ -181,6 +191,10 @@ class SavageChase(RecordedChase):
             raise InvalidValue("outcome", f"must be one of {', '.join(OUTCOMES)}")
         self._require_running()
         self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
+
+    def became_shaken(self, participant_id: str, reason: str) -> None:
+        """What a system's rules call for when someone becomes Shaken: nothing in the Adventure
+        Edition; the Deluxe chase overrides it (an Out-of-Control roll, swd_follow_ups.py)."""
 
     def after_status_change(self) -> None:
         """The chase ends when one side has no unit left in it (the GM may end it sooner):

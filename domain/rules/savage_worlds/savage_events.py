@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from domain.recorded_chase import RecordedChase
+from domain.rules.savage_worlds import play_events
 from domain.rules.savage_worlds.conditions import Conditions
 from domain.rules.savage_worlds.participants import participant_from
 
@@ -88,22 +89,34 @@ class CardsDiscarded(Event):
 
 
 class TraitRolled(Event):
-    """A trait roll: maneuvering, an attack, recovering from Shaken, a cooperative roll."""
+    """A trait roll: maneuvering, an attack, recovering from Shaken, a cooperative roll. A roll
+    that says what a benny's reroll would change ("benny", recorded since issue 17) is the
+    roller's last roll, the one a benny may reroll (bennies.py)."""
 
     participant_id: str | None
     roll: dict
 
     def apply(self, chase: Any) -> None:
         chase.rolls_made = self.roll["sequence"]
+        if "benny" in self.roll and self.participant_id in chase.participants:
+            chase.participants[self.participant_id].last_roll = play_events.last_roll_of(self.roll)
 
 
 class DamageRolled(Event):
+    """A damage roll; one recorded since issue 17 ("benny": "soak") is the target's last damage,
+    the one a benny may soak, with the Wounds, Shaken and status the target had before it."""
+
     participant_id: str | None
     target_id: str | None
     roll: dict
 
     def apply(self, chase: Any) -> None:
         chase.rolls_made = self.roll["sequence"]
+        target = chase.participants.get(self.target_id)
+        if "benny" in self.roll and target is not None:
+            target.last_damage = {
+                "sequence": self.roll["sequence"], "wounds": target.wounds, "shaken": target.conditions.shaken, "status": target.status,
+            }
 
 
 class TableRolled(Event):
@@ -220,6 +233,14 @@ class TurnBegan(Event):
 
     def apply(self, chase: Any) -> None:
         chase.begin_turn_state(self.participant_id)
+
+
+# Counting actions, bennies and a changed turn order: play_events.py.
+ActionTaken = play_events.ActionTaken
+BenniesChanged = play_events.BenniesChanged
+DamageSoaked = play_events.DamageSoaked
+TurnOrderChanged = play_events.TurnOrderChanged
+InjuryTaken = play_events.InjuryTaken
 
 
 class TurnEnded(Event):

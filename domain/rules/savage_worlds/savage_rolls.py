@@ -8,12 +8,12 @@ every trait roll (conditions.py).
 """
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
 from domain.rules.savage_worlds.cards import card
-from domain.rules.savage_worlds.conditions import FATIGUE_PENALTIES, INCAPACITATED, Conditions
+from domain.rules.savage_worlds.conditions import FATIGUE_PENALTIES, INCAPACITATED, SETTABLE, THE_DROP, Conditions
 from domain.rules.savage_worlds.damage import damage_roll, table_roll
 from domain.rules.savage_worlds.dice import TARGET_NUMBER, TraitRoll, trait_roll
 from domain.rules.savage_worlds.errors import CORE, InvalidValue, RuleBroken, whole
@@ -25,6 +25,7 @@ class RollingChase(Protocol):
     (savage_base.SavageChase and its two systems' aggregates)."""
 
     SHAKEN_AGAIN_WOUNDS: ClassVar[bool]  # Savage Worlds Deluxe: Shaken twice is a Wound; SWADE: not
+    INJURY_TABLE: ClassVar[bool]  # SWADE: the Injury table when Incapacitated (injuries.py)
     TraitRolled: ClassVar[type]  # the system's events, each with its own topic
     DamageRolled: ClassVar[type]
     TableRolled: ClassVar[type]
@@ -42,7 +43,14 @@ class RollingChase(Protocol):
 
     def unit_of(self, participant_id: str) -> str: ...
 
+    def members(self, unit_id: str) -> list[SavageParticipant]: ...
+
     def after_status_change(self) -> None: ...
+
+    def require(self, kind: str, participant_id: str | None, **details: Any) -> None: ...
+
+    def became_shaken(self, participant_id: str, reason: str) -> None:
+        """What the system's rules call for when someone becomes Shaken (Deluxe: Out of Control)."""
 
     def damage_vehicle(self, vehicle_id: str, total: int, *, by: str | None, cause: str) -> None:
         """The system's rule for damage to a vehicle (SWADE and Deluxe differ)."""
@@ -80,6 +88,19 @@ def condition_modifiers(roller: Any, maneuvering: bool = False) -> dict[str, int
     return out
 
 
+def against_unit(chase: RollingChase, unit_id: str) -> dict[str, int]:
+    """The modifiers to an action against a unit (a Force, a Ram): "Vulnerable: Actions against
+    the character are made at +2" (swade-chases-reference.txt "COMBAT OPTIONS & SITUATIONAL
+    RULES"), when the unit (a vehicle, "and everyone on board", "OUT OF CONTROL") or the one who
+    maneuvers it is Vulnerable. It does not stack: +2 once."""
+    unit = chase.participant(unit_id)
+    rollers = [unit] + [p for p in chase.members(unit_id) if p.seat == "driver"]
+    bonus = max(p.conditions.against_modifier() for p in rollers)
+    if not bonus:
+        return {}
+    return {"The Drop (Stunned)" if bonus == THE_DROP else "Vulnerable": bonus}
+
+
 # -- rolls -----------------------------------------------------------------------------
 
 def roll_trait(
@@ -92,8 +113,12 @@ def roll_trait(
     *,
     target_number: int = TARGET_NUMBER,
     extra: dict[str, Any] | None = None,
+    benny: str = "played",
 ) -> TraitRoll:
-    """A trait roll recorded as TraitRolled; ``modifiers`` by reason, summed into the roll."""
+    """A trait roll recorded as TraitRolled; ``modifiers`` by reason, summed into the roll.
+    ``benny`` says what a benny's reroll of it would change (bennies.py): "result" (only its
+    result counts: an attack, a trait roll the GM calls for), "recover" (recovering from Shaken)
+    or "played" (its outcome already moved the chase: a maneuvering roll)."""
     roller = chase.participant(roller_id)
     for reason, value in modifiers.items():
         whole(reason, value)
@@ -104,7 +129,7 @@ def roll_trait(
     )
     record = {
         "sequence": sequence, "roller": roller_id, "purpose": purpose, "round": chase.round,
-        "modifiers": dict(modifiers), **roll.record(), **(extra or {}),
+        "modifiers": dict(modifiers), **roll.record(), "benny": benny, **(extra or {}),
     }
     chase.trigger_event(chase.TraitRolled, participant_id=roller_id, roll=record)
     return roll
@@ -112,13 +137,13 @@ def roll_trait(
 
 def roll_damage(
     chase: RollingChase, dice: DiceSource, roller_id: str | None, target_id: str | None, purpose: str, expression: str, *,
-    raise_bonus: bool = False, strength: str | None = None, modifier: int = 0, extra: dict[str, Any] | None = None,
+    raise_bonus: bool = False, strength: str | None = None, modifier: int = 0, extra: dict[str, Any] | None = None, aces: bool = True,
 ) -> int:
-    """A damage roll (it Aces), recorded as DamageRolled; returns the total."""
+    """A damage roll (it Aces unless ``aces`` is False), recorded as DamageRolled; returns the total."""
     sequence = chase.rolls_made + 1
     joker = roller_id is not None and holds_joker(chase, roller_id)
-    roll = damage_roll(dice, sequence, expression, strength=strength, raise_bonus=raise_bonus, modifier=modifier, joker=joker)
-    record = {"sequence": sequence, "roller": roller_id, "purpose": purpose, "round": chase.round, "target": target_id, **roll.record(), **(extra or {})}
+    roll = damage_roll(dice, sequence, expression, strength=strength, raise_bonus=raise_bonus, modifier=modifier, joker=joker, aces=aces)
+    record = {"sequence": sequence, "roller": roller_id, "purpose": purpose, "round": chase.round, "target": target_id, **roll.record(), "benny": "soak", **(extra or {})}
     chase.trigger_event(chase.DamageRolled, participant_id=roller_id, target_id=target_id, roll=record)
     return roll.total
 
@@ -136,11 +161,14 @@ def roll_table(chase: RollingChase, dice: DiceSource, participant_id: str | None
 
 def change_conditions(chase: RollingChase, participant_id: str, conditions: Conditions, reason: str) -> None:
     p = chase.participant(participant_id)
+    shaken_now = conditions.shaken and not p.conditions.shaken
     if conditions != p.conditions:
         chase.trigger_event(chase.ConditionsChanged, participant_id=participant_id, conditions=asdict(conditions), reason=reason)
     if conditions.incapacitated and p.in_chase:
         chase.trigger_event(chase.StatusChanged, participant_id=participant_id, status="incapacitated", reason=f"{reason}: Fatigue to Incapacitation")
         chase.after_status_change()
+    if shaken_now:
+        chase.became_shaken(participant_id, reason)
 
 
 def during_own_turn(chase: RollingChase, participant_id: str) -> bool:
@@ -148,28 +176,33 @@ def during_own_turn(chase: RollingChase, participant_id: str) -> bool:
 
 
 def set_conditions(chase: RollingChase, participant_id: str, changes: dict[str, Any], reason: str = "the GM") -> None:
-    """The GM sets conditions (a benny spent, a power, an effect the engine does not model).
-    ``changes``: shaken, distracted, vulnerable (true/false) and fatigue (0 to 3)."""
+    """The GM sets conditions (a benny spent, a power, a grapple, an effect the engine does not
+    model). ``changes``: shaken, distracted, vulnerable, stunned, bound, entangled, prone (true or
+    false) and fatigue (0 to 3); conditions.py says what each does."""
     chase._require_running()
     p = chase.participant(participant_id)
     c = p.conditions
     own = during_own_turn(chase, participant_id)
     for name, value in changes.items():
         if name == "fatigue":
-            c = Conditions(c.shaken, c.distracted, c.vulnerable, whole("fatigue", value, 0))
+            c = replace(c, fatigue=whole("fatigue", value, 0))
             if c.fatigue > INCAPACITATED:
                 raise InvalidValue("fatigue", "levels run 0 (fresh) to 3 (Incapacitated)")
             continue
-        if not isinstance(value, bool) or name not in ("shaken", "distracted", "vulnerable"):
-            raise InvalidValue(name, "set shaken, distracted or vulnerable to true or false, fatigue to 0..3")
+        if not isinstance(value, bool) or name not in SETTABLE:
+            raise InvalidValue(name, f"set {', '.join(SETTABLE)} to true or false, fatigue to 0..3")
+        if p.is_vehicle and value and name != "vulnerable":
+            raise RuleBroken(f"vehicles cannot be {name.title()}: their crews can", "swade-chases-reference.txt \"DAMAGE\" (vehicles cannot be Shaken)")
         if name == "shaken":
-            if p.is_vehicle and value:
-                raise RuleBroken("vehicles cannot be Shaken", "swade-chases-reference.txt \"DAMAGE\"")
             c = c.made_shaken() if value else c.recovered()
         elif name == "distracted":
-            c = c.made_distracted(own) if value else Conditions(c.shaken, 0, c.vulnerable, c.fatigue)
+            c = c.made_distracted(own) if value else replace(c, distracted=0)
+        elif name == "vulnerable":
+            c = c.made_vulnerable(own) if value else replace(c, vulnerable=0)
+        elif name == "stunned":
+            c = c.made_stunned() if value else replace(c, stunned=False)
         else:
-            c = c.made_vulnerable(own) if value else Conditions(c.shaken, c.distracted, 0, c.fatigue)
+            c = replace(c, **{name: value})
     change_conditions(chase, participant_id, c, reason)
 
 
@@ -180,7 +213,7 @@ def roll_any_trait(
     chase._require_running()
     p = chase.participant(participant_id)
     mods = {"situational": whole("modifier", modifier), **condition_modifiers(p)}
-    return roll_trait(chase, dice, participant_id, purpose, die, mods, target_number=target_number)
+    return roll_trait(chase, dice, participant_id, purpose, die, mods, target_number=target_number, benny="result")
 
 
 def recover(chase: RollingChase, dice: DiceSource, participant_id: str, die: str | None = None, modifier: int = 0) -> TraitRoll:
@@ -200,7 +233,7 @@ def recover_from_shaken(chase: RollingChase, dice: DiceSource, participant_id: s
     if spirit is None:
         raise InvalidValue("trait_die", f"{p.name} has no Spirit die: give the die to roll")
     modifiers = {"situational": modifier, **condition_modifiers(p)}
-    roll = roll_trait(chase, dice, participant_id, "recover from Shaken", spirit, modifiers)
+    roll = roll_trait(chase, dice, participant_id, "recover from Shaken", spirit, modifiers, benny="recover")
     if roll.success:
         change_conditions(chase, participant_id, p.conditions.recovered(), "recovered from Shaken")
     return roll
@@ -237,10 +270,15 @@ def apply_damage(chase: RollingChase, target_id: str, total: int, *, by: str | N
         total, target.toughness, shaken=target.conditions.shaken, wounds=target.wounds,
         wild_card=target.wild_card, shaken_again_wounds=chase.SHAKEN_AGAIN_WOUNDS, max_wounds=target.max_wounds,
     )
+    shaken_now = hit.shaken and not target.conditions.shaken
     if hit.shaken or hit.wounds:
         chase.trigger_event(
             chase.CharacterDamaged, participant_id=target_id, damage=total, toughness=target.toughness, shaken=hit.shaken,
             wounds_taken=hit.wounds, wounds=target.wounds + hit.wounds, incapacitated=hit.incapacitated,
         )
-    if hit.incapacitated:
+    if hit.incapacitated and chase.INJURY_TABLE:
+        chase.require("injury", target_id, rule="INJURY TABLE: Incapacitated, a roll on the Injury table")
+    elif hit.incapacitated:
         chase.after_status_change()
+    if shaken_now:
+        chase.became_shaken(target_id, cause)

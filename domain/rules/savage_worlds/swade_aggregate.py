@@ -16,12 +16,12 @@ from typing import Any
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds import swade_events as sev
-from domain.rules.savage_worlds import swade_follow_ups, swade_maneuvers, swade_units
+from domain.rules.savage_worlds import bennies, swade_follow_ups, swade_maneuvers, swade_units
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.errors import SWADE, InvalidValue, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
 from domain.rules.savage_worlds.savage_decks import DeckDice, deck_mode
-from domain.rules.savage_worlds.swade_chase import complication_due
+from domain.rules.savage_worlds.swade_chase import complication_due, surprised_units
 from domain.rules.savage_worlds.swade_tables import DEFAULT_CHASE_CARDS, range_increment
 from domain.rules.savage_worlds.swd_chase import resolution_order
 
@@ -36,6 +36,7 @@ class SwadeChase(SavageChase):
     SYSTEM = "swade"
     RULES = SWADE
     SHAKEN_AGAIN_WOUNDS = False  # SWADE: Shaken twice is no Wound (Savage Worlds Deluxe: it is)
+    INJURY_TABLE = True  # "INJURY TABLE" when Incapacitated (injuries.py)
 
     class Created(RecordedChase.Created):
         TOPIC = "swade:Chase.Created"
@@ -119,6 +120,21 @@ class SwadeChase(SavageChase):
     class TurnBegan(ev.TurnBegan):
         TOPIC = "swade:Chase.TurnBegan"
 
+    class BenniesChanged(ev.BenniesChanged):
+        TOPIC = "swade:Chase.BenniesChanged"
+
+    class DamageSoaked(ev.DamageSoaked):
+        TOPIC = "swade:Chase.DamageSoaked"
+
+    class InjuryTaken(ev.InjuryTaken):
+        TOPIC = "swade:Chase.InjuryTaken"
+
+    class TurnOrderChanged(ev.TurnOrderChanged):
+        TOPIC = "swade:Chase.TurnOrderChanged"
+
+    class ActionTaken(ev.ActionTaken):
+        TOPIC = "swade:Chase.ActionTaken"
+
     class TurnEnded(ev.TurnEnded):
         TOPIC = "swade:Chase.TurnEnded"
 
@@ -180,6 +196,7 @@ class SwadeChase(SavageChase):
     closest_foe = swade_units.closest_foe
     fastest_rival = swade_units.fastest_rival
     rival_on_same_card = swade_units.rival_on_same_card
+    new_action_card = bennies.new_action_card  # "DRAW A NEW ACTION CARD" (bennies.py)
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)
@@ -245,13 +262,14 @@ class SwadeChase(SavageChase):
 
     # -- rounds and turns ------------------------------------------------------------------
 
-    def deal_action_cards(self, cards: dict[str, str] | None = None, deck_dice: DeckDice | None = None) -> None:
-        """A new round: an Action card to every unit in the chase, then they act high to low."""
+    def deal_action_cards(self, cards: dict[str, str] | None = None, deck_dice: DeckDice | None = None, surprised: list[str] | None = None) -> None:
+        """A new round: an Action card to every unit in the chase, then they act high to low.
+        ``surprised``: in the first round, the units whose Notice failed get none ("Surprise")."""
         self._require_running()
         self._require_nothing_pending()
         if self.round and not self.round_over:
             raise RuleBroken(f"round {self.round} is still being played: end its turns first", "Savage Worlds core rules, \"Action Cards\"")
-        units = self.units()
+        units = [u for u in self.units() if u.id not in surprised_units(self.round, surprised, [u.id for u in self.units()])]
         if not self.server_deck:
             if not isinstance(cards, dict) or set(cards) != {u.id for u in units}:
                 raise InvalidValue("cards", "a physical deck: enter the Action card dealt to each unit in the chase")
@@ -261,7 +279,7 @@ class SwadeChase(SavageChase):
         for unit in units:
             entered = cards[unit.id] if not self.server_deck else None  # type: ignore[index]
             self.trigger_event(self.ActionCardDealt, participant_id=unit.id, **self.draw_card("action", deck_dice, entered))
-        order = resolution_order({u.id: card(self.action_cards[u.id][0]) for u in units})
+        order = resolution_order({u.id: card(self.action_cards[u.id][0]) for u in units if self.action_cards.get(u.id)})
         self.trigger_event(self.TurnOrderSet, turn_order=order)
         self.advance(deck_dice)
 

@@ -31,6 +31,7 @@ FORCE = f"{_MANEUVERS}, FORCE"
 HOLD_STEADY = f"{_MANEUVERS}, HOLD STEADY"
 BUMP = f"{_MANEUVERS}, BUMP"
 COMPLICATIONS = f"{SWADE} \"COMPLICATIONS\""
+SURPRISE = f"{SWADE} \"COMBAT OPTIONS, CONTINUED\", Surprise"
 
 CHANGE_POSITION_ACTION_BONUS = +2  # "as an action, adding +2 to his roll"
 EVADE_PENALTY = {False: -2, True: -4}  # free action -2, action -4, "in both directions"
@@ -246,3 +247,17 @@ def complication_outcome(chase_card: Card, roll: TraitRoll) -> ComplicationOutco
         return ComplicationOutcome(True, 0, False)
     critical = roll.critical_failure or row.failure == "critical failure"
     return ComplicationOutcome(False, row.bump_cards, critical)
+
+
+def surprised_units(round_number: int, surprised: list[str] | None, units: list[str]) -> set[str]:
+    """"Surprise": "victims make Notice roll or get no Action Card on first round" (the GM names
+    those who failed; swade-chases-reference.txt "COMBAT OPTIONS, CONTINUED")."""
+    if not surprised:
+        return set()
+    if round_number != 0:
+        raise RuleBroken("Surprise leaves the surprised without an Action Card in the first round only", SURPRISE)
+    if not isinstance(surprised, list) or not all(isinstance(u, str) and u in units for u in surprised):
+        raise InvalidValue("surprised", "name units in the chase (each vehicle, or each character not riding or following)")
+    if set(units) <= set(surprised):
+        raise InvalidValue("surprised", f"someone must be left to act ({SURPRISE})")
+    return set(surprised)

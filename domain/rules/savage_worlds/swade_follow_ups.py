@@ -12,7 +12,7 @@ from dataclasses import asdict
 from typing import Any, Callable, ClassVar, Protocol
 
 from domain.dice import DiceSource, InvalidTableDice, TableDice
-from domain.rules.savage_worlds import savage_decks, savage_rolls, swade_units
+from domain.rules.savage_worlds import injuries, savage_decks, savage_rolls, swade_units
 from domain.rules.savage_worlds import swade_chase as rules
 from domain.rules.savage_worlds.cards import card as read_card
 from domain.rules.savage_worlds.conditions import FATIGUE_LEVELS
@@ -30,10 +30,12 @@ ROLLS = {
     "collision wounds": "a d4",
     "critical hit": "2d6",
     "ram damage": "the damage dice",
+    "injury": "2d6 on the Injury table",
+    "injury sub-table": "a d6",
 }
 
 
-class FollowUpChase(swade_units.UnitChase, Protocol):
+class FollowUpChase(swade_units.UnitChase, injuries.InjuringChase, Protocol):
     """What the follow-ups use of a SWADE chase (swade_aggregate.SwadeChase), beyond what its
     units' moves and rolls use."""
 
@@ -277,4 +279,6 @@ RESOLVERS: dict[str, Callable[..., str]] = {
     "bump": _resolve_bump,
     "ram damage": _resolve_ram_damage,
     "chase card": _resolve_chase_card,
+    "injury": injuries.resolve_injury,
+    "injury sub-table": injuries.resolve_sub_table,
 }

@@ -77,6 +77,12 @@ CRITICAL_FAILURES: tuple[CriticalFailureRow, ...] = (
 )
 CRITICAL_FAILURE_MODES = ("mounted", "foot", "vehicle")
 
+# -- "Size/Scale": the attack modifier by Scale (Normal, a man-sized target: 0) ----------------------
+SIZE_SCALE = f"{SWADE} \"COMBAT OPTIONS & SITUATIONAL RULES\", Size/Scale"
+SCALE_MODIFIERS: dict[str, int] = {
+    "Tiny": -6, "Very Small": -4, "Small": -2, "Normal": 0, "Large": +2, "Huge": +4, "Gargantuan": +6,
+}
+
 # -- "RAM": base damage by Scale ----------------------------------------------------------------
 SCALE_DAMAGE: dict[str, tuple[str, str]] = {
     "Small": ("1d6", _RAM),
@@ -210,3 +216,12 @@ def scale_damage(scale: str) -> str:
     if scale not in SCALE_DAMAGE:
         raise InvalidValue("scale", f"{scale!r}: one of {', '.join(SCALE_DAMAGE)} ({_RAM})")
     return SCALE_DAMAGE[scale][0]
+
+
+def scale_modifier(attacker_scale: str, target_scale: str) -> int:
+    """"Size/Scale": the difference of the two Scales' modifiers, added against a larger target
+    and subtracted against a smaller one (a man shooting at a Large truck: +2)."""
+    for field_name, scale in (("attacker scale", attacker_scale), ("target scale", target_scale)):
+        if scale not in SCALE_MODIFIERS:
+            raise InvalidValue(field_name, f"{scale!r}: one of {', '.join(SCALE_MODIFIERS)} ({SIZE_SCALE})")
+    return SCALE_MODIFIERS[target_scale] - SCALE_MODIFIERS[attacker_scale]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
-from domain.rules.savage_worlds import savage_decks, savage_rolls
+from domain.rules.savage_worlds import condition_effects, savage_decks, savage_rolls
 from domain.rules.savage_worlds import swade_chase as rules
 from domain.rules.savage_worlds.errors import CORE, SWADE, RuleBroken, whole
 from domain.rules.savage_worlds.participants import SavageParticipant
@@ -57,6 +57,7 @@ def require_free_to_act(chase: UnitChase, unit: Any, what: str) -> Any:
     operator = chase.operator(unit.id)
     if operator.conditions.shaken:
         raise RuleBroken(f"{operator.name} is Shaken and may take only free actions, not {what}", f"{CORE}, \"Shaken\"")
+    condition_effects.require_able(operator, what, moves=what == "Flee" and not unit.is_vehicle)
     return operator
 
 

@@ -10,27 +10,30 @@ import math
 from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
-from domain.rules.savage_worlds import savage_decks, savage_rolls
+from domain.rules.savage_worlds import condition_effects, gm_options, savage_decks, savage_rolls
 from domain.rules.savage_worlds import swd_chase as rules
 from domain.rules.savage_worlds.cards import card as read_card
 from domain.rules.savage_worlds.dice import TARGET_NUMBER
 from domain.rules.savage_worlds.errors import CORE, InvalidValue, RuleBroken, whole
+from domain.rules.savage_worlds.multi_actions import ActingChase, take_action
 from domain.rules.savage_worlds.participants import SavageParticipant
 from domain.rules.savage_worlds.savage_decks import DeckDice
+from domain.rules.savage_worlds.swade_tables import scale_modifier
 from domain.rules.savage_worlds.swade_vehicles import damage_to_vehicle
 
 UNSTABLE_PLATFORM = RUNNING = -2  # "Unstable Platform or Running penalties (-2) may apply to the Attack"
 
 
-def collision_dice(speed: float | None) -> str:
+def collision_dice(speed: float | None, half: bool = True) -> str:
     """Obstacle damage "for half Top Speed": a d6 per full or part 10 mph of half the vehicle's
-    Top Speed (the Deluxe core book's collision damage); the GM may give the dice instead."""
-    return f"{max(1, math.ceil((speed or 0) / 2 / 10))}d6"
+    Top Speed (the Deluxe core book's collision damage); ``half=False``: at the full Top Speed (an
+    Out of Control Roll Over or Flip, swd_out_of_control.py). The GM may give the dice instead."""
+    return f"{max(1, math.ceil((speed or 0) / (2 if half else 1) / 10))}d6"
 
 
-class DeluxeChase(savage_rolls.RollingChase, savage_decks.DeckChase, Protocol):
+class DeluxeChase(savage_rolls.RollingChase, savage_decks.DeckChase, ActingChase, Protocol):
     """What the Deluxe round's procedures use of a chase (swd_aggregate.SwdChase), beyond the
-    rolls and the deck."""
+    rolls, the deck and counting actions."""
 
     ActionCardDealt: ClassVar[type]
     ActionCardKept: ClassVar[type]
@@ -39,7 +42,9 @@ class DeluxeChase(savage_rolls.RollingChase, savage_decks.DeckChase, Protocol):
     ComplicationFaced: ClassVar[type]
     CooperationCounted: ClassVar[type]
     VehicleDamaged: ClassVar[type]
+    WentOutOfControl: ClassVar[type]
     participants: dict[str, SavageParticipant]
+    phase: str
     stage: str
     maneuvered: dict[str, int]
     cooperative: dict[str, dict[str, Any]]
@@ -52,6 +57,8 @@ class DeluxeChase(savage_rolls.RollingChase, savage_decks.DeckChase, Protocol):
     def operator(self, unit_id: str) -> SavageParticipant: ...
 
     def foes(self, unit_id: str) -> list[SavageParticipant]: ...
+
+    def occupants(self, unit_id: str) -> list[SavageParticipant]: ...
 
     def require(self, kind: str, participant_id: str | None, **details: Any) -> None: ...
 
@@ -165,6 +172,7 @@ def _advantage(chase: DeluxeChase, unit: Any, target_id: str) -> tuple[Any, Any]
 
 
 def _free_to_attack(chase: DeluxeChase, p: Any) -> None:
+    condition_effects.require_able(p, "an attack or Force")
     if p.conditions.shaken:
         raise RuleBroken(f"{p.name} is Shaken and may take no action but recovering", f"{rules.RESOLVE}; {CORE}, \"Shaken\"")
     if p.id in chase.barred:
@@ -173,7 +181,8 @@ def _free_to_attack(chase: DeluxeChase, p: Any) -> None:
 
 def attack_foe(
     chase: DeluxeChase, dice: DiceSource, participant_id: str, target_id: str, die: str, *, modifier: int = 0,
-    target_number: int = TARGET_NUMBER, unstable_platform: bool = False, running: bool = False,
+    target_number: int = TARGET_NUMBER, unstable_platform: bool = False, running: bool = False, actions: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Any:
     """An attack with Advantage, at the Attack "Range" penalty of the attacker's card."""
     unit = chase.acting_unit(participant_id, "attack")
@@ -190,24 +199,34 @@ def attack_foe(
         mods["Unstable Platform"] = UNSTABLE_PLATFORM
     if running:
         mods["Running"] = RUNNING
-    if target.conditions.against_modifier():
-        mods["Vulnerable"] = target.conditions.against_modifier()
-    extra = {"target": target.id, "action_card": mine.code, "range": reach.name, "melee_possible": reach.melee}
-    return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra)
+    # The Drop against the Stunned or Vulnerable's +2 (the Deluxe card's range decides no ranged or
+    # melee: Prone's cover and Parry are the GM's to give in the modifier).
+    mods.update({k: v for k, v in condition_effects.attack_modifiers(attacker, target, ranged=True, distance=0).items() if not k.startswith("Prone")})
+    if scale_modifier(attacker.scale, target.scale):
+        mods["Scale"] = scale_modifier(attacker.scale, target.scale)  # swade-chases-reference.txt "Size/Scale"
+    named, noted = gm_options.attack_options(options or {}, mods, ranged=True)
+    mods.update(named)
+    mods.update(take_action(chase, attacker.id, "attack", actions))
+    extra = {"target": target.id, "action_card": mine.code, "range": reach.name, "melee_possible": reach.melee, **noted}
+    return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra, benny="result")
 
 
 def force(
     chase: DeluxeChase, dice: DiceSource, defender_dice: DiceSource, participant_id: str, target_id: str, *,
-    modifier: int = 0, defender_modifier: int = 0,
+    modifier: int = 0, defender_modifier: int = 0, actions: int | None = None,
 ) -> str:
     """Force (SWD Errata): opposed maneuver rolls, the attacker alone at his card's range
-    penalty; a win makes the foe roll to avoid an obstacle, a raise hits it."""
+    penalty; a win makes the foe roll to avoid an obstacle, a raise hits it. Against a Vulnerable
+    foe the attacker rolls at +2 (savage_rolls.against_unit)."""
     unit = chase.acting_unit(participant_id, "Force")
     operator = chase.operator(unit.id)
     _free_to_attack(chase, operator)
     target, mine = _advantage(chase, unit, target_id)
     target_unit = chase.participant(chase.unit_of(target.id))
-    mods = {"situational": whole("modifier", modifier), "range": rules.force_modifier(mine), **savage_rolls.condition_modifiers(operator, True)}
+    mods = {
+        "situational": whole("modifier", modifier), "range": rules.force_modifier(mine), **savage_rolls.condition_modifiers(operator, True),
+        **savage_rolls.against_unit(chase, target_unit.id), **take_action(chase, operator.id, "Force", actions),
+    }
     attack = savage_rolls.roll_trait(chase, dice, operator.id, "Force", savage_rolls.maneuver_die(operator), mods, extra={"unit": unit.id, "target": target_unit.id})
     defender = chase.operator(target_unit.id)
     dmods = {"situational": whole("defender_modifier", defender_modifier), **savage_rolls.condition_modifiers(defender, True)}

@@ -17,6 +17,7 @@ from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds import swd_actions, swd_follow_ups
 from domain.rules.savage_worlds import swd_events as dev
+from domain.rules.savage_worlds import swade_events as sev
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.errors import SWD, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
@@ -114,6 +115,15 @@ class SwdChase(SavageChase):
     class TurnBegan(ev.TurnBegan):
         TOPIC = "swd:Chase.TurnBegan"
 
+    class BenniesChanged(ev.BenniesChanged):
+        TOPIC = "swd:Chase.BenniesChanged"
+
+    class DamageSoaked(ev.DamageSoaked):
+        TOPIC = "swd:Chase.DamageSoaked"
+
+    class ActionTaken(ev.ActionTaken):
+        TOPIC = "swd:Chase.ActionTaken"
+
     class TurnEnded(ev.TurnEnded):
         TOPIC = "swd:Chase.TurnEnded"
 
@@ -142,6 +152,9 @@ class SwdChase(SavageChase):
     class RecoveriesCalled(dev.RecoveriesCalled):
         TOPIC = "swd:Chase.RecoveriesCalled"
 
+    class WentOutOfControl(sev.WentOutOfControl):
+        TOPIC = "swd:Chase.WentOutOfControl"
+
     # The procedures (functions taking the chase, each module's Protocol naming what it uses),
     # bound as methods. The round's rolls and actions (swd_actions.py):
     maneuver = swd_actions.maneuver
@@ -151,6 +164,7 @@ class SwdChase(SavageChase):
     obstacle_hit = swd_actions.obstacle_hit
     damage_vehicle = swd_actions.damage_vehicle  # this system's rule (savage_rolls.apply_damage)
     resolve = swd_follow_ups.resolve  # what the rules call for next (swd_follow_ups.py)
+    became_shaken = swd_follow_ups.became_shaken  # an Out-of-Control roll (swd_out_of_control.py)
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)

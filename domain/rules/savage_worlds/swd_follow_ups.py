@@ -2,7 +2,8 @@
 
 swd-chases.txt: "Get an Action card" (the cards a maneuver roll earned, dealt from a physical
 deck; the one card kept of several) and "Resolve Actions" (recovering from Shaken, the Complication
-of a Club, an obstacle to avoid, its damage). Each is a follow-up (savage_base.py), resolved in the
+of a Club, an obstacle to avoid, its damage, the Out-of-Control roll of a participant who became
+Shaken and its collision damage, swd_out_of_control.py). Each is a follow-up (savage_base.py), resolved in the
 order it arose; the round then goes on as far as it can (swd_aggregate.SwdChase.continue_round).
 """
 from __future__ import annotations
@@ -11,12 +12,16 @@ from typing import Any, Callable
 
 from domain.dice import DiceSource, InvalidTableDice, TableDice
 from domain.rules.savage_worlds import savage_rolls, swd_actions
+from domain.rules.savage_worlds import swd_out_of_control as ooc
 from domain.rules.savage_worlds import swd_chase as rules
 from domain.rules.savage_worlds.cards import card as read_card
 from domain.rules.savage_worlds.errors import InvalidValue, whole
 from domain.rules.savage_worlds.savage_decks import DeckDice
 
-ROLLS = {"recover from shaken": "a Spirit roll", "complication": "a maneuver roll", "obstacle": "a maneuver roll", "obstacle damage": "the damage dice"}
+ROLLS = {
+    "recover from shaken": "a Spirit roll", "complication": "a maneuver roll", "obstacle": "a maneuver roll", "obstacle damage": "the damage dice",
+    "out of control": "2d6 on the Out of Control table", "collision damage": "the damage dice",
+}
 
 # The follow-ups use what the Deluxe round's actions use of a chase.
 DeluxeChase = swd_actions.DeluxeChase
@@ -26,7 +31,7 @@ DeluxeChase = swd_actions.DeluxeChase
 
 def resolve(
     chase: DeluxeChase, dice: DiceSource | None, *, card: str | None = None, cards: list[str] | None = None, modifier: int = 0,
-    expression: str | None = None, trait_die: str | None = None, deck_dice: DeckDice | None = None,
+    expression: str | None = None, trait_die: str | None = None, deck_dice: DeckDice | None = None, heavy: bool = False,
 ) -> dict[str, Any]:
     """Resolve the first follow-up waiting: deal or keep cards, recover, a Complication, an obstacle."""
     head = chase.next_follow_up()
@@ -37,7 +42,8 @@ def resolve(
     if kind not in ROLLS and isinstance(dice, TableDice):
         raise InvalidValue("table_dice", f"the {kind} takes no roll")
     outcome = RESOLVERS[kind](
-        chase, head, dice=dice, card=card, cards=cards, modifier=modifier, expression=expression, trait_die=trait_die, deck_dice=deck_dice
+        chase, head, dice=dice, card=card, cards=cards, modifier=modifier, expression=expression, trait_die=trait_die, deck_dice=deck_dice,
+        heavy=heavy,
     )
     chase.continue_round(deck_dice)
     return {"follow_up": head, "outcome": outcome}
@@ -112,6 +118,42 @@ def _resolve_obstacle_damage(chase: DeluxeChase, head: dict[str, Any], *, dice: 
     return f"{total} damage"
 
 
+def became_shaken(chase: DeluxeChase, participant_id: str, reason: str) -> None:
+    """The participant who makes a unit's rolls became Shaken: an Out-of-Control roll waits
+    (swd_out_of_control.py). A passenger makes no roll for the unit."""
+    p = chase.participant(participant_id)
+    unit_id = chase.unit_of(participant_id)
+    if chase.phase != "running" or not p.in_chase or chase.operator(unit_id).id != p.id:
+        return
+    chase.require("out of control", unit_id, why=reason, rule=ooc.SHAKEN_RULE)
+
+
+def _resolve_out_of_control(chase: DeluxeChase, head: dict[str, Any], *, dice: DiceSource, heavy: bool, **_: Any) -> str:
+    unit = chase.participant(head["participant_id"])
+    if not isinstance(heavy, bool):
+        raise InvalidValue("heavy", "must be true or false")
+    roller = chase.operator(unit.id)
+    faces = savage_rolls.roll_table(chase, dice, roller.id, "Out of Control", 2, 6, extra={"unit": unit.id, "why": head["why"], "table": ooc.OUT_OF_CONTROL})
+    row = ooc.out_of_control(sum(faces), heavy and unit.is_vehicle)
+    chase.resolved(head, row.name)
+    result = {"name": row.name, "effect": row.effect, "source": row.source, "why": head["why"]}
+    chase.trigger_event(chase.WentOutOfControl, participant_id=unit.id, total=sum(faces), result=result)
+    if row.collision and unit.is_vehicle and unit.in_chase:
+        dice_of = swd_actions.collision_dice(unit.speed(), half=False)
+        for target in (unit, *chase.occupants(unit.id)):
+            chase.require("collision damage", target.id, expression=dice_of, why=f"Out of Control: {row.name}", rule=f"Resolve Actions: Out of Control, {row.name}")
+    return row.name
+
+
+def _resolve_collision_damage(chase: DeluxeChase, head: dict[str, Any], *, dice: DiceSource, expression: str | None, **_: Any) -> str:
+    target_id = head["participant_id"]
+    total = savage_rolls.roll_damage(chase, dice, None, target_id, "collision damage", expression or head["expression"], extra={"why": head["why"]})
+    chase.resolved(head, f"{total} damage")
+    if chase.participants[target_id].in_chase:
+        savage_rolls.apply_damage(chase, target_id, total, by=None, cause=head["why"])
+    return f"{total} damage"
+
+
 # Each kind of follow-up (savage_base.SavageChase.require) and what resolves it.
 RESOLVERS: dict[str, Callable[..., str]] = {
     "deal action cards": _resolve_deal_action_cards,
@@ -120,4 +162,6 @@ RESOLVERS: dict[str, Callable[..., str]] = {
     "complication": _resolve_complication,
     "obstacle": _resolve_obstacle,
     "obstacle damage": _resolve_obstacle_damage,
+    "out of control": _resolve_out_of_control,
+    "collision damage": _resolve_collision_damage,
 }

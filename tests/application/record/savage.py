@@ -16,7 +16,7 @@ from tests.application.record.machine import RecordMachine, in_phase
 DIE = st.sampled_from(["d4", "d6", "d8", "d10", "d12", "d12+2", "d4-2", "d12+99"])
 CARDS = [card.code for card in FULL_DECK]
 # The dice a follow-up's roll takes, when it is not a trait roll (swade_follow_ups.py, swd_actions.py ROLLS).
-TABLE_ROLLS = {"critical failure": [6], "out of control": [6, 6], "collision wounds": [4], "critical hit": [6, 6]}
+TABLE_ROLLS = {"critical failure": [6], "out of control": [6, 6], "collision wounds": [4], "critical hit": [6, 6], "injury": [6, 6], "injury sub-table": [6]}
 
 
 

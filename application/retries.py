@@ -1,0 +1,124 @@
+"""Retries are safe: a POST sent again with the same ``Idempotency-Key`` is answered, not run again.
+
+The semantics are the IETF httpapi draft's (draft-ietf-httpapi-idempotency-key-header), as
+Stripe implements them. A request with a key first claims the key, scoped to the token that
+sent it (its hash; no token: the key alone, as for ``POST /chases``), with a fingerprint of the
+request (method, path, canonical body). Then:
+
+* the command's events record the key (chase id and resulting version) in their own
+  transaction (a write along, application/ports.py ``AlongWrite``), so no crash can ever record
+  the command without its key;
+* the answer (status, the headers that matter, body) is stored once sent; a request arriving
+  with the key later gets it again, byte for byte, marked ``Idempotent-Replayed: true``; when the
+  process died between the commit and storing the answer, the answer is rendered again from
+  the chase at the recorded version;
+* the same key with another request (fingerprint) is refused (422), and while the first is
+  still in flight (claimed, not answered) a duplicate is refused (409);
+* a key lives ``ttl`` seconds (CHASE_LEDGER_IDEMPOTENCY_TTL, 24 hours by default); a claim left
+  in flight by a process that died (nothing recorded) can be taken over after IN_FLIGHT_LEASE.
+
+The request in hand is known through a context variable (one per thread or task), set by the
+API for the request's duration, so the command services need no parameter for it.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from application.ports import IdempotencyKeys
+
+TTL = 24 * 3600.0  # seconds a key is kept (CHASE_LEDGER_IDEMPOTENCY_TTL)
+IN_FLIGHT_LEASE = 120.0  # seconds after which a claim with nothing recorded may be taken over (gunicorn's timeout is 30)
+
+
+@dataclass
+class Claim:
+    """A key this process holds for the request in hand."""
+
+    scope: str
+    key: str
+    claim_id: str
+    recorded: tuple[str, int] | None = None  # (chase id, version) once the command's events are committed
+
+
+@dataclass(frozen=True)
+class Begun:
+    """What a request with a key comes to: ``run`` it (holding ``claim``), ``replay`` a stored
+    answer, ``rerender`` a recorded command whose answer was lost, or refuse it: ``mismatch``
+    (another request used this key) or ``in_flight``."""
+
+    outcome: str
+    claim: Claim | None = None
+    answer: dict[str, Any] | None = None
+    chase_id: str | None = None
+    version: int | None = None
+
+
+@dataclass
+class KeyRecorded:
+    """The key, recorded in the transaction of the command's events (an AlongWrite)."""
+
+    keys: IdempotencyKeys
+    claim: Claim
+    chase_id: str
+    version: int
+    optional: bool = field(default=False, init=False)  # without it the events are not recorded either
+
+    def send(self, cursor: Any) -> None:
+        self.keys.record_in(cursor, self.claim.scope, self.claim.key, self.claim.claim_id, self.chase_id, self.version)
+
+    def receive(self) -> None:
+        self.claim.recorded = (self.chase_id, self.version)
+
+    def drop(self, error: BaseException) -> None:  # never called: not optional
+        raise error
+
+
+PENDING: ContextVar[Claim | None] = ContextVar("idempotency_claim", default=None)
+
+
+class Retries:
+    """Claims keys, records them with the command's events, keeps and replays the answers."""
+
+    def __init__(self, keys: IdempotencyKeys, ttl: float = TTL, clock: Callable[[], float] = time.time) -> None:
+        self.keys = keys
+        self.ttl = ttl
+        self.clock = clock
+
+    def begin(self, scope: str, key: str, fingerprint: str) -> Begun:
+        """Claim the key for this request, or say why not."""
+        now = self.clock()
+        claim_id = secrets.token_hex(16)
+        row = self.keys.claim(scope, key, fingerprint, claim_id, now, now + self.ttl, now - IN_FLIGHT_LEASE)
+        if row["claim_id"] == claim_id:
+            return Begun("run", claim=Claim(scope, key, claim_id))
+        if row["fingerprint"] != fingerprint:
+            return Begun("mismatch")
+        if row["answer"] is not None:
+            return Begun("replay", answer=row["answer"])
+        if row["version"] is not None:
+            return Begun("rerender", chase_id=row["chase_id"], version=row["version"])
+        return Begun("in_flight")
+
+    def along(self, chase: Any) -> tuple[KeyRecorded, ...]:
+        """The key of the request in hand, to record with the chase's pending events."""
+        claim = PENDING.get()
+        if claim is None:
+            return ()
+        return (KeyRecorded(self.keys, claim, str(chase.id), chase.version),)
+
+    def finish(self, claim: Claim, status: int, headers: dict[str, str], body: bytes) -> None:
+        """Keep the answer sent for the claimed key. A server error with nothing recorded
+        releases the key instead, so that the request may be sent again."""
+        if status >= 500 and claim.recorded is None:
+            self.keys.release(claim.scope, claim.key, claim.claim_id)
+            return
+        self.keys.answer(claim.scope, claim.key, claim.claim_id, {"status": status, "headers": headers, "body": body})
+
+    def abandon(self, claim: Claim) -> None:
+        """The request ended without an answer to keep: free the key unless it recorded something."""
+        if claim.recorded is None:
+            self.keys.release(claim.scope, claim.key, claim.claim_id)

@@ -1,0 +1,84 @@
+"""The PostgreSQL event recorder: a command's views (and other writes along) in its events' transaction.
+
+eventsourcing's recorder commits a command's events in a transaction of their own (the events
+table locked, NOTIFY, the insert); the views were then written in a second one. This recorder
+sends the writes handed to ``save(..., along=...)`` (application/ports.py ``AlongWrite``) in
+the same pipeline as the insert: one transaction, one commit and one round trip per command
+(the stock recorder takes two for the events alone).
+
+When the transaction fails, the error says why. The events' own unique key (a concurrent
+command recorded that version first) and a store away or busy are raised as they were. Any
+other error is a write along that the store refused (PostgreSQL's jsonb refuses ``\\u0000``):
+the events are then recorded again without the optional writes, which are told why (the read
+side sets the chase aside), so a refused view never loses or fails the command's events.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import psycopg
+from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.utils import retry
+
+
+class PostgresChaseRecorder(PostgresApplicationRecorder):
+    """Records events, and the writes that go along with them, in one transaction."""
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        along = tuple(kwargs.pop("along", None) or ())
+        if not stored_events or kwargs.get("tracking") is not None or self.datastore.enable_db_functions:
+            return super().insert_events(stored_events, **kwargs)
+        notification_ids, refused = self._insert_along(stored_events, along, last_try=not any(w.optional for w in along))
+        if refused is None:
+            return notification_ids
+        # Again without the optional writes: an error now is not theirs, and is raised.
+        notification_ids, _ = self._insert_along(stored_events, [w for w in along if not w.optional], last_try=True)
+        for write in along:
+            if write.optional:
+                write.drop(refused)
+        return notification_ids
+
+    def _insert_along(self, stored_events: Sequence[StoredEvent], along: Sequence[Any], last_try: bool) -> tuple[Sequence[int] | None, BaseException | None]:
+        """Insert the events and send the writes in one pipelined transaction; the notification
+        ids, or the error that refused a write (raised on the last try, and when the events'
+        conflict or the store away or busy caused it).
+
+        BEGIN to COMMIT go in one pipeline with one sync: one round trip, and the events table's
+        lock (which makes every writer take turns) is held only while the server inserts and
+        commits, never across a wait for this process (the stock recorder syncs before its
+        COMMIT) nor while the writes along run: they go first. They wait for nothing that waits
+        for the events table (the projector and rebuilds never lock it), so no deadlock; two
+        commands on one chase meet on its view row, and the second then loses the events' race
+        as it would have. After an error the server skipped the rest, COMMIT included, and the
+        transaction is rolled back here."""
+        exc: BaseException | None = None
+        notification_ids: Sequence[int] | None = None
+        with self.datastore.get_connection() as conn:
+            curs = conn.cursor()
+            try:
+                with conn.pipeline():
+                    curs.execute("BEGIN")
+                    for write in along:  # before the events table's lock: it is held no longer for them
+                        write.send(conn.cursor())
+                    self._insert_stored_events(curs, stored_events)  # lock, NOTIFY, insert
+                    conn.cursor().execute("COMMIT")
+                notification_ids = self._fetch_ids_after_insert_events(curs, stored_events)
+            except Exception as e:  # noqa: BLE001 - raised or answered below
+                exc = e
+                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    conn.execute("ROLLBACK")
+            if exc is not None and (last_try or self._not_along(exc)):
+                raise exc  # inside get_connection: translated to eventsourcing's errors
+        if exc is not None:
+            return None, exc
+        for write in along:  # committed
+            write.receive()
+        return notification_ids, None
+
+    def _not_along(self, exc: BaseException) -> bool:
+        """An error the writes along did not cause: the events' unique key, or the store away or busy."""
+        if isinstance(exc, psycopg.errors.UniqueViolation):
+            return exc.diag.table_name == self.events_table_name
+        return isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError, OperationalError, InterfaceError))

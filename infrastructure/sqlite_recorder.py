@@ -1,0 +1,82 @@
+"""The SQLite event recorder: a command's views (and other writes along) in its events' transaction.
+
+eventsourcing's recorder commits a command's events in a transaction of their own; the views
+were then written in a second one, and on SQLite, where writers take turns on one lock, waiting
+for that second turn was the largest cost of a command beyond the floor (bench/http_profile.py).
+This recorder makes the writes handed to ``save(..., along=...)`` (application/ports.py
+``AlongWrite``) in the transaction that inserts the events: one commit per command.
+
+The lock is held from the first insert to the commit, and every statement in between lets go
+of Python's GIL and waits to take it back from the process's other threads: so the writes along
+are encoded before the transaction opens, and no savepoint is taken. When the store refuses an
+optional write (the views), the transaction is rolled back and the events recorded again
+without it, and the write is told why (the read side then sets the chase aside): a refused
+view never loses or fails the command's events.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+
+class _Refused(Exception):
+    """An optional write the store refused: the events go again without it."""
+
+
+class SQLiteChaseRecorder(SQLiteApplicationRecorder):
+    """Records events, and the writes that go along with them, in one transaction."""
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        along = tuple(kwargs.pop("along", None) or ())
+        try:
+            return self._insert_along(stored_events, along, kwargs)
+        except _Refused as refused:
+            needed = [w for w in along if not w.optional]
+            notification_ids = self._insert_along(stored_events, needed, kwargs)
+            for write in along:
+                if write.optional:
+                    write.drop(refused.__cause__ or refused)
+            return notification_ids
+
+    def _insert_along(self, stored_events: Sequence[StoredEvent], along: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[int] | None:
+        with self.datastore.transaction(commit=True) as c:
+            notification_ids = self._insert_events(c, stored_events, **kwargs)
+            for write in along:
+                try:
+                    write.send(c)
+                except Exception as e:
+                    if write.optional:
+                        raise _Refused() from e
+                    raise
+        for write in along:  # committed
+            write.receive()
+        return notification_ids
+
+    def select_events(
+        self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None, desc: bool = False, limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        """eventsourcing's query, as one statement in autocommit: without its BEGIN and ROLLBACK,
+        which cost every command two more trips into SQLite (each command first asks for the
+        events saved after the version it has cached, application/runner.py)."""
+        statement = self.select_events_statement
+        params: list[Any] = [originator_id.hex if isinstance(originator_id, UUID) else originator_id]
+        if gt is not None:
+            statement += "AND originator_version>? "
+            params.append(gt)
+        if lte is not None:
+            statement += "AND originator_version<=? "
+            params.append(lte)
+        statement += "ORDER BY originator_version " + ("DESC " if desc else "ASC ")
+        if limit is not None:
+            statement += "LIMIT ? "
+            params.append(limit)
+        with self.datastore.get_connection(commit=False) as conn:
+            c = conn.cursor()
+            c.execute(statement, params)
+            return [
+                StoredEvent(self.convert_originator_id(r["originator_id"]), r["originator_version"], r["topic"], r["state"])
+                for r in c.fetchall()
+            ]

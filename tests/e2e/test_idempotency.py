@@ -1,0 +1,173 @@
+"""Retries are safe (issue 12 part 3): a POST sent again with its ``Idempotency-Key`` is answered
+with the first answer, byte for byte, and recorded once (application/retries.py, api/idempotency.py).
+
+Measured before: a dice roll retried three times with the same Idempotency-Key was recorded
+three times.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from tests.conftest import ChaseClient
+from tests.e2e.record_helpers import HARVEY
+
+KEY = {"Idempotency-Key": "roll-7f3a"}
+ROLL = {"expression": "1D6", "table_dice": [4], "purpose": "spot the farmer"}
+
+
+def running(keeper: ChaseClient) -> None:
+    keeper.create("Harvey and the farmer")
+    keeper.add(**HARVEY)
+
+
+def roll(keeper: ChaseClient, body: dict[str, Any] = ROLL, headers: dict[str, str] = KEY) -> Any:
+    return keeper.post("/dice-rolls", dict(body, participant_id=keeper.ids["Harvey"]), headers=headers)
+
+
+def test_a_roll_retried_three_times_is_recorded_once_and_answered_the_same(keeper):
+    running(keeper)
+
+    # The Keeper's dice roll is sent, and sent again twice (the answers were lost on the way).
+    first, second, third = roll(keeper), roll(keeper), roll(keeper)
+
+    # One roll is recorded; every answer is the first one, the retries marked as replayed.
+    assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 1
+    assert first.status_code == second.status_code == third.status_code == 200
+    assert second.get_data() == first.get_data() and third.get_data() == first.get_data()
+    assert "Idempotent-Replayed" not in first.headers
+    assert second.headers["Idempotent-Replayed"] == "true" and third.headers["Idempotent-Replayed"] == "true"
+    assert second.headers["ETag"] == first.headers["ETag"] and second.headers["X-Chain-Head"] == first.headers["X-Chain-Head"]
+
+    # A new key is a new roll.
+    assert roll(keeper, headers={"Idempotency-Key": "roll-8b21"}).status_code == 200
+    assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 2
+
+
+def test_the_same_key_with_another_request_is_refused_naming_the_header(keeper):
+    running(keeper)
+    roll(keeper)
+
+    # The key again, for another roll: 422, naming the header, and nothing more recorded.
+    refused = roll(keeper, dict(ROLL, expression="2D6", table_dice=[1, 2]))
+    assert refused.status_code == 422 and refused.mimetype == "application/problem+json"
+    assert refused.get_json()["errors"] == [{"field": "Idempotency-Key", "message": "already used for another request"}]
+    assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 1
+
+    # The same body in another key order is the same request: replayed, not refused.
+    reordered = keeper.post("/dice-rolls", {"participant_id": keeper.ids["Harvey"], **dict(reversed(list(ROLL.items())))}, headers=KEY)
+    assert reordered.status_code == 200 and reordered.headers["Idempotent-Replayed"] == "true"
+
+
+def test_keys_are_scoped_to_the_token(keeper):
+    running(keeper)
+    harvey = keeper.player("Harvey")
+    roll(keeper)
+
+    # The player's token sends the same key: it is the player's own key, so the roll is recorded.
+    answer = roll(harvey)
+    assert answer.status_code == 200 and "Idempotent-Replayed" not in answer.headers
+    assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 2
+
+
+def test_a_duplicate_arriving_while_the_first_is_in_flight_is_409(keeper, ledger, monkeypatch):
+    running(keeper)
+    commands = ledger.commands["coc7e"]
+    entered, release = threading.Event(), threading.Event()
+    roll_dice = commands.roll_dice
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        entered.set()
+        release.wait(10)
+        return roll_dice(*args, **kwargs)
+
+    monkeypatch.setattr(commands, "roll_dice", slow)
+    answers: list[Any] = []
+    first = threading.Thread(target=lambda: answers.append(roll(keeper)))
+    first.start()
+    assert entered.wait(10)
+
+    # While the first is still being handled, its duplicate is refused with 409 naming the header.
+    duplicate = roll(keeper)
+    assert duplicate.status_code == 409 and duplicate.get_json()["header"] == "Idempotency-Key"
+
+    # Once the first is answered, the duplicate gets its answer.
+    release.set()
+    first.join(10)
+    assert answers[0].status_code == 200
+    later = roll(keeper)
+    assert later.get_data() == answers[0].get_data() and later.headers["Idempotent-Replayed"] == "true"
+    assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 1
+
+
+def test_creating_a_chase_with_a_key_creates_one_and_keeps_the_token_sealed(client, ledger):
+    # POST /chases has no token yet: the key alone (with the request's fingerprint) scopes it.
+    first = client.post("/chases", json={"name": "The Dunwich road"}, headers={"Idempotency-Key": "new-chase-1"})
+    again = client.post("/chases", json={"name": "The Dunwich road"}, headers={"Idempotency-Key": "new-chase-1"})
+    assert first.status_code == again.status_code == 201
+    assert again.get_data() == first.get_data() and again.headers["Idempotent-Replayed"] == "true"
+    token = first.get_json()["keeper_token"]
+
+    # One chase; the answer kept beside the events does not show the Keeper's token (nor the key).
+    with ledger.factory.datastore.transaction(commit=False) as c:
+        c.execute("SELECT * FROM idempotency_keys")
+        rows = [dict(r) for r in c.fetchall()]
+        c.execute("SELECT count(DISTINCT originator_id) AS chases FROM stored_events")
+        assert c.fetchone()["chases"] == 1
+    stored = repr(rows).encode() + b"".join(bytes(r["answer"]) for r in rows)
+    assert len(rows) == 1 and token.encode() not in stored and b"new-chase-1" not in stored
+
+
+def test_a_command_recorded_whose_answer_was_lost_is_answered_from_the_chase(keeper, ledger, monkeypatch):
+    running(keeper)
+    # The process dies between the commit and keeping the answer: no answer is kept.
+    monkeypatch.setattr(ledger.retries.keys, "answer", lambda *args: None)
+    first = roll(keeper)
+    assert first.status_code == 200
+
+    # The retry is answered with the chase at the version the command recorded, not recorded again.
+    again = roll(keeper)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["chase"] == first.get_json()["chase"] and again.headers["ETag"] == first.headers["ETag"]
+    assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 1
+
+
+def test_a_key_expires_after_its_time(keeper, ledger, monkeypatch):
+    running(keeper)
+    roll(keeper)
+
+    # A day and a second later the key is free again: the same request is a new roll.
+    now = ledger.retries.clock()
+    monkeypatch.setattr(ledger.retries, "clock", lambda: now + ledger.retries.ttl + 1)
+    answer = roll(keeper)
+    assert answer.status_code == 200 and "Idempotent-Replayed" not in answer.headers
+    assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 2
+
+
+def test_a_bad_key_is_refused_naming_the_header(keeper):
+    running(keeper)
+    refused = roll(keeper, headers={"Idempotency-Key": "x" * 256})
+    assert refused.status_code == 422
+    assert refused.get_json()["errors"][0]["field"] == "Idempotency-Key"
+    assert not [r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]
+
+
+def test_the_header_is_in_the_openapi_document(client):
+    # A front-end developer reads in the contract that every POST takes the header.
+    doc = client.get("/openapi.json").get_json()
+    posts = [op for item in doc["paths"].values() for method, op in item.items() if method == "post"]
+    assert posts and all(any(p["name"] == "Idempotency-Key" and p["in"] == "header" for p in op["parameters"]) for op in posts)
+
+
+def test_a_dry_run_sent_with_a_key_leaves_the_key_for_the_real_roll(keeper):
+    running(keeper)
+    body = dict(ROLL, participant_id=keeper.ids["Harvey"])
+
+    # A front-end asks the odds first, with the key it will send the roll with.
+    tried = keeper.post("/dice-rolls?dry_run=true", body, headers=KEY)
+    assert tried.status_code == 200 and tried.get_json()["dry_run"] is True
+
+    # The roll itself, with that key, is recorded (not refused as another request, not replayed).
+    rolled = roll(keeper)
+    assert rolled.status_code == 200 and "Idempotent-Replayed" not in rolled.headers
+    assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 1
