@@ -49,9 +49,10 @@ def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings
     from api.chases import blp as chases
     from api.history import blp as record
     from api.jobs import admin, blp as jobs
+    from api.analytics import blp as analytics
     from api.stream import blp as stream
 
-    for blueprint in (chases, record, jobs, stream, admin):
+    for blueprint in (chases, record, jobs, stream, admin, analytics):
         api.register_blueprint(blueprint)
     # Each registered game system's blueprints (api/systems/<package>/) and track-view schemas.
     app.extensions["chase_view_schemas"] = {}

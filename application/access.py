@@ -15,7 +15,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from application.ports import TokenStore
 
@@ -85,6 +85,16 @@ class Access:
         if principal.chase_id != str(chase_id):
             raise Forbidden("this token belongs to another chase")
         return principal
+
+    def whose(self, token: str | None) -> Principal:
+        """Who a token stands for, in whichever chase (or session) it was issued for."""
+        if not token:
+            raise Unauthenticated("a token is required: send Authorization: Bearer <token>")
+        return self._principal(_hash(token))
+
+    def issued(self, chase_id: str) -> list[dict[str, Any]]:
+        """The tokens issued for a chase (role, participants, label), never their hashes."""
+        return self.tokens.issued(str(chase_id))
 
     def _principal(self, token_hash: str) -> Principal:
         with self._lock:

@@ -18,6 +18,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import Application, Repository
 from eventsourcing.persistence import Mapper, Transcoding
 
+from application.analytics.facts import FactReader
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
 from application.chase_cache import DEFAULT_SIZE, ChaseCache
 from application.dice import DiceResolver
@@ -45,6 +46,7 @@ class ChaseLedger(Application):
     # Set by the composition root (infrastructure/bootstrap.py) once this ledger exists: the job
     # service runs on it, and the worker's settings and the persistence environment it was built with.
     jobs: Any = None
+    analytics: Any = None  # reports, sessions and campaigns (application/analytics/service.py)
     worker: Any = None
     persistence: dict[str, str] = {}
 
@@ -73,7 +75,9 @@ class ChaseLedger(Application):
         self.seeds = seeds(self.factory)
         self.views = views(self.factory)
         self.access = Access(tokens(self.factory))
-        self.renderers = Renderers({name: views for system in systems for name, views in system.views.items()})
+        self.odds_of = roll_odds_of(systems)  # each system's exact odds of its recorded rolls
+        facts = FactReader(self.odds_of, [system.game_counts for system in systems])  # kept in each roll's analytics fact
+        self.renderers = Renderers({name: views for system in systems for name, views in system.views.items()}, facts)
         self.updater = Projector(self, self.views, self.renderers)  # follows the log: `chase project`, rebuilds
         self.read_side = ChaseReadSide(self, self.views, self.renderers, self.updater.set_aside)
         cache = ChaseCache(int(self.env.get(self.AGGREGATE_CACHE_MAXSIZE) or DEFAULT_SIZE))
@@ -84,7 +88,6 @@ class ChaseLedger(Application):
         self.history = ChaseHistory(self.runner, self.events, self.seeds, self.renderers, self.read_side)
         self.commands: dict[str, Any] = {system.package: system.commands(self.runner, self.dice) for system in systems}
         self.job_kinds: dict[str, JobKind] = {kind: job for system in systems for kind, job in system.job_kinds.items()}
-        self.odds_of = roll_odds_of(systems)  # each system's exact odds of its recorded rolls
         self.outcome_odds_of = outcome_odds_of(systems)  # ... and of what a command decides from several
 
     def construct_mapper(self) -> Mapper:
@@ -182,6 +185,13 @@ class ChaseLedger(Application):
             if not self.recorder.select_events(chase_id, limit=1):
                 raise ChaseNotFound(f"no chase {chase_id}") from None
             raise
+
+    def exists(self, chase_id: UUID | str) -> bool:
+        """Whether there is a chase of that id (any text: not a UUID, no chase)."""
+        try:
+            return bool(self.recorder.select_events(UUID(str(chase_id)), limit=1))
+        except ValueError:
+            return False
 
     def end_chase(self, chase_id: UUID, outcome: str, note: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """The Keeper ends the chase, whatever its system; its seed is revealed in the same action."""

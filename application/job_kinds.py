@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
+from application.analytics.service import REPORT_JOB, report_job
 from application.history import describe
 from application.job_run import VIEW_NAMES, JobRun
 from application.plugins import JobKind
@@ -212,4 +213,5 @@ CORE_KINDS = {
     "rebuild": JobKind(rebuild, "batch"),
     "replay": JobKind(replay, "interactive"),
     "check": JobKind(check, "batch"),
+    REPORT_JOB: JobKind(report_job, "batch"),  # a session's or campaign's analytics (application/analytics/service.py)
 }

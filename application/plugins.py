@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from application.analytics.facts import GameCounts
 from application.dice import DiceResolver
 from application.projections import Render
 from application.runner import CommandRunner
@@ -45,6 +46,7 @@ class GameSystem:
     roll_checks: Sequence[RollCheck] = ()  # `chase verify`: what the system's rolls came to
     job_kinds: Mapping[str, JobKind] = field(default_factory=dict)
     roll_odds: Sequence[RollOdds] = ()  # exact odds of the system's recorded rolls (domain/odds.py)
+    game_counts: GameCounts = GameCounts()  # analytics: what its events count and its dice faces
     outcome_odds: Sequence[OutcomeOdds] = ()  # ... and of what its commands decide from several rolls (who wins)
 
 

@@ -99,6 +99,11 @@ class ChaseViews(Protocol):
 
     def roll_history(self, chase_id: str, filters: dict[str, Any]) -> list[dict[str, Any]]: ...
 
+    def analytics_facts(self, chase_ids: Sequence[str]) -> list[dict[str, Any]]:
+        """The chases' analytics facts (application/analytics/facts.py), by chase, version and
+        index, each with ``undone`` and ``undone_by`` as the undo marks left them."""
+        ...
+
     def set_aside(self, chase_id: str, version: int, notification_id: int | None, error: str, now: float, retry_at: float) -> dict[str, Any]:
         """Record (or record again: one more attempt) that the chase's event at ``version``
         could not be projected; the record: chase_id, version, notification_id, error,
@@ -149,6 +154,23 @@ class TokenStore(Protocol):
     def keep(self, token_hash: str, chase_id: str, role: str, participant_ids: Sequence[str], label: str) -> None: ...
 
     def find(self, token_hash: str) -> dict[str, Any] | None: ...
+
+    def issued(self, chase_id: str) -> list[dict[str, Any]]:
+        """Every token issued for the chase: role, participant_ids, label (never the hash)."""
+        ...
+
+
+class SessionLog(Protocol):
+    """Sessions and campaigns (application/analytics/sessions.py) as an append-only log of
+    entries per group: nothing is changed or deleted, so a group is the fold of its entries."""
+
+    def append(self, group_id: str, entry: dict[str, Any]) -> int:
+        """Add the entry (kind, member, name, by, at) after the group's last; its number."""
+        ...
+
+    def entries(self, group_id: str) -> list[dict[str, Any]]:
+        """The group's entries in order, each with its number (``seq``)."""
+        ...
 
 
 # -- background jobs and live updates (DESIGN.md sections 8 and 9) -----------------------------

@@ -121,7 +121,7 @@ class Projector:
                 else:  # events before this batch are missing from the views: read them from the chase's stream
                     events = list(self.app.events.get(UUID(chase_id), gt=stored, lte=new[-1].originator_version))
                 state = self._fold(state, events, unchained)
-                updates.append(chase_update(chase_id, stored, state, events, self.renderers.all(state)))
+                updates.append(chase_update(chase_id, stored, state, events, self.renderers.all(state), self.renderers.facts))
                 cache[chase_id] = state
             except TRANSIENT:
                 raise
@@ -205,5 +205,5 @@ class Projector:
             if not events:
                 return stored
             state = self._fold(self._load(chase_id, stored), events, unchained=False)
-            if not self.views.write_views([chase_update(chase_id, stored, state, events, self.renderers.all(state))]):
+            if not self.views.write_views([chase_update(chase_id, stored, state, events, self.renderers.all(state), self.renderers.facts)]):
                 return state.version

@@ -83,7 +83,7 @@ class ChaseReadSide:
             doc = self.renderers.all(chase)
         except Exception:  # noqa: BLE001 - the events are recorded all the same; after_save sets the chase aside
             return None
-        return ViewWrite(self.views, chase_update(str(chase.id), events[0].originator_version - 1, chase, events, doc))
+        return ViewWrite(self.views, chase_update(str(chase.id), events[0].originator_version - 1, chase, events, doc, self.renderers.facts))
 
     def after_save(self, chase: Any, recordings: list[Any], along: ViewWrite | None = None) -> dict[str, dict[str, Any]]:
         """The chase's views by name after its events were saved: as written with them
@@ -110,7 +110,7 @@ class ChaseReadSide:
         # Not written with the events (a store whose recorder makes no writes along): write now.
         for attempt in range(1, WRITE_TRIES + 1):
             try:
-                update = chase_update(chase_id, first - 1, chase, [r.domain_event for r in mine], doc)
+                update = chase_update(chase_id, first - 1, chase, [r.domain_event for r in mine], doc, self.renderers.facts)
                 if self.views.write_views([update]):  # the views were not where this save left them
                     self._catch_up(chase, doc)
                 return doc
@@ -137,7 +137,7 @@ class ChaseReadSide:
             if stored >= chase.version or self.views.set_aside_chases([chase_id]):
                 return  # newer views written by another writer; or set aside: its events wait
             missing = list(self.app.events.get(chase.id, gt=stored, lte=chase.version))
-            if not self.views.write_views([chase_update(chase_id, stored, chase, missing, doc)]):
+            if not self.views.write_views([chase_update(chase_id, stored, chase, missing, doc, self.renderers.facts)]):
                 return
         log.info("views of chase %s still moving after %d tries: left to the projector", chase_id, CATCH_UP_TRIES)
 

@@ -16,6 +16,7 @@ from uuid import UUID
 from eventsourcing.persistence import InterfaceError, OperationalError
 
 from application.ports import PositionMoved
+from application.projections import Facts, no_facts
 from application.projections.rolls import apply_marks, roll_marks, roll_row
 
 # Errors that say the store is away or busy, not that this chase's rows are unwritable: they
@@ -59,15 +60,20 @@ def fold(events: Iterable[Any], state: Any = None) -> tuple[Any, list[dict[str, 
     return state, rows
 
 
-def chase_update(chase_id: str, expected: int, state: Any, events: Iterable[Any], doc: dict[str, Any]) -> dict[str, Any]:
+def chase_update(
+    chase_id: str, expected: int, state: Any, events: Iterable[Any], doc: dict[str, Any], facts: Facts = no_facts,
+) -> dict[str, Any]:
     """What to write for a chase whose views are at ``expected`` and whose ``events`` led to
-    ``state``, whose views are ``doc`` (by name)."""
+    ``state``, whose views are ``doc`` (by name); ``facts``: each event's analytics facts, whose
+    rows the undo marks mark too."""
     rolls: list[dict[str, Any]] = []
     marks: list[dict[str, Any]] = []
+    found: list[dict[str, Any]] = []
     for event in events:
         row = roll_row(event)
         if row:
             rolls.append(row)
         marks += roll_marks(event)
+        found += facts(event)
     return {"chase_id": chase_id, "expected": expected, "version": state.version,
-            "doc": doc, "rolls": rolls, "marks": marks}
+            "doc": doc, "rolls": rolls, "marks": marks, "facts": found}

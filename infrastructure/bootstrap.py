@@ -6,6 +6,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from application.analytics.service import Analytics
+from application.analytics.sessions import Sessions
 from application.chases import ChaseLedger
 from application.jobs import Jobs, JobSettings
 from infrastructure.settings import (
@@ -132,6 +134,11 @@ def _wire(ledger: ChaseLedger, env: dict[str, str], settings: WorkerSettings) ->
         queue.jobs = ledger.jobs
     ledger.worker = settings
     ledger.persistence = env
+    if env["PERSISTENCE_MODULE"] == POSTGRES:
+        from infrastructure.postgres_store import PostgresSessionLog as SessionLog
+    else:
+        from infrastructure.sqlite_store import SQLiteSessionLog as SessionLog  # type: ignore[assignment]
+    ledger.analytics = Analytics(ledger, Sessions(_create(SessionLog(ledger.factory.datastore)), ledger.access, ledger.exists))
     return ledger
 
 

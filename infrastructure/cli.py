@@ -309,6 +309,8 @@ def describe_frame(frame: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from infrastructure import report_cli
+
     parser = argparse.ArgumentParser(prog="chase", description="Chase Ledger: event-sourced chases for tabletop RPGs")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("serve", help="run the HTTP API (gunicorn)")
@@ -348,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--json", action="store_true", help="print each frame as JSON")
     rp.add_argument("--check", action="store_true", help="instead, check the live views against a replay at every version")
     rp.set_defaults(func=replay)
+    report_cli.add_parser(sub)
     args = parser.parse_args(argv)
     return args.func(args)
 

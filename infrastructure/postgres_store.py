@@ -12,6 +12,7 @@ from application.ports import PositionMoved
 from infrastructure.dice import BaseSeedVault, SeedNotFound
 
 ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
+APPEND_TRIES = 20  # a session entry numbered at the same time as another is numbered again
 
 
 # Views written only where they are at the version expected (0: none yet); roll rows only for
@@ -42,6 +43,14 @@ WITH t AS (
     WHERE x.c IN (SELECT chase_id FROM written)
     ORDER BY c, s
     ON CONFLICT DO NOTHING
+), facts AS (
+    INSERT INTO {facts}
+    SELECT c, v, i, a, k, p, at, false, NULL, d::jsonb FROM unnest(
+        %b::text[], %b::bigint[], %b::integer[], %b::bigint[], %b::text[], %b::text[], %b::text[], %b::text[]
+    ) AS f(c, v, i, a, k, p, at, d)
+    WHERE f.c IN (SELECT chase_id FROM written)
+    ORDER BY c, v, i
+    ON CONFLICT DO NOTHING
 )
 SELECT chase_id FROM written
 """
@@ -52,6 +61,10 @@ UNSYNCED = "WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL"
 # given (a command's write along with its events, whose result is read after the commit).
 MARK_WRITTEN = (
     "UPDATE {rolls} SET undone = %s, undone_by = %s, undone_at = %s WHERE chase_id = %s AND action = ANY(%s) "
+    "AND EXISTS (SELECT 1 FROM {tracks} WHERE chase_id = %s AND version = %s)"
+)
+MARK_FACTS_WRITTEN = (  # the same mark on the analytics facts of those actions
+    "UPDATE {facts} SET undone = %s, undone_by = %s WHERE chase_id = %s AND action = ANY(%s) "
     "AND EXISTS (SELECT 1 FROM {tracks} WHERE chase_id = %s AND version = %s)"
 )
 
@@ -72,6 +85,7 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         self.tracks = _table(datastore, "chase_track_views")
         self.rolls = _table(datastore, "chase_roll_history")
         self.errors = _table(datastore, "chase_projection_errors")
+        self.facts = _table(datastore, "chase_analytics_facts")
         self.tracking = _table(datastore, self.tracking_table_name)
         self.sql_create_statements += [
             SQL(
@@ -84,6 +98,11 @@ class PostgresChaseViews(PostgresTrackingRecorder):
                 "round integer, source text, undone boolean NOT NULL, undone_by text, undone_at text, "
                 "doc jsonb NOT NULL, PRIMARY KEY (chase_id, sequence))"
             ).format(self.rolls),
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {0} (chase_id text NOT NULL, version bigint NOT NULL, idx integer NOT NULL, "
+                "action bigint NOT NULL, kind text NOT NULL, participant_id text, at text NOT NULL, undone boolean NOT NULL, "
+                "undone_by text, doc jsonb NOT NULL, PRIMARY KEY (chase_id, version, idx))"
+            ).format(self.facts),
             SQL(
                 "CREATE TABLE IF NOT EXISTS {0} (chase_id text PRIMARY KEY, version bigint NOT NULL, "
                 "notification_id bigint, error text NOT NULL, first_seen double precision NOT NULL, "
@@ -142,6 +161,10 @@ class PostgresChaseViews(PostgresTrackingRecorder):
                     SQL("UPDATE {0} SET undone = %s, undone_by = %s, undone_at = %s WHERE chase_id = %s AND action = ANY(%s)").format(self.rolls),
                     [(mark["undone"], mark["by"], mark["at"], mark["chase_id"], list(mark["actions"])) for mark in marks],
                 )
+                c.executemany(
+                    SQL("UPDATE {0} SET undone = %s, undone_by = %s WHERE chase_id = %s AND action = ANY(%s)").format(self.facts),
+                    [(mark["undone"], mark["by"], mark["chase_id"], list(mark["actions"])) for mark in marks],
+                )
         return set(by_id) - written
 
     def encode(self, update: dict[str, Any]) -> dict[str, Any]:
@@ -150,28 +173,33 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         return {
             "views": self._params([chase_id], {chase_id: update}),
             "marks": [(m["undone"], m["by"], m["at"], chase_id, list(m["actions"]), chase_id, update["version"]) for m in update["marks"]],
+            "fact_marks": [(m["undone"], m["by"], chase_id, list(m["actions"]), chase_id, update["version"]) for m in update["marks"]],
         }
 
     def write_in(self, cursor: Any, encoded: dict[str, Any]) -> Callable[[], bool]:
         # Sent in the events' pipeline (infrastructure/postgres_recorder.py), read after its sync;
         # the events' commit waits for the WAL flush, so the views' does too.
-        cursor.execute(SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, unsynced=SQL("")), encoded["views"])
+        cursor.execute(SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, facts=self.facts, unsynced=SQL("")), encoded["views"])
         if encoded["marks"]:  # in the order they came: an undo, then the redo of it
             cursor.connection.cursor().executemany(SQL(MARK_WRITTEN).format(rolls=self.rolls, tracks=self.tracks), encoded["marks"])
+            cursor.connection.cursor().executemany(SQL(MARK_FACTS_WRITTEN).format(facts=self.facts, tracks=self.tracks), encoded["fact_marks"])
         return lambda: bool(cursor.fetchall())
 
     def _write(self, c: Any, ids: list[str], by_id: dict[str, dict[str, Any]]) -> set[str]:
-        c.execute(SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, unsynced=SQL(UNSYNCED)), self._params(ids, by_id))
+        c.execute(SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, facts=self.facts, unsynced=SQL(UNSYNCED)), self._params(ids, by_id))
         return {r["chase_id"] for r in c.fetchall()}
 
     @staticmethod
     def _params(ids: list[str], by_id: dict[str, dict[str, Any]]) -> list[Any]:
         rolls = [row for cid in ids for row in by_id[cid]["rolls"]]
+        facts = [f for cid in ids for f in by_id[cid].get("facts", ())]
         return (
             [ids, [by_id[cid]["expected"] for cid in ids], [by_id[cid]["version"] for cid in ids],
              [json.dumps(by_id[cid]["doc"]) for cid in ids]]
             + [[r[k] for r in rolls] for k in ("chase_id", "sequence", "version", "action", "participant_id", "purpose", "round", "source")]
             + [[json.dumps(r) for r in rolls]]
+            + [[f[k] for f in facts] for k in ("chase_id", "version", "index", "action", "kind", "participant_id", "at")]
+            + [[json.dumps(f["data"]) for f in facts]]
         )
 
     def _move_tracking(self, c: Any, application_name: str, previous_id: int | None, notification_id: int) -> None:
@@ -195,6 +223,15 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         with self.datastore.transaction(commit=False) as c:
             c.execute(query, params)
             return [dict(r["doc"], undone=r["undone"], undone_by=r["undone_by"], undone_at=r["undone_at"]) for r in c.fetchall()]
+
+    def analytics_facts(self, chase_ids: Sequence[str]) -> list[dict[str, Any]]:
+        query = SQL(
+            "SELECT chase_id, version, idx AS index, action, kind, participant_id, at, undone, undone_by, doc AS data "
+            "FROM {0} WHERE chase_id = ANY(%s) ORDER BY chase_id, version, idx"
+        ).format(self.facts)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(query, (list(chase_ids),))
+            return [dict(r) for r in c.fetchall()]
 
     def set_aside(self, chase_id: str, version: int, notification_id: int | None, error: str, now: float, retry_at: float) -> dict[str, Any]:
         with self.datastore.transaction(commit=True) as c:
@@ -231,9 +268,10 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         with self.datastore.transaction(commit=True) as c:
             # Lock in the order the projector takes them (tracking, then the view rows), so a
             # rebuild never deadlocks with it; commands' view writes wait for the few deletes.
-            c.execute(SQL("LOCK TABLE {0}, {1}, {2}, {3} IN EXCLUSIVE MODE").format(self.tracking, self.tracks, self.rolls, self.errors))
+            c.execute(SQL("LOCK TABLE {0}, {1}, {2}, {3}, {4} IN EXCLUSIVE MODE").format(self.tracking, self.tracks, self.rolls, self.errors, self.facts))
             c.execute(SQL("DELETE FROM {0} WHERE application_name = %s").format(self.tracking), (application_name,))
             c.execute(SQL("DELETE FROM {0}").format(self.rolls))
+            c.execute(SQL("DELETE FROM {0}").format(self.facts))
             c.execute(SQL("DELETE FROM {0}").format(self.tracks))
             c.execute(SQL("DELETE FROM {0}").format(self.errors))
 
@@ -284,8 +322,47 @@ class PostgresTokenStore(PostgresRecorder):
                 (token_hash, chase_id, role, Jsonb(list(participant_ids)), label),
             )
 
+    def issued(self, chase_id: str) -> list[dict[str, Any]]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(SQL("SELECT role, participant_ids, label FROM {0} WHERE chase_id = %s ORDER BY issued_at").format(self.table), (chase_id,))
+            return [dict(r) for r in c.fetchall()]
+
     def find(self, token_hash: str) -> dict[str, Any] | None:
         with self.datastore.transaction(commit=False) as c:
             c.execute(SQL("SELECT chase_id, role, participant_ids, label FROM {0} WHERE token_hash = %s").format(self.table), (token_hash,))
             row = c.fetchone()
         return dict(row) if row else None
+
+
+class PostgresSessionLog(PostgresRecorder):
+    """Sessions and campaigns as append-only entries (application/analytics/sessions.py)."""
+
+    def __init__(self, datastore: PostgresDatastore) -> None:
+        super().__init__(datastore)
+        self.table = _table(datastore, "chase_analytics_groups")
+        self.sql_create_statements.append(
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {0} (group_id text NOT NULL, seq bigint NOT NULL, kind text NOT NULL, "
+                "member text, name text, by text NOT NULL, at text NOT NULL, PRIMARY KEY (group_id, seq))"
+            ).format(self.table)
+        )
+
+    def append(self, group_id: str, entry: dict[str, Any]) -> int:
+        for _ in range(APPEND_TRIES):  # two appends at once: the loser numbers its entry again
+            with self.datastore.transaction(commit=True) as c:
+                c.execute(
+                    SQL(
+                        "INSERT INTO {0} SELECT %s, coalesce(max(seq), 0) + 1, %s, %s, %s, %s, %s FROM {0} WHERE group_id = %s "
+                        "ON CONFLICT DO NOTHING RETURNING seq"
+                    ).format(self.table),
+                    (group_id, entry["kind"], entry["member"], entry["name"], entry["by"], entry["at"], group_id),
+                )
+                row = c.fetchone()
+            if row is not None:
+                return int(row["seq"])
+        raise RuntimeError(f"could not append to group {group_id}: too many writers at once")
+
+    def entries(self, group_id: str) -> list[dict[str, Any]]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(SQL("SELECT seq, kind, member, name, by, at FROM {0} WHERE group_id = %s ORDER BY seq").format(self.table), (group_id,))
+            return [dict(r) for r in c.fetchall()]

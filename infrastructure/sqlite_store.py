@@ -32,6 +32,10 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
             "action INTEGER NOT NULL, participant_id TEXT, purpose TEXT, round INTEGER, source TEXT, "
             "undone INTEGER NOT NULL, undone_by TEXT, undone_at TEXT, doc TEXT NOT NULL, "
             "PRIMARY KEY (chase_id, sequence))",
+            "CREATE TABLE IF NOT EXISTS analytics_facts ("
+            "chase_id TEXT NOT NULL, version INTEGER NOT NULL, idx INTEGER NOT NULL, action INTEGER NOT NULL, "
+            "kind TEXT NOT NULL, participant_id TEXT, at TEXT NOT NULL, undone INTEGER NOT NULL, undone_by TEXT, "
+            "doc TEXT NOT NULL, PRIMARY KEY (chase_id, version, idx))",
             "CREATE TABLE IF NOT EXISTS projection_errors ("
             "chase_id TEXT PRIMARY KEY, version INTEGER NOT NULL, notification_id INTEGER, error TEXT NOT NULL, "
             "first_seen REAL NOT NULL, last_seen REAL NOT NULL, attempts INTEGER NOT NULL, retry_at REAL NOT NULL)",
@@ -111,6 +115,10 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
                 (",".join("?" * len(m["actions"])), (int(m["undone"]), m["by"], m["at"], m["chase_id"], *m["actions"]))
                 for m in u["marks"]
             ],
+            "facts": [  # analytics facts (application/analytics/facts.py), idempotent by event and index
+                (f["chase_id"], f["version"], f["index"], f["action"], f["kind"], f["participant_id"], f["at"], json.dumps(f["data"]))
+                for f in u.get("facts", ())
+            ],
         }
 
     def write_in(self, cursor: SQLiteCursor, encoded: dict[str, Any]) -> Callable[[], bool]:
@@ -131,8 +139,12 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
             c.execute(insert, e["rolls"][0])
         elif e["rolls"]:
             c.executemany(insert, e["rolls"])  # one call for the rows (a rebuild writes thousands)
+        if e["facts"]:
+            c.executemany("INSERT INTO analytics_facts VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?) ON CONFLICT DO NOTHING", e["facts"])
         for places, params in e["marks"]:
             c.execute(f"UPDATE roll_history SET undone = ?, undone_by = ?, undone_at = ? WHERE chase_id = ? AND action IN ({places})", params)
+            undone, by, _, chase_id, *actions = params  # the facts of the same actions, marked alike
+            c.execute(f"UPDATE analytics_facts SET undone = ?, undone_by = ? WHERE chase_id = ? AND action IN ({places})", (undone, by, chase_id, *actions))
         return True
 
     def _move_tracking(self, c: SQLiteCursor, application_name: str, previous_id: int | None, notification_id: int) -> None:
@@ -159,6 +171,22 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
             )
             return [
                 dict(json.loads(r["doc"]), undone=bool(r["undone"]), undone_by=r["undone_by"], undone_at=r["undone_at"])
+                for r in c.fetchall()
+            ]
+
+    def analytics_facts(self, chase_ids: Sequence[str]) -> list[dict[str, Any]]:
+        ids = list(chase_ids)
+        if not ids:
+            return []
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                "SELECT chase_id, version, idx, action, kind, participant_id, at, undone, undone_by, doc FROM analytics_facts "
+                f"WHERE chase_id IN ({','.join('?' * len(ids))}) ORDER BY chase_id, version, idx",
+                ids,
+            )
+            return [
+                {"chase_id": r[0], "version": r[1], "index": r[2], "action": r[3], "kind": r[4], "participant_id": r[5],
+                 "at": r[6], "undone": bool(r[7]), "undone_by": r[8], "data": json.loads(r[9])}
                 for r in c.fetchall()
             ]
 
@@ -197,6 +225,7 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
         with self.datastore.transaction(commit=True) as c:
             c.execute("DELETE FROM track_views")
             c.execute("DELETE FROM roll_history")
+            c.execute("DELETE FROM analytics_facts")
             c.execute("DELETE FROM projection_errors")
             c.execute("DELETE FROM tracking WHERE application_name = ?", (application_name,))
 
@@ -242,6 +271,11 @@ class SQLiteTokenStore(SQLiteRecorder):
                 (token_hash, chase_id, role, json.dumps(list(participant_ids)), label, datetime.now(timezone.utc).isoformat()),
             )
 
+    def issued(self, chase_id: str) -> list[dict[str, Any]]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute("SELECT role, participant_ids, label FROM chase_tokens WHERE chase_id = ? ORDER BY issued_at", (chase_id,))
+            return [{"role": r["role"], "participant_ids": json.loads(r["participant_ids"]), "label": r["label"]} for r in c.fetchall()]
+
     def find(self, token_hash: str) -> dict[str, Any] | None:
         with self.datastore.transaction(commit=False) as c:
             c.execute("SELECT chase_id, role, participant_ids, label FROM chase_tokens WHERE token_hash = ?", (token_hash,))
@@ -249,3 +283,27 @@ class SQLiteTokenStore(SQLiteRecorder):
         if row is None:
             return None
         return {"chase_id": row["chase_id"], "role": row["role"], "participant_ids": json.loads(row["participant_ids"]), "label": row["label"]}
+
+
+class SQLiteSessionLog(SQLiteRecorder):
+    """Sessions and campaigns as append-only entries (application/analytics/sessions.py)."""
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [
+            "CREATE TABLE IF NOT EXISTS analytics_groups (group_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, "
+            "member TEXT, name TEXT, by TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (group_id, seq))"
+        ]
+
+    def append(self, group_id: str, entry: dict[str, Any]) -> int:
+        with self.datastore.transaction(commit=True) as c:  # one statement: SQLite's write lock numbers it
+            c.execute(
+                "INSERT INTO analytics_groups SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ? FROM analytics_groups "
+                "WHERE group_id = ? RETURNING seq",
+                (group_id, entry["kind"], entry["member"], entry["name"], entry["by"], entry["at"], group_id),
+            )
+            return int(c.fetchone()[0])
+
+    def entries(self, group_id: str) -> list[dict[str, Any]]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute("SELECT seq, kind, member, name, by, at FROM analytics_groups WHERE group_id = ? ORDER BY seq", (group_id,))
+            return [dict(r) for r in c.fetchall()]

@@ -10,13 +10,20 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 Render = Callable[[Any], dict[str, Any]]
+Facts = Callable[[Any], list[dict[str, Any]]]  # an event -> its analytics facts (application/analytics/facts.py)
+
+
+def no_facts(event: Any) -> list[dict[str, Any]]:
+    return []
 
 
 class Renderers:
-    """Every view of every registered system: {system: {view name: render}}."""
+    """Every view of every registered system: {system: {view name: render}}; and ``facts``, the
+    analytics facts each event adds (rows kept beside the roll history, not a rendered view)."""
 
-    def __init__(self, by_system: Mapping[str, Mapping[str, Render]]) -> None:
+    def __init__(self, by_system: Mapping[str, Mapping[str, Render]], facts: Facts = no_facts) -> None:
         self.by_system = {system: dict(views) for system, views in by_system.items()}
+        self.facts = facts
 
     def all(self, state: Any) -> dict[str, dict[str, Any]]:
         """Every view of a chase, rendered from its state."""

@@ -36,6 +36,8 @@ TABLES = (
     "chase_projection_errors",
     "chase_seeds",
     "chase_tokens",
+    "chase_analytics_facts",
+    "chase_analytics_groups",
     "idempotency_keys",
 )
 

@@ -3,6 +3,7 @@ job, the values kept in snapshots and the roll check of `chase verify`."""
 from __future__ import annotations
 
 from application.plugins import GameSystem
+from application.systems.coc7e.analytics import GAME_COUNTS
 from application.systems.coc7e import track, vehicles
 from application.systems.coc7e.commands import Coc7eCommands
 from application.systems.coc7e.hazards import JOB_KINDS
@@ -19,6 +20,7 @@ PLUGIN = GameSystem(
     views={Chase.SYSTEM: {"track": track.render, "vehicles": vehicles.render}},
     value_types={"coc7e.Participant": Participant},  # stable names: moving a class never breaks a snapshot
     roll_checks=(check_roll,),
+    game_counts=GAME_COUNTS,
     job_kinds=JOB_KINDS,
     roll_odds=(roll_odds,),  # percentile, random hazards table and dice-expression rolls
     outcome_odds=(attack_odds,),  # who wins an attack

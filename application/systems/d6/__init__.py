@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from application.plugins import GameSystem
 from application.systems.d6 import track
+from application.systems.d6.analytics import GAME_COUNTS
 from application.systems.d6.commands import D6_CHASES, D6Commands
 from domain.rules.d6.chase import D6Chase
 from domain.rules.d6.odds import roll_odds
@@ -19,4 +20,5 @@ PLUGIN = GameSystem(
     value_types={"d6.Participant": D6Participant},  # a stable name: moving the class never breaks a snapshot
     roll_checks=(check_roll,),
     roll_odds=(roll_odds,),
+    game_counts=GAME_COUNTS,
 )

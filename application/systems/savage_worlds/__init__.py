@@ -5,6 +5,7 @@ exact odds of its rolls."""
 from __future__ import annotations
 
 from application.plugins import GameSystem
+from application.systems.savage_worlds.analytics import GAME_COUNTS
 from application.systems.savage_worlds import swade_track, swd_track
 from application.systems.savage_worlds.commands import SAVAGE_CHASES, SavageWorldsCommands
 from application.systems.savage_worlds.views import render_vehicles
@@ -32,4 +33,5 @@ PLUGIN = GameSystem(
     },
     roll_checks=(check_roll,),
     roll_odds=(roll_odds,),  # trait (aces, Wild Die, raises, Critical Failure), damage and table rolls
+    game_counts=GAME_COUNTS,
 )

@@ -1,0 +1,139 @@
+"""Analytics facts: what each event adds to the analytics of its chase, extracted once, when the
+event is projected, and kept beside the roll history (written in the same compare-and-set as the
+chase's other views, so exactly once, and cleared and replayed by a rebuild).
+
+A roll's fact carries its exact odds (asked of the game systems, domain/odds.py) and its die
+faces, so a report over a session reads facts and never asks a game system again. The core knows
+the record's own events (undo, rewind, redo, undo requests, the end); a game system says what its
+events count (GameCounts, a plug-in's ``game_counts``), so this module names no system.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from domain.odds import Odds
+from domain.recorded_chase import RecordedChase
+
+# Counter names are the report's words ("movement actions spent", "damage taken"); these four
+# mark the clock of play instead, for the time figures (rounds, how long each round and turn took).
+ROUND_BEGAN, ROUND_ENDED, TURN_BEGAN, TURN_ENDED = "round began", "round ended", "turn began", "turn ended"
+CLOCK = frozenset({ROUND_BEGAN, ROUND_ENDED, TURN_BEGAN, TURN_ENDED})
+KNOWN_ODDS = 4096  # distributions whose floats a fact reader keeps
+
+
+@dataclass(frozen=True)
+class Count:
+    """What an event counts: ``amount`` of ``name`` for a participant (None: for the chase);
+    ``by_roll``: also credited to whoever made that roll (damage dealt by a damage roll)."""
+
+    name: str
+    participant_id: str | None
+    amount: float = 1
+    by_roll: int | None = None
+
+
+def _no_counts(event: Any) -> list[Count]:
+    return []
+
+
+def _no_reading(roll: Mapping[str, Any]) -> Any:
+    return None
+
+
+@dataclass(frozen=True)
+class GameCounts:
+    """What a game system tells analytics: what its events count, the faces of its dice (None:
+    not its roll), and which role won a chase that ended so (``winners``: outcome -> role; the
+    participants of the other roles lost it). The outcome a roll had is its odds' ``observed``."""
+
+    counts: Callable[[Any], list[Count]] = _no_counts
+    faces: Callable[[Mapping[str, Any]], "list[tuple[str, int]] | None"] = _no_reading
+    winners: Mapping[str, str] = field(default_factory=dict)
+
+
+def plain_faces(roll: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """Faces of a roll recorded as a ``dice`` list of {"die": "d6", "face": 4} (domain/dice)."""
+    return [(d["die"], int(d["face"])) for d in roll.get("dice") or () if isinstance(d, dict) and "die" in d and "face" in d]
+
+
+class FactReader:
+    """Turns one event into its analytics facts (a list of rows, possibly empty)."""
+
+    def __init__(self, odds_of: Callable[[Mapping[str, Any]], Odds | None], systems: Sequence[GameCounts] = ()) -> None:
+        self.odds_of = odds_of
+        self.systems = list(systems)
+        self._known: dict[int, tuple[Any, frozenset[str], dict[str, Any]]] = {}
+
+    def __call__(self, event: Any) -> list[dict[str, Any]]:
+        return [
+            {"chase_id": str(event.originator_id), "version": event.originator_version, "index": i,
+             "action": getattr(event, "action", event.originator_version), "kind": kind, "participant_id": pid,
+             "at": event.timestamp.isoformat(), "undone": False, "undone_by": None, "data": data}
+            for i, (kind, pid, data) in enumerate(self._facts(event))
+        ]
+
+    def _facts(self, event: Any) -> list[tuple[str, str | None, dict[str, Any]]]:
+        facts: list[tuple[str, str | None, dict[str, Any]]] = []
+        roll = getattr(event, "roll", None)
+        if isinstance(roll, dict) and "sequence" in roll:
+            pid = getattr(event, "participant_id", None) or roll.get("roller")
+            facts.append(("roll", pid, self.roll(roll, type(event).__name__)))
+        facts += self._record(event)
+        for system in self.systems:
+            facts += [("count", c.participant_id, {"name": c.name, "amount": c.amount, "by_roll": c.by_roll}) for c in system.counts(event)]
+        return facts
+
+    def _record(self, event: Any) -> list[tuple[str, str | None, dict[str, Any]]]:
+        """The record's own events: undo, rewind, redo, undo requests and their answers, the end."""
+        if isinstance(event, RecordedChase.Created):
+            return [("created", None, {})]
+        if isinstance(event, RecordedChase.Undone):
+            return [("undo", None, {"actions": len(event.actions), "by": event.by})]
+        if isinstance(event, RecordedChase.Rewound):
+            return [("rewind", None, {"actions": len(event.actions), "to_version": event.to_version, "by": event.by})]
+        if isinstance(event, RecordedChase.Redone):
+            return [("redo", None, {"actions": len(event.actions), "by": event.by})]
+        if isinstance(event, RecordedChase.UndoRequested):
+            return [("undo requested", None, {"request_id": event.request_id, "by": event.by})]
+        if isinstance(event, RecordedChase.UndoRequestAnswered):
+            return [("undo answered", None, {"request_id": event.request_id, "accepted": event.accepted, "by": event.by})]
+        if isinstance(event, RecordedChase.ChaseEnded):
+            won_by = next((s.winners[event.outcome] for s in self.systems if event.outcome in s.winners), None)
+            return [("ended", None, {"outcome": event.outcome, "won_by": won_by})]
+        return []
+
+    def roll(self, roll: Mapping[str, Any], event_name: str = "") -> dict[str, Any]:
+        """A roll's fact: its outcome, whether it succeeded, its exact odds and its die faces."""
+        odds = self.odds_of(roll)
+        if odds is not None and not odds.successes:
+            odds = None  # a total with no success to it (damage): counted in rolls and fairness only
+        outcome = odds.observed if odds is not None else None
+        faces = next((f for f in (s.faces(roll) for s in self.systems) if f is not None), None)
+        if odds is not None and outcome in odds.outcomes:
+            success: bool | None = outcome in odds.successes
+        else:
+            success = roll["success"] if isinstance(roll.get("success"), bool) else None
+        source = roll.get("source") or {}
+        return {
+            "sequence": roll["sequence"], "event": event_name, "purpose": roll.get("purpose"),
+            "source": source.get("kind"), "entered_by": source.get("entered_by"),
+            "outcome": outcome, "success": success,
+            **(self._chances(odds) if odds is not None else {"p": None, "exact": None, "outcomes": None}),
+            "faces": [[label, face] for label, face in (faces if faces is not None else plain_faces(roll))],
+        }
+
+    def _chances(self, odds: Odds) -> dict[str, Any]:
+        """The odds as floats, and the chance of success exactly: worked out once per distribution.
+        Systems hand out the same outcome mapping for rolls made at the same odds, so it is kept
+        by that mapping's identity (the entry holds the mapping, so its id is not reused meanwhile)."""
+        kept = self._known.get(id(odds.outcomes))
+        if kept is not None and kept[0] is odds.outcomes and kept[1] == odds.successes:
+            return kept[2]
+        chance = odds.success
+        chances = {"p": float(chance), "exact": f"{chance.numerator}/{chance.denominator}",
+                   "outcomes": {name: float(p) for name, p in odds.outcomes.items()}}
+        if len(self._known) >= KNOWN_ODDS:
+            self._known.clear()
+        self._known[id(odds.outcomes)] = (odds.outcomes, odds.successes, chances)
+        return chances
