@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from application.history import describe
+from application.history import chain_encoding, describe
 from application.job_run import VIEW_NAMES, JobRun
 from application.plugins import JobKind
 from application.ports import EventCounter, PositionMoved
@@ -132,7 +132,7 @@ def replay(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
     frames: list[dict[str, Any]] = []
     for step, event in enumerate(events[start:], start + 1):
         state = event.mutate(state)
-        frames.append({"step": step, "version": event.originator_version, "event": describe(event), "views": ledger.renderers.all(state)})
+        frames.append({"step": step, "version": event.originator_version, "event": describe(event, chain_encoding(events[0])), "views": ledger.renderers.all(state)})
         if len(frames) >= FRAME_BATCH:
             run.store.add_frames(run.job_id, frames)
             frames = []
