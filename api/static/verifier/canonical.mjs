@@ -1,6 +1,7 @@
 // The hash chain's canonical encodings (VERIFYING.md "Canonical encodings"; domain/chain.py).
 // A chase's first event names its chain's encoding in data.chain_encoding; none named means
 // "sorted-json", the encoding of chases created before RFC 8785 was adopted.
+import { subtle } from "./webcrypto.mjs";
 import { LosslessNumber } from "./lossless.mjs";
 import { isObject, pyNumber } from "./python.mjs";
 
@@ -66,7 +67,7 @@ export const encodingNamedBy = (firstData) => (isObject(firstData) && Object.has
 const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 
 export async function sha256Hex(bytes) {
-  return hex(await globalThis.crypto.subtle.digest("SHA-256", bytes));
+  return hex(await subtle.digest("SHA-256", bytes));
 }
 
 export async function hashRecord(record, encoding) {

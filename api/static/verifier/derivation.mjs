@@ -3,6 +3,8 @@
 // The message is Python's json.dumps([chase id, sequence, die index, attempt, entropy]): ", "
 // between items and every character outside printable ASCII written as a \uXXXX escape.
 
+import { subtle } from "./webcrypto.mjs";
+
 const SPACE = 1n << 256n;
 const SHORT = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
@@ -21,7 +23,7 @@ export const message = (chaseId, sequence, dieIndex, attempt, entropy) =>
   `[${asciiJsonString(String(chaseId))}, ${sequence}, ${dieIndex}, ${attempt}, ${asciiJsonString(entropy)}]`;
 
 export async function hmacKey(seed) {
-  return globalThis.crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
 
 // Index 0..sides-1 of one die of one roll; `key` is hmacKey(seed).
@@ -30,7 +32,7 @@ export async function deriveIndex(key, chaseId, sequence, dieIndex, sides, entro
   const n = BigInt(sides);
   const limit = SPACE - (SPACE % n);
   for (let attempt = 0; ; attempt++) {
-    const mac = await globalThis.crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message(chaseId, sequence, dieIndex, attempt, entropy)));
+    const mac = await subtle.sign("HMAC", key, new TextEncoder().encode(message(chaseId, sequence, dieIndex, attempt, entropy)));
     const value = BigInt("0x" + Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, "0")).join(""));
     if (value < limit) return Number(value % n);
   }

@@ -4,7 +4,7 @@
 // commitment, the roll sequence, every server roll whose seed is revealed (recomputed die by
 // die), and what each roll came to (each game system's check, systems/*.mjs, handed in by
 // checks.mjs as infrastructure/systems.py hands in the Python ones). Plain ES module: runs in a
-// browser and in Node 20 (WebCrypto for SHA-256 and HMAC), no build step, no dependency.
+// browser and in Node 18 or later (WebCrypto for SHA-256 and HMAC), no build step, no dependency.
 import { ENCODINGS, GENESIS, encodingNamedBy, hashRecord, sha256Hex } from "./canonical.mjs";
 import { deriveIndex, face, fromHex, hmacKey } from "./derivation.mjs";
 import { InvalidDiceExpression, parse } from "./expressions.mjs";
