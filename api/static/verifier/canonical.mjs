@@ -36,8 +36,9 @@ function write(value, order, numberText) {
   throw new Error(`${typeof value} is not a JSON value`);
 }
 
-// RFC 8785: UTF-16 key order; numbers as ECMAScript writes them; an integer only within 2**53 - 1
-// (as I-JSON, and domain/jcs.py, which reads an integer beyond it exactly and refuses it).
+// RFC 8785: UTF-16 key order; numbers as ECMAScript writes the double. An integer (written with
+// no fraction or exponent) beyond 2**53 - 1 has no canonical form, as in I-JSON and domain/jcs.py;
+// a float of any finite value has one.
 const MAX_INTEGER = BigInt(Number.MAX_SAFE_INTEGER);
 function jcsNumber(x) {
   if (x instanceof LosslessNumber) {
@@ -45,7 +46,6 @@ function jcsNumber(x) {
     x = Number(x.text);
     if (!Number.isFinite(x)) throw new Error(`${x} is not a JSON number`);
   }
-  if (Number.isInteger(x) && Math.abs(x) > Number.MAX_SAFE_INTEGER) throw new Error(`the integer ${x} is beyond what a JSON number holds exactly (2**53 - 1)`);
   return JSON.stringify(x);
 }
 
