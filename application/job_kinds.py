@@ -130,9 +130,10 @@ def replay(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
     start = run.store.last_frame(run.job_id)
     state, _ = fold(events[:start])
     frames: list[dict[str, Any]] = []
+    encoding = chain_encoding(events[0])
     for step, event in enumerate(events[start:], start + 1):
         state = event.mutate(state)
-        frames.append({"step": step, "version": event.originator_version, "event": describe(event, chain_encoding(events[0])), "views": ledger.renderers.all(state)})
+        frames.append({"step": step, "version": event.originator_version, "event": describe(event, encoding), "views": ledger.renderers.all(state)})
         if len(frames) >= FRAME_BATCH:
             run.store.add_frames(run.job_id, frames)
             frames = []

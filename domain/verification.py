@@ -1,9 +1,10 @@
 """Offline verification of an exported chase log (DESIGN.md sections 4 and 6).
 
 Checks, event by event: versions in order with none missing, the hash chain (in the encoding the
-first event names, domain/chain.py), each revealed seed
-against its commitment, the roll sequence (no gaps, no repeats), and every server roll whose
-seed is revealed, recomputed die by die. Needs nothing but the export: no server, no database.
+first event names, domain/chain.py), each revealed seed against its commitment, the roll sequence
+(no gaps, no repeats), and every server roll whose seed is revealed, recomputed die by die. Needs
+nothing but the export: no server, no database. VERIFYING.md specifies it for verifiers in other
+languages (api/static/verifier/ is one, in JavaScript).
 
 What a roll's faces came to (a percentile level, a Savage trait total) is each game system's
 rule: a system hands in its RollCheck (domain/rules/<system>/verification.py), and the registry
