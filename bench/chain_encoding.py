@@ -10,8 +10,9 @@ It prints figures and never asserts. The records are every event of the v2 golde
 RecordedChase.Event.mutate hashes each event it applies. Rows are interleaved round by round so
 that outside load on a shared machine hits them alike; the median of the rounds is printed, in
 microseconds per record, and the largest record's time apart. The floor is ``sorted-json``, the
-standard library's C encoder; ``jcs`` takes it for records where it writes JCS's bytes (no float,
-no integer out of range, no member name beyond the BMP) and its own writer for the rest.
+standard library's C encoder; ``jcs`` takes it for records where it writes JCS's bytes (no integer out
+of range, no member name beyond the BMP, no float Python writes otherwise once whole floats are
+ints) and its own writer for the rest.
 """
 from __future__ import annotations
 

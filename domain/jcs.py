@@ -35,11 +35,13 @@ class NotCanonicalizable(ValueError):
 
 def canonicalize(value: Any) -> bytes:
     """The RFC 8785 canonical UTF-8 bytes of a JSON value."""
-    if _plain(value):
-        # The standard library's C encoder writes JCS's bytes when nothing differs: no float, no
-        # integer out of range, no member name beyond the BMP (there, and only there, code point
-        # order and UTF-16 order agree). Most records are such, and it is fifty times faster.
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    plain = value if _plain(value) else _floats_as_python_writes_them(value)
+    if plain is not None:
+        # The standard library's C encoder writes JCS's bytes when nothing differs: no integer out
+        # of range, no member name beyond the BMP (there, and only there, code point order and
+        # UTF-16 order agree), no float but those Python writes as ECMAScript does. Most records
+        # are such, and it is several times faster than the writer below.
+        text = json.dumps(plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     else:
         parts: list[str] = []
         _write(value, parts)
@@ -51,7 +53,7 @@ def canonicalize(value: Any) -> bytes:
 
 
 def _plain(value: Any) -> bool:
-    """Whether ``value`` holds only what json.dumps writes as JCS does."""
+    """Whether ``value`` holds only what json.dumps writes as JCS does (and no float)."""
     if value is None or isinstance(value, (str, bool)):
         return True
     if isinstance(value, int):
@@ -61,6 +63,41 @@ def _plain(value: Any) -> bool:
     if isinstance(value, dict):
         return all(isinstance(k, str) and (k.isascii() or max(k) <= "\uffff") and _plain(v) for k, v in value.items())
     return False
+
+
+class _NotPlain(Exception):
+    pass
+
+
+def _floats_as_python_writes_them(value: Any) -> Any:
+    """``value`` with each whole float as its int (JCS writes 60.0 as 60), when every other float
+    is one Python's repr writes as ECMAScript does (not whole, from 1e-4 up to below 1e16) and the
+    rest is plain; else None."""
+    def copy(v: Any) -> Any:
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                raise _NotPlain
+            if v == int(v):
+                if abs(v) <= INTEGER_MAX:
+                    return int(v)
+                raise _NotPlain  # Python writes 2**53 as 9007199254740992.0, ECMAScript without ".0"
+            if 1e-4 <= abs(v) < 1e16:
+                return v
+            raise _NotPlain
+        if isinstance(v, (list, tuple)):
+            return [copy(item) for item in v]
+        if isinstance(v, dict):
+            if not all(isinstance(k, str) and (k.isascii() or max(k) <= "\uffff") for k in v):
+                raise _NotPlain
+            return {k: copy(item) for k, item in v.items()}
+        if _plain(v):
+            return v
+        raise _NotPlain
+
+    try:
+        return copy(value)
+    except _NotPlain:
+        return None
 
 
 def _write(value: Any, parts: list[str]) -> None:

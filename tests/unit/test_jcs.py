@@ -8,7 +8,7 @@ import struct
 
 import pytest
 import rfc8785
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from domain.jcs import NotCanonicalizable, canonicalize
 
@@ -68,3 +68,11 @@ def test_any_json_value_canonicalizes_as_the_rfc8785_package_does(value):
 def test_what_jcs_cannot_carry_exactly_is_refused(value):
     with pytest.raises(NotCanonicalizable):
         canonicalize(value)
+
+
+@settings(max_examples=500)
+@given(st.dictionaries(text, st.floats(allow_nan=False, allow_infinity=False) | st.integers(-(2**53) + 1, 2**53 - 1), max_size=6))
+def test_records_with_floats_take_whichever_writer_and_give_the_packages_bytes(record):
+    # Whole floats (60.0), halves (12.5), and floats whose text differs between Python and
+    # ECMAScript (1e-05, 1e+16, 2**53) beside plain values.
+    assert canonicalize(record) == rfc8785.dumps(record)
