@@ -5,8 +5,8 @@ Run from the project folder::
 
     .venv/bin/python bench/chain_encoding.py
 
-It prints figures and never asserts. The records are every event of the v2 golden fixture
-(tests/fixtures/v2/expected.json: chases of every system, undo payloads included), hashed as
+It prints figures and never asserts. The records are every event of the v3 golden fixture
+(tests/fixtures/v3/expected.json: chases of every system, undo payloads included), hashed as
 RecordedChase.Event.mutate hashes each event it applies. Rows are interleaved round by round so
 that outside load on a shared machine hits them alike; the median of the rounds is printed, in
 microseconds per record, and the largest record's time apart. The floor is ``sorted-json``, the
@@ -42,7 +42,7 @@ def own_writer(record):
 
 
 def main() -> None:
-    saved = json.loads((ROOT / "tests" / "fixtures" / "v2" / "expected.json").read_text(encoding="utf-8"))
+    saved = json.loads((ROOT / "tests" / "fixtures" / "v3" / "expected.json").read_text(encoding="utf-8"))
     records = [{k: e[k] for k in ("chase_id", "version", "type", "recorded_at", "data")} for c in saved["chases"].values() for e in c["events"]]
     largest = max(records, key=lambda r: len(json.dumps(r)))
     encoders = {"sorted-json (floor)": sorted_json, "jcs": canonicalize, "jcs, own writer only": own_writer, "rfc8785 package": rfc8785.dumps,

@@ -1,6 +1,6 @@
 """Verifiable by anyone (issue 18 part 5): a second verifier, written in JavaScript from
 VERIFYING.md (api/static/verifier/), agrees with `chase verify` on every export: the golden
-fixtures' chases of every system (v1 chained with sorted JSON, v2 with RFC 8785), honest and
+fixtures' chases of every system (v1 and v2 chained with sorted JSON, v3 with RFC 8785), honest and
 tampered with (a changed face, a forged outcome, a broken chain, a wrong seed, a removed event,
 a rewritten history against a kept head). Both must say the same: pass or fail, the first event
 that fails and why, or the same summary.
@@ -211,8 +211,8 @@ def test_both_verifiers_fail_every_tampered_export_at_the_same_event_for_the_sam
 
 
 def test_a_rewritten_log_fails_both_against_the_head_a_client_kept(tmp_path, capsys):
-    # A client kept the head of a v2 chase; the log is then rewritten from the middle on.
-    name, export = next((n, e) for n, e in EXPORTS if n.startswith("v2:d6"))
+    # A client kept the head of a v3 chase; the log is then rewritten from the middle on.
+    name, export = next((n, e) for n, e in EXPORTS if n.startswith("v3:d6"))
     kept = export["events"][len(export["events"]) // 2]["hash"]
     forged = copy.deepcopy(export)
     forged["events"][len(forged["events"]) // 2]["data"]["note"] = "rewritten"

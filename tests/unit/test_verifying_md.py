@@ -1,5 +1,5 @@
 """VERIFYING.md cannot drift from the code: its test vectors, taken from a real export
-(tests/fixtures/v2/export-of-issue-18.json), are what the code computes from that export."""
+(tests/fixtures/v3/export-of-issue-18.json), are what the code computes from that export."""
 from __future__ import annotations
 
 import hashlib
@@ -14,7 +14,7 @@ from domain.verification import dice_of, faces_of, verify
 from infrastructure.systems import verify as verify_with_every_system
 
 ROOT = Path(__file__).resolve().parents[2]
-EXPORT = json.loads((ROOT / "tests" / "fixtures" / "v2" / "export-of-issue-18.json").read_text(encoding="utf-8"))
+EXPORT = json.loads((ROOT / "tests" / "fixtures" / "v3" / "export-of-issue-18.json").read_text(encoding="utf-8"))
 VECTORS = dict(re.findall(r"<!-- vector ([\w-]+) -->\n```\n(.*?)\n```", (ROOT / "VERIFYING.md").read_text(encoding="utf-8"), re.S))
 RECORD = ("chase_id", "version", "type", "recorded_at", "data")
 
@@ -28,7 +28,7 @@ def test_every_vector_is_there():
 
 
 def test_the_export_is_a_real_one_that_checks_out():
-    # Written by the v2 fixture's code, a chase of RFC 8785 whose seed is revealed: every roll recomputed.
+    # Written by the v3 fixture's code, a chase of RFC 8785 whose seed is revealed: every roll recomputed.
     report = verify_with_every_system(EXPORT)
     assert EXPORT["events"][0]["data"]["chain_encoding"] == JCS
     assert report.server_rolls_verified == report.rolls == 2 and report.seeds_revealed == 1
