@@ -97,7 +97,11 @@ class ChaseHistory:
         events = list(self.events.get(chase_id, gt=after or None, limit=limit))
         if not events and not after:
             self.runner.load(chase_id)
-        return [describe(e) for e in events]
+        if not events:
+            return []
+        # The chase's first event names the encoding its chain is hashed in (domain/chain.py).
+        first = events[0] if events[0].originator_version == 1 else next(iter(self.events.get(chase_id, lte=1)))
+        return [describe(e, chain_encoding(first)) for e in events]
 
     def export(self, chase_id: UUID) -> dict[str, Any]:
         """The full log, for `chase verify` to check offline."""
@@ -148,7 +152,13 @@ class ChaseHistory:
             )
 
 
-def describe(event: Any) -> dict[str, Any]:
-    """An event as a client reads it in the chase's log: its record, its name and its hash."""
+def chain_encoding(created: Any) -> str:
+    """The encoding a chase's hash chain is taken in, as its first event (loaded) names it."""
+    return created.chain_encoding  # a Created of version 1 says sorted-json (its upcaster)
+
+
+def describe(event: Any, encoding: str) -> dict[str, Any]:
+    """An event as a client reads it in the chase's log: its record, its name and its hash
+    (in ``encoding``, the chain's, as the chase's first event names it)."""
     record = record_of(event)
-    return {**record, "name": type(event).__name__, "hash": hash_record(record)}
+    return {**record, "name": type(event).__name__, "hash": hash_record(record, encoding)}

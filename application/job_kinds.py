@@ -14,7 +14,7 @@ from typing import Any
 from uuid import UUID
 
 from application.analytics.service import REPORT_JOB, report_job
-from application.history import describe
+from application.history import chain_encoding, describe
 from application.job_run import VIEW_NAMES, JobRun
 from application.plugins import JobKind
 from application.ports import EventCounter, PositionMoved
@@ -131,9 +131,10 @@ def replay(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
     start = run.store.last_frame(run.job_id)
     state, _ = fold(events[:start])
     frames: list[dict[str, Any]] = []
+    encoding = chain_encoding(events[0])
     for step, event in enumerate(events[start:], start + 1):
         state = event.mutate(state)
-        frames.append({"step": step, "version": event.originator_version, "event": describe(event), "views": ledger.renderers.all(state)})
+        frames.append({"step": step, "version": event.originator_version, "event": describe(event, encoding), "views": ledger.renderers.all(state)})
         if len(frames) >= FRAME_BATCH:
             run.store.add_frames(run.job_id, frames)
             frames = []

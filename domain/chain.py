@@ -1,9 +1,24 @@
 """Tamper evidence: each chase's events form a hash chain over a canonical encoding (DESIGN.md 6).
 
 An event's record is what a client reads in the chase's log and export: chase id, version, type
-(the event's stable topic), time recorded, and its data. The record is encoded canonically
-(JSON, sorted keys, no spaces, UTF-8) and hashed with SHA-256; every event carries the hash of
-the event before it in ``previous_hash``. The offline verifier uses this same module.
+(the event's stable topic), time recorded, and its data. The record is encoded canonically and
+hashed with SHA-256; every event carries the hash of the event before it in ``previous_hash``.
+The offline verifier uses this same module; VERIFYING.md specifies it byte for byte.
+
+Two canonical encodings exist, and a chase keeps the one it was created with for its whole life,
+so stored history is never re-hashed. Its first event names it: ``chain_encoding`` in the data of
+Created (class_version 2); a Created first written without it (class_version 1) is of a chase
+chained with ``sorted-json``, which its upcaster says. Why the first event and not each event:
+the encoding is a property of the chain, not of an event (a chain that switched encodings half-way
+would need a verifier to trust each event's own word on how to hash it), and the first event's
+hash covers the name, so changing it breaks the link to event 2.
+
+- ``sorted-json`` (chains of chases created before it was replaced): Python's
+  ``json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` in UTF-8. Keys
+  sort by code point and numbers are written as Python writes them, which a verifier in another
+  language can only imitate.
+- ``jcs`` (every chase created since): RFC 8785, the JSON Canonicalization Scheme (domain/jcs.py),
+  which JSON.stringify and libraries in every language implement.
 
 The record is the event as it was first written, whatever upcasting (DESIGN.md 3) later does to
 its shape on load: an event upcast on load keeps its first record under AS_RECORDED, and that is
@@ -19,7 +34,12 @@ from datetime import datetime
 from typing import Any, Callable
 from uuid import UUID
 
+from domain.jcs import canonicalize
+
 GENESIS = "0" * 64  # the "previous hash" of a chase's first event
+SORTED_JSON = "sorted-json"  # the encoding of chains begun before JCS: their Created names none
+JCS = "jcs"  # RFC 8785: the encoding of every chain begun since
+ENCODING_FIELD = "chain_encoding"  # where a chase's first event names its chain's encoding
 ENVELOPE = ("originator_id", "originator_version", "timestamp", "originator_topic")
 # Where an event upcast on load keeps the data of its record as first written (set by the event
 # upcasters, domain/recorded_chase.py, and by the value-object transcodings' mapper, infrastructure/).
@@ -75,15 +95,28 @@ def record_of(event: Any) -> dict[str, Any]:
     }
 
 
-def canonical(record: dict[str, Any]) -> bytes:
+def sorted_json(record: dict[str, Any]) -> bytes:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def hash_record(record: dict[str, Any]) -> str:
+ENCODINGS: dict[str, Callable[[Any], bytes]] = {SORTED_JSON: sorted_json, JCS: canonicalize}
+
+
+def canonical(record: dict[str, Any], encoding: str = JCS) -> bytes:
+    """A record's canonical bytes in the chain encoding ``encoding``."""
+    return ENCODINGS[encoding](record)
+
+
+def encoding_named_by(first_data: dict[str, Any]) -> str:
+    """The chain encoding a chase's first event names in its data, as first written."""
+    return first_data.get(ENCODING_FIELD, SORTED_JSON)
+
+
+def hash_record(record: dict[str, Any], encoding: str = JCS) -> str:
     """SHA-256 of a record's canonical encoding (a "hash" key, if present, is not part of it)."""
     body = {k: v for k, v in record.items() if k != "hash"}
-    return hashlib.sha256(canonical(body)).hexdigest()
+    return hashlib.sha256(canonical(body, encoding)).hexdigest()
 
 
-def hash_event(event: Any) -> str:
-    return hash_record(record_of(event))
+def hash_event(event: Any, encoding: str) -> str:
+    return hash_record(record_of(event), encoding)

@@ -25,13 +25,13 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from domain.chain import GENESIS, hash_event, keeps_record
+from domain.chain import ENCODING_FIELD, GENESIS, JCS, SORTED_JSON, hash_event, keeps_record
 from domain import seed_record, undo_requests
 from domain.errors import HistoryRefused, InvalidInput
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
-    {"rolls_made", "redo_stack", "chain_head", "seed_commitment", "seed_epoch", "revealed_seeds", "entropy", "undo_requests"}
+    {"rolls_made", "redo_stack", "chain_head", "chain_encoding", "seed_commitment", "seed_epoch", "revealed_seeds", "entropy", "undo_requests"}
 )
 MAX_UNDO = 1000
 DICE_MODES = ("server", "table")  # a chase's default dice: the server's, or faces entered from the table
@@ -43,6 +43,20 @@ def restored_schema_1(state: dict[str, Any]) -> None:
     state["restored_schema"] = 1
 
 
+def chained_with_sorted_json(state: dict[str, Any]) -> None:
+    """Created v1 -> v2: v1 named no chain encoding; every chase created then was chained with
+    sorted JSON (domain/chain.py), and keeps it: its first record, as written, still names none."""
+    state[ENCODING_FIELD] = SORTED_JSON
+
+
+def chase_state_v1_v2(state: dict[str, Any]) -> None:
+    """A chase's stored state, schema 1 -> 2: schema 2 keeps the chain's encoding. A snapshot of
+    schema 1 is of a chase chained with sorted JSON; a restored payload (undo, rewind, redo) holds
+    no TIMELESS keys, so there is nothing to add to it (the chase keeps its own encoding)."""
+    if "chain_head" in state:
+        state.setdefault("chain_encoding", SORTED_JSON)
+
+
 class InvalidChase(InvalidInput):
     """A chase created with a bad name or dice; ``field`` names it."""
 
@@ -50,7 +64,8 @@ class InvalidChase(InvalidInput):
 class RecordedChase(Aggregate):
     """Base of every chase: groups events into actions, chains them, undoes and redoes them."""
 
-    class_version = 1  # the schema of the state a chase stores (snapshots, restored payloads)
+    class_version = 2  # the schema of the state a chase stores (snapshots, restored payloads); v2: chain_encoding
+    upcast_v1_v2 = staticmethod(chase_state_v1_v2)
 
     class Event(Aggregate.Event):
         # Version of the first event of the command that produced this one: the events of one
@@ -64,7 +79,7 @@ class RecordedChase(Aggregate):
 
         def mutate(self, aggregate: Any) -> Any:
             aggregate = self.mutate_unchained(aggregate)
-            aggregate.chain_head = hash_event(self)
+            aggregate.chain_head = hash_event(self, aggregate.chain_encoding)
             return aggregate
 
         def mutate_unchained(self, aggregate: Any) -> Any:
@@ -79,12 +94,21 @@ class RecordedChase(Aggregate):
             return aggregate
 
     class Created(Aggregate.Created):
-        """The chase was created; carries the commitment to its server-dice seed."""
+        """The chase was created; carries the commitment to its server-dice seed and names the
+        encoding its hash chain is taken in (domain/chain.py)."""
+
+        class_version = 2  # v2: chain_encoding
+        upcast_v1_v2 = keeps_record(chained_with_sorted_json)
 
         meta = True  # the chase itself: not an action that undo could take back
         name: str
         dice: str
         seed_commitment: str
+        chain_encoding: str
+
+        def apply(self, chase: Any) -> None:
+            # Set here, not by __init__, so that no system's __init__ has to pass it on.
+            chase.chain_encoding = self.chain_encoding
 
     class ChaseEnded(Event):
         """The chase is over: its outcome (in the system's words) and why."""
@@ -219,7 +243,8 @@ class RecordedChase(Aggregate):
         if dice not in DICE_MODES:
             raise InvalidChase("dice", f"must be one of {', '.join(DICE_MODES)}")
         return cls._create(
-            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment, action=1, previous_hash=GENESIS
+            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment, chain_encoding=JCS,
+            action=1, previous_hash=GENESIS,
         )
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
@@ -236,6 +261,7 @@ class RecordedChase(Aggregate):
         self.effective_actions: list[int] = []
         self.redo_stack: list[dict[str, Any]] = []
         self.undo_requests: dict[str, dict[str, Any]] = {}
+        self.chain_encoding = JCS  # how this chase's events are hashed, for its whole life: as Created names it
         self.chain_head = GENESIS
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:

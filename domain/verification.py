@@ -1,8 +1,10 @@
 """Offline verification of an exported chase log (DESIGN.md sections 4 and 6).
 
-Checks, event by event: versions in order with none missing, the hash chain, each revealed seed
-against its commitment, the roll sequence (no gaps, no repeats), and every server roll whose
-seed is revealed, recomputed die by die. Needs nothing but the export: no server, no database.
+Checks, event by event: versions in order with none missing, the hash chain (in the encoding the
+first event names, domain/chain.py), each revealed seed against its commitment, the roll sequence
+(no gaps, no repeats), and every server roll whose seed is revealed, recomputed die by die. Needs
+nothing but the export: no server, no database. VERIFYING.md specifies it for verifiers in other
+languages (api/static/verifier/ is one, in JavaScript).
 
 What a roll's faces came to (a percentile level, a Savage trait total) is each game system's
 rule: a system hands in its RollCheck (domain/rules/<system>/verification.py), and the registry
@@ -14,7 +16,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from domain.chain import GENESIS, hash_record
+from domain.chain import ENCODINGS, GENESIS, encoding_named_by, hash_record
 from domain.dice import TENS, UNITS, D, Die, InvalidDiceExpression, derive_index, parse
 
 RECORD_KEYS = ("chase_id", "version", "type", "recorded_at", "data")
@@ -96,6 +98,7 @@ def verify(export: dict[str, Any], kept_head: str | None = None, checks: Sequenc
     undone: set[int] = set()
     deals: dict[int, list[tuple[Any, int, Any]]] = {}  # shuffle sequence -> (version, position, card)
     previous = GENESIS
+    encoding = ""
     heads = set()
     epoch_now = 0
     ended: tuple[Any, Any] | None = None  # (version, action) of the last ChaseEnded
@@ -106,9 +109,16 @@ def verify(export: dict[str, Any], kept_head: str | None = None, checks: Sequenc
         if event.get("chase_id") != report.chase_id:
             raise VerificationFailed(version, "belongs to another chase")
         data = event.get("data") or {}
+        if position == 1:
+            encoding = encoding_named_by(data)
+            if not isinstance(encoding, str) or encoding not in ENCODINGS:
+                raise VerificationFailed(version, f"names the chain encoding {encoding!r}, which this verifier does not know")
         if data.get("previous_hash") != previous:
             raise VerificationFailed(version, "its previous_hash does not match the event before it: the chain is broken")
-        digest = hash_record({k: event.get(k) for k in RECORD_KEYS})
+        try:
+            digest = hash_record({k: event.get(k) for k in RECORD_KEYS}, encoding)
+        except ValueError as e:  # JCS refuses what JSON cannot carry exactly (domain/jcs.py)
+            raise VerificationFailed(version, f"its record has no canonical encoding: {e}") from None
         if "hash" in event and event["hash"] != digest:
             raise VerificationFailed(version, "its content does not match its hash: it was changed")
         previous = digest

@@ -100,6 +100,9 @@ def new_commands(golden: Golden, chase_id: str, saved: dict[str, Any]) -> None:
     if saved["system"] == "coc7e":
         post("/dice-rolls", {"expression": "1D6", "purpose": "a new roll on an old chase", "table_dice": [4]})
         post("/dice-rolls", {"expression": "1D6", "purpose": "a new server roll", "dice": "server"})
+    elif saved["system"] == "d6":
+        post("/d6/skill-rolls", {"code": "2D", "purpose": "a new roll on an old chase", "table_dice": [3, 2]})
+        post("/d6/skill-rolls", {"code": "2D", "purpose": "a new server roll", "dice": "server"})
     else:
         roller = next(p for p in chase["participants"].values() if p["kind"] == "character")
         faces = [3, 2] if roller["wild_card"] else [3]

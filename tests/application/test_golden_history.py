@@ -2,7 +2,7 @@
 versions of Chase Ledger load with today's code, show the same views, verify, and take new
 commands that chain onto their old heads.
 
-Each folder under tests/fixtures/ (v1, then one more per schema change) holds a SQLite database
+Each folder under tests/fixtures/ (v1, v2, v3 (the chain in RFC 8785, issue 18), then one more per schema change) holds a SQLite database
 written by the code of that version (its generate.py says how, and expected.json by which
 commit) and expected.json, the read side as that code rendered it: per chase its views, roll
 history, events, export, tokens and what `chase verify` printed. Every test opens a fresh copy
@@ -29,6 +29,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.utils import resolve_topic
 
 from api import create_app
+from domain.chain import JCS, SORTED_JSON, hash_record
 from application.views import project_chase
 from infrastructure.bootstrap import build_ledger
 from tests.application.golden import Golden, assert_contains, new_commands
@@ -62,6 +63,21 @@ def test_every_topic_ever_recorded_still_names_an_event_class():
     for version in VERSIONS:
         for topic in expected(version)["event_classes"]["recorded"]:
             assert issubclass(resolve_topic(topic), Aggregate.Event), (version, topic)
+
+
+def test_each_fixture_keeps_the_chain_encoding_it_was_written_with():
+    # v1's and v2's chases were chained with sorted JSON (their Created names no encoding); from v3
+    # on, with RFC 8785 (issue 18): v3 holds chases of every system, D6 too, and issue 18's chase,
+    # whose skills sort differently in the two encodings.
+    assert "v3" in VERSIONS
+    assert {c["system"] for c in expected("v3")["chases"].values()} >= {"coc7e", "swade", "swd", "d6"}
+    for version in VERSIONS:
+        for saved in expected(version)["chases"].values():
+            created = saved["events"][0]["data"]
+            assert created.get("chain_encoding", SORTED_JSON) == (SORTED_JSON if version in ("v1", "v2") else JCS), (version, saved["play"])
+    issue_18 = next(c for c in expected("v3")["chases"].values() if c["play"].endswith("the_ligature_and_the_grin"))
+    added = {k: issue_18["events"][1][k] for k in ("chase_id", "version", "type", "recorded_at", "data")}
+    assert hash_record(added, JCS) == issue_18["events"][1]["hash"] != hash_record(added, SORTED_JSON)
 
 
 def test_every_chase_shows_the_views_it_showed_when_written(golden: Golden):

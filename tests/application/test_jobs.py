@@ -241,12 +241,12 @@ def test_a_replay_resumes_after_its_last_frame(ledger):
     job = jobs.submit("replay", {"chase_id": str(chase_id)}, chase_id=str(chase_id))
     early = ledger.jobs.store
     # A first run stored five frames before it died.
-    from application.history import describe
+    from application.history import chain_encoding, describe
     from application.views import fold
 
     events = list(ledger.events.get(chase_id))
     early.add_frames(job["job_id"], [
-        {"step": i, "version": i, "event": describe(e), "views": ledger.renderers.all(fold(events[:i])[0])} for i, e in enumerate(events[:5], 1)
+        {"step": i, "version": i, "event": describe(e, chain_encoding(events[0])), "views": ledger.renderers.all(fold(events[:i])[0])} for i, e in enumerate(events[:5], 1)
     ])
     jobs.queue.up = True
 

@@ -24,7 +24,7 @@ from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder, Mapper, UUI
 from eventsourcing.utils import register_topic, resolve_topic
 
 import infrastructure.bootstrap  # noqa: F401  (every game system's aggregate, as the application loads them)
-from domain.chain import AS_RECORDED, GENESIS, hash_event, hash_record, record_of
+from domain.chain import AS_RECORDED, GENESIS, JCS, SORTED_JSON, hash_event, hash_record, record_of
 from domain.dice import TableDice
 from domain.recorded_chase import RecordedChase
 from domain.rules.coc7e.chase import Chase
@@ -122,7 +122,57 @@ def test_an_undo_stored_before_its_schema_was_recorded_is_read_as_schema_1_and_k
     # Step 3: its record, and so its hash, is the one it was written with.
     loaded = object.__new__(type(undone))
     object.__setattr__(loaded, "__dict__", v1)
-    assert "restored_schema" not in record_of(loaded)["data"] and hash_event(loaded) == written
+    assert "restored_schema" not in record_of(loaded)["data"] and hash_event(loaded, JCS) == written
+
+
+# -- the events: Created v1 -> v2, the chain's encoding -----------------------------------------
+
+
+def created_as_v1(log: ChaseLog) -> Any:
+    """The log's Created as version 1 of the event stored it (it named no chain encoding), loaded."""
+    created = log.events[0]
+    v1 = {k: v for k, v in vars(created).items() if k != "chain_encoding"}
+    type(created).upcast_v1_v2(v1)
+    loaded = object.__new__(type(created))
+    object.__setattr__(loaded, "__dict__", v1)
+    return loaded
+
+
+def test_a_chase_created_before_jcs_keeps_its_sorted_json_chain():
+    # Step 1: today a chase is created naming JCS as its chain's encoding, and is chained with it.
+    log = ChaseLog("table")
+    log.running()
+    assert record_of(log.events[0])["data"]["chain_encoding"] == JCS == log.chase.chain_encoding
+
+    # Step 2: a Created written by version 1 named none: loaded, it says sorted JSON, and its
+    # record (and so its hash) is the one it was written with.
+    loaded = created_as_v1(log)
+    assert loaded.chain_encoding == SORTED_JSON
+    assert "chain_encoding" not in record_of(loaded)["data"]
+
+    # Step 3: the chase it creates hashes its events with sorted JSON, for good.
+    chase = loaded.mutate(None)
+    assert chase.chain_encoding == SORTED_JSON and chase.chain_head == hash_record(record_of(loaded), SORTED_JSON)
+    for event in log.events[1:]:
+        chase = event.mutate(chase)
+    assert chase.chain_encoding == SORTED_JSON and chase.chain_head == hash_record(record_of(log.events[-1]), SORTED_JSON)
+
+
+def test_a_snapshot_of_state_schema_1_is_of_a_sorted_json_chain_and_an_old_undo_keeps_the_encoding():
+    # Step 1: a snapshot as state schema 1 stored it: no chain_encoding.
+    log = ChaseLog("table")
+    log.running()
+    snapshot = Snapshot.take(log.chase)
+    state = dict(snapshot.state, class_version=1)
+    del state["chain_encoding"]
+    object.__setattr__(snapshot, "state", state)  # a snapshot is a frozen event
+
+    # Step 2: loaded, the chase is chained with sorted JSON, as every chase of that schema was.
+    assert snapshot.mutate(None).chain_encoding == SORTED_JSON
+
+    # Step 3: an undo's payload of schema 1 holds no TIMELESS keys: the chase keeps its encoding.
+    log.chase.restore({"phase": "running"}, 1)
+    assert log.chase.chain_encoding == JCS
 
 
 # -- the chase's state: snapshots and restored payloads, one upcaster chain ----------------------
@@ -135,15 +185,16 @@ def round_renamed(state: dict[str, Any]) -> None:
 @contextmanager
 def next_schema() -> Iterator[None]:
     """The coc7e chase as a next version of the code might store it: ``round`` renamed
-    ``round_number`` (state schema 2), with its upcaster."""
+    ``round_number`` (the state schema after today's), with its upcaster."""
+    today = Chase.class_version
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Chase, "class_version", 2)
-        patch.setattr(Chase, "upcast_v1_v2", staticmethod(round_renamed), raising=False)
+        patch.setattr(Chase, "class_version", today + 1)
+        patch.setattr(Chase, f"upcast_v{today}_v{today + 1}", staticmethod(round_renamed), raising=False)
         yield
 
 
 def test_a_snapshot_of_the_previous_schema_is_upcast_when_loaded():
-    # Step 1: a chase in round 1, snapshotted by today's code (schema 1).
+    # Step 1: a chase in round 1, snapshotted by today's code.
     log = ChaseLog("table")
     log.running()
     snapshot = Snapshot.take(log.chase)
@@ -156,14 +207,14 @@ def test_a_snapshot_of_the_previous_schema_is_upcast_when_loaded():
 
 
 def test_an_undo_written_with_the_previous_schema_restores_through_the_same_upcaster():
-    # Step 1: with today's code (schema 1), the farmer's move ends round 1; the Keeper undoes it.
+    # Step 1: with today's code, the farmer's move ends round 1; the Keeper undoes it.
     log = ChaseLog("table")
     harvey, farmer = log.running()
     log.do(lambda c: c.move(harvey, 1))
     log.do(lambda c: c.move(farmer, 2))
     assert log.chase.round == 2
     log.undo()
-    assert log.events[-1].restored_schema == 1 and log.events[-1].restored["round"] == 1
+    assert log.events[-1].restored_schema == Chase.class_version and log.events[-1].restored["round"] == 1
 
     with next_schema():
         # Step 2: the next schema's code replays the log: the undo's payload is upcast as a snapshot is.
@@ -172,7 +223,7 @@ def test_an_undo_written_with_the_previous_schema_restores_through_the_same_upca
 
         # Step 3: a payload newer than the code is refused, not half understood.
         with pytest.raises(ValueError, match="newer"):
-            chase.restore({"round_number": 1}, 3)
+            chase.restore({"round_number": 1}, Chase.class_version + 1)
 
 
 # -- the value objects ---------------------------------------------------------------------------
@@ -234,10 +285,10 @@ def test_an_event_holding_a_value_object_of_the_previous_shape_keeps_its_hash():
     loaded = RecordKeepingMapper(transcoder=transcoder).to_domain_event(stored)
     assert loaded.lantern == Lantern("storm lantern", 6)
     assert record_of(loaded)["data"]["lantern"] == {"name": "storm lantern", "fuel": 6}
-    assert hash_event(loaded) == written
+    assert hash_event(loaded, JCS) == written
 
     # Step 3: eventsourcing's own mapper would have hashed today's shape: the chain would break.
-    assert hash_event(Mapper(transcoder=transcoder).to_domain_event(stored)) != written
+    assert hash_event(Mapper(transcoder=transcoder).to_domain_event(stored), JCS) != written
     assert AS_RECORDED not in vars(RecordKeepingMapper(transcoder=transcoder).to_domain_event(Mapper(transcoder=transcoder).to_stored_event(lit)))
 
 

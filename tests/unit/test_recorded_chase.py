@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.chain import GENESIS, hash_event
+from domain.chain import GENESIS, JCS, hash_event
 from domain.dice import TableDice, commitment_of
 from domain.recorded_chase import MAX_UNDO, TIMELESS, HistoryRefused
 from tests.unit.chase_log import SEEDS, ChaseLog
@@ -36,7 +36,7 @@ def test_each_event_carries_the_hash_of_the_one_before(log):
     previous = GENESIS
     for event in log.events:
         assert event.previous_hash == previous
-        previous = hash_event(event)
+        previous = hash_event(event, JCS)
     assert log.chase.chain_head == previous
 
 
