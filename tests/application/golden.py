@@ -3,6 +3,7 @@ of what it shows with what was saved, and the new commands sent to its old chase
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,23 @@ def differences(saved: Any, now: Any, where: str = "") -> list[str]:
     return []
 
 
-def assert_contains(saved: Any, now: Any, what: str) -> None:
-    found = differences(saved, now)
+# What a view works out under today's rules rather than reads from the record (advice such as the
+# difficulties a participant would face next) may change when a rule is corrected: each such
+# correction is named here, with the fixtures written before it and the fields it changes. What the
+# record says (events, rolls, positions, outcomes) never gets an entry.
+RULE_FIXES = (
+    (
+        {"v3"},
+        re.compile(r"\.participants\.[^.]+\.may_move\.[a-z]+\.options\[\d+\]\.difficulty$"),
+        "d6-movement.txt \"Fatigue\": the fatigue modifier is added to fast movement only (commit 14f0c8e, "
+        "after v3 was written); a fatigued D6 participant's next climb, leap or swim is advised without it",
+    ),
+)
+
+
+def assert_contains(saved: Any, now: Any, what: str, fixture: str = "") -> None:
+    found = [d for d in differences(saved, now)
+             if not any(fixture in fixtures and path.search(d.split(": ", 1)[0]) for fixtures, path, _ in RULE_FIXES)]
     assert not found, f"{what} differs from what was saved:\n" + "\n".join(found[:30])
 
 
@@ -41,6 +57,7 @@ class Golden:
     expected: dict[str, Any]
     workdir: Path
     exports: list[Path] = field(default_factory=list)
+    fixture: str = ""  # its folder's name: "v1", "v2", ...
 
     @property
     def chases(self) -> dict[str, dict[str, Any]]:
@@ -65,12 +82,12 @@ class Golden:
     def assert_shows(self, chase_id: str, saved: dict[str, Any]) -> None:
         """The chase's views, roll history, log and time travel contain what was saved."""
         play = saved["play"]
-        assert_contains(saved["track"], self.get(chase_id, "/track")["chase"], f"{play}: the track view")
+        assert_contains(saved["track"], self.get(chase_id, "/track")["chase"], f"{play}: the track view", self.fixture)
         assert_contains(saved["vehicles"], self.get(chase_id, "/vehicles"), f"{play}: the vehicle-build view")
         assert_contains(saved["rolls"], self.get(chase_id, "/rolls")["rolls"], f"{play}: the roll history")
         assert_contains(saved["events"], self.get(chase_id, "/events?limit=10000")["events"], f"{play}: the events")
         for version, views in saved["time_travel"].items():
-            assert_contains(views["track"], self.get(chase_id, f"/track?version={version}")["chase"], f"{play}: the track at {version}")
+            assert_contains(views["track"], self.get(chase_id, f"/track?version={version}")["chase"], f"{play}: the track at {version}", self.fixture)
             assert_contains(views["vehicles"], self.get(chase_id, f"/vehicles?version={version}"), f"{play}: the vehicles at {version}")
             assert_contains(views["rolls"], self.get(chase_id, f"/rolls?version={version}")["rolls"], f"{play}: the rolls at {version}")
 

@@ -51,7 +51,7 @@ def golden(request, tmp_path) -> Iterator[Golden]:
     ledger = build_ledger({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(database)})
     app = create_app(lambda: ledger)
     app.config["TESTING"] = True
-    yield Golden(ledger, app.test_client(), expected(request.param), tmp_path)
+    yield Golden(ledger, app.test_client(), expected(request.param), tmp_path, fixture=request.param)
     ledger.close()
 
 
