@@ -4,49 +4,22 @@ Each command runs through the core's CommandRunner (load, the check that the cha
 system the command is for, optimistic concurrency, save, views), checks who may do it and runs
 the aggregate's procedure. Answers are (result, the rolls the command recorded, the track view).
 Dice come from the core's DiceResolver; decks deal with server dice derived as their shuffle
-recorded (ServerDeckDice).
+recorded (acting.ServerDeckDice); who may act for whom is acting.acts_for.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 from uuid import UUID, uuid4
 
-from application.access import KEEPER, SYSTEM, SYSTEM_ROLE, Forbidden, Principal
+from application.access import SYSTEM, Principal
 from application.dice import DiceChoice, DiceResolver
 from application.runner import CommandRunner
-from domain.recorded_chase import HistoryRefused
+from application.systems.savage_worlds.acting import ServerDeckDice, acts_for
 from domain.rules.savage_worlds.swade_aggregate import SwadeChase
 from domain.rules.savage_worlds.swd_aggregate import SwdChase
 
 SAVAGE_CHASES = {SwadeChase.SYSTEM: SwadeChase, SwdChase.SYSTEM: SwdChase}
 Answer = tuple[Any, list[dict[str, Any]], dict[str, Any]]
-
-
-class ServerDeckDice:
-    """Server dice for a chase's decks (domain.rules.savage_worlds.savage_decks.DeckDice)."""
-
-    def __init__(self, dice: DiceResolver, chase: Any) -> None:
-        self.dice, self.chase = dice, chase
-
-    def for_shuffle(self) -> Any:
-        if self.chase.seed_commitment is None:
-            raise HistoryRefused("the chase's seed has been revealed and the chase is over: no server shuffle")
-        return self.dice.recorded(self.chase, self.chase.seed_commitment, self.chase.entropy, self.chase.seed_epoch)
-
-    def for_provenance(self, provenance: dict[str, Any]) -> Any:
-        return self.dice.recorded(self.chase, provenance["commitment"], provenance.get("entropy", ""), provenance.get("epoch", 0))
-
-
-def acts_for(by: Principal, chase: Any, participant_id: str | None, what: str) -> None:
-    """The Keeper (GM) may do anything; a player acts for their participants and the units they are in."""
-    if by.role in (KEEPER, SYSTEM_ROLE):
-        return
-    ids: set[str] = set()
-    if participant_id in chase.participants:
-        unit = chase.unit_of(participant_id)
-        ids = {participant_id, unit} | {m.id for m in chase.members(unit)}
-    if not ids & set(by.participant_ids):
-        raise Forbidden(f"a player may {what} only for their own participants")
 
 
 class SavageWorldsCommands:
@@ -210,10 +183,29 @@ class SavageWorldsCommands:
         )
 
     def deal_action_cards(
-        self, chase_id: UUID, cards: dict[str, str] | None = None, expected_version: int | None = None, *, surprised: list[str] | None = None, by: Principal = SYSTEM,
+        self, chase_id: UUID, cards: dict[str, str] | None = None, expected_version: int | None = None, *, surprised: list[str] | None = None,
+        ambushers: list[str] | None = None, by: Principal = SYSTEM,
     ) -> Answer:
         by.require_keeper("deal the Action cards")
-        return self._run(chase_id, "swade", expected_version, lambda c: c.deal_action_cards(cards, self._decks(c), surprised))
+        return self._run(chase_id, "swade", expected_version, lambda c: c.deal_action_cards(cards, self._decks(c), surprised, ambushers))
+
+    def swade_hold(
+        self, chase_id: UUID, participant_id: str, options: dict[str, Any] | None = None, *, dice: Any = None, defender_dice: Any = None,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """Go on Hold (``options`` None), or come off it now (hold.py, "Hold")."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "Hold")
+            if options is None:
+                return c.go_on_hold(participant_id, self._decks(c))
+            o = options
+            return c.act_from_hold(
+                self._maybe_dice(c, dice), self._maybe_dice(c, defender_dice), participant_id, trait_die=o.get("trait_die"),
+                defender_die=o.get("defender_die"), modifier=o["modifier"], defender_modifier=o["defender_modifier"],
+            )
+
+        return self._run(chase_id, "swade", expected_version, act)
 
     def swade_maneuver(
         self, chase_id: UUID, participant_id: str, maneuver: str, options: dict[str, Any], *, dice: Any = None,

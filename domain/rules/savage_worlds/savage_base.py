@@ -124,7 +124,8 @@ class SavageChase(RecordedChase):
         self.turn_order = []
         self.turn_index = 0
         self.turn = {}
-        self.action_cards = {}
+        # A unit on Hold keeps its card into the new round ("Hold", hold.py).
+        self.action_cards = {pid: cards for pid, cards in self.action_cards.items() if self.participants[pid].on_hold}
 
     def begin_turn_state(self, unit_id: str) -> None:
         self.turn = {"unit": unit_id, "changed_position": False, "dropped_back": False, "bumped": []}
