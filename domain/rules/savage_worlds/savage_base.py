@@ -74,7 +74,7 @@ class SavageChase(RecordedChase):
     roll_any_trait = savage_rolls.roll_any_trait
     recover = savage_rolls.recover
     recover_from_shaken = savage_rolls.recover_from_shaken
-    damage = savage_rolls.damage
+    damage = gm_options.damage_after_attack  # savage_rolls.damage with the attack's bonuses carried
     apply_damage = savage_rolls.apply_damage
     # The decks (savage_decks.py).
     deck = savage_decks.deck_of
