@@ -42,6 +42,8 @@ class BennyChase(savage_rolls.RollingChase, savage_decks.DeckChase, Protocol):
 
     def resolved(self, follow_up: dict[str, Any], outcome: str) -> None: ...
 
+    def recovered_by_benny(self, participant_id: str) -> None: ...
+
 
 class CardChase(BennyChase, Protocol):
     """What drawing a new Action Card needs besides (swade_aggregate.SwadeChase)."""
@@ -102,6 +104,7 @@ def reroll(chase: BennyChase, dice: DiceSource, participant_id: str) -> dict[str
     counts = chase.participant(p.id).last_roll["best"]  # the better of the two (savage_events.last_roll_of)
     if last["benny"] == "recover" and counts["success"] and p.conditions.shaken:
         savage_rolls.change_conditions(chase, p.id, p.conditions.recovered(), "recovered from Shaken (a benny's reroll)")
+        chase.recovered_by_benny(p.id)
     return {"counts": counts, "rerolled": last["sequence"]}
 
 

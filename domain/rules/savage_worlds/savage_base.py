@@ -193,6 +193,11 @@ class SavageChase(RecordedChase):
         self._require_running()
         self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
 
+    def recovered_by_benny(self, participant_id: str) -> None:
+        """What a system's rules call for when a benny's reroll turns a failed recovery from
+        Shaken into a success: nothing more in the Adventure Edition; the Deluxe chase lifts the
+        attack bar of "stayed Shaken" (swd_follow_ups.py)."""
+
     def became_shaken(self, participant_id: str, reason: str) -> None:
         """What a system's rules call for when someone becomes Shaken: nothing in the Adventure
         Edition; the Deluxe chase overrides it (an Out-of-Control roll, swd_follow_ups.py)."""

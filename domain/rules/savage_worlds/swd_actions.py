@@ -38,6 +38,7 @@ class DeluxeChase(savage_rolls.RollingChase, savage_decks.DeckChase, ActingChase
     ActionCardDealt: ClassVar[type]
     ActionCardKept: ClassVar[type]
     AttackBarred: ClassVar[type]
+    AttackBarLifted: ClassVar[type]
     CardsEarned: ClassVar[type]
     ComplicationFaced: ClassVar[type]
     CooperationCounted: ClassVar[type]
