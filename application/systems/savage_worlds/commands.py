@@ -145,6 +145,23 @@ class SavageWorldsCommands:
 
         return self._run(chase_id, system, expected_version, act)
 
+    def savage_free_self(
+        self, chase_id: UUID, system: str, participant_id: str, what: str, o: dict[str, Any], *, dice: Any = None, defender_dice: Any = None,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """Recover from Stunned (``what`` "stunned") or break free (recovery.py)."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "recover")
+            if what == "stunned":
+                return c.recover_from_stunned(self._roll_dice(c, dice), participant_id, o["trait_die"], o["modifier"])
+            return c.break_free(
+                self._roll_dice(c, dice), self._maybe_dice(c, defender_dice), participant_id, o["trait_die"], strength=o["strength"], held_by=o["held_by"],
+                defender_die=o["defender_die"], modifier=o["modifier"], defender_modifier=o["defender_modifier"], actions=o.get("actions"),
+            )
+
+        return self._run(chase_id, system, expected_version, act)
+
     # -- bennies (domain/rules/savage_worlds/bennies.py) ------------------------------------
 
     def savage_give_bennies(self, chase_id: UUID, system: str, participant_id: str, change: int, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:

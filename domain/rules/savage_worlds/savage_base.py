@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.errors import NotFound
 from domain.recorded_chase import RecordedChase
-from domain.rules.savage_worlds import bennies, breaking, gm_options, savage_decks, savage_rolls
+from domain.rules.savage_worlds import bennies, breaking, gm_options, recovery, savage_decks, savage_rolls
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds.errors import InvalidValue, RuleBroken
 from domain.rules.savage_worlds.participants import SavageParticipant, new_participant, validate
@@ -85,6 +85,8 @@ class SavageChase(RecordedChase):
     reshuffle_if_due = savage_decks.reshuffle_if_due
     # Bennies (bennies.py); drawing a new Action Card is the Adventure Edition's (swade_aggregate.py).
     test_foe = gm_options.test_foe  # Tests and Tricks (gm_options.py)
+    recover_from_stunned = recovery.recover_from_stunned  # Stunned and Breaking Free (recovery.py)
+    break_free = recovery.break_free
     break_object = breaking.break_object  # Breaking Things (breaking.py)
     give_bennies = bennies.give
     reroll_with_benny = bennies.reroll
