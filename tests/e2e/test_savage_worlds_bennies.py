@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from infrastructure.systems import verify
 from tests.e2e.savage_worlds_table import SavageTable
+from tests.e2e.test_savage_worlds_swd import EXTRA_FAILS, deluxe, shake
 
 ROW = ["2S", "3H", "4D", "5C", "RJ", "6S", "7H", "8D", "9C"]
 
@@ -122,3 +123,20 @@ def test_benny_rerolls_and_soaks_with_server_dice_pass_chase_verify(client):
     table.post("/end", {"outcome": "abandoned"})
     report = verify(table.get("/export"))
     assert body["rolls"][0]["reroll_of"] == body["rolls"][0]["sequence"] - 1 and report.server_rolls_verified >= 4
+
+
+def test_a_deluxe_recovery_rerolled_to_a_success_lifts_the_attack_bar(client):
+    # swd-chases.txt "Resolve Actions": "If they stay Shaken, they cannot take any other non-Free
+    # actions this round" -- the Hunter's failed recovery, rerolled with a benny, succeeds: he
+    # did not stay Shaken, so he may attack this round.
+    table = deluxe(client)
+    shake(table, "Hunter")
+    table.act("Hunter", "maneuver", table_dice=[7, 2], cards=["KH"])
+    table.act("Thief", "maneuver", table_dice=EXTRA_FAILS)
+    chase = table.resolve(table_dice=[2, 3])["chase"]  # Spirit 3: still Shaken, barred
+    assert table.who(chase, "Hunter")["barred"] == "stayed Shaken"
+    chase = table.post(f"/swd/participants/{table.ids['Hunter']}/bennies/reroll", {"table_dice": [5, 2]})["chase"]
+    hunter = table.who(chase, "Hunter")
+    assert not hunter["conditions"]["shaken"] and hunter["barred"] is None
+    assert table.names()[-1] == "AttackBarLifted"
+    table.act("Hunter", "attack", target_id="Thief", trait_die="d8", table_dice=[7, 3])

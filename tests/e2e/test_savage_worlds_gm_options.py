@@ -81,7 +81,7 @@ def test_a_deluxe_trick_that_shakes_a_driver_sends_him_out_of_control(client):
 def test_rate_of_fire_records_the_bullets_and_recoil_from_two(client):
     # "BULLETS PER RATE OF FIRE" and "Recoil: -2 Shooting if RoF is 2 or higher".
     table = runners(client, placements=(3, 3))
-    roll = table.act("Ann", "attack", target_id="Bob", trait_die="d8", weapon_range="12/24/48", rate_of_fire=3, table_dice=[5, 1])["rolls"][0]
+    roll = table.act("Ann", "attack", target_id="Bob", trait_die="d8", weapon_range="12/24/48", rate_of_fire=3, table_dice=[5, 1, 4, 2])["rolls"][0]
     assert roll["bullets"] == 10 and roll["rate_of_fire"] == 3 and roll["modifiers"]["Recoil"] == -2
     roll = table.act("Ann", "attack", target_id="Bob", trait_die="d8", weapon_range="12/24/48", rate_of_fire=1, table_dice=[5, 1])["rolls"][0]
     assert roll["bullets"] == 1 and "Recoil" not in roll["modifiers"]

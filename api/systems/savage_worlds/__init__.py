@@ -1,7 +1,7 @@
 """Savage Worlds over HTTP: Adventure Edition chase cards (swade) and Deluxe action cards (swd)."""
 from __future__ import annotations
 
-from api.systems.savage_worlds import bennies, chases  # noqa: F401  (bennies.py adds its routes to chases.blp)
+from api.systems.savage_worlds import bennies, chases, hold, recovery  # noqa: F401  (bennies.py, hold.py, recovery.py add routes to chases.blp)
 from api.systems.savage_worlds.schemas import SavageView
 
 blueprints = [chases.blp]

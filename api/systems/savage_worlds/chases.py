@@ -139,7 +139,9 @@ class ActionCards(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID):
         """A new round: an Action card to every unit; they act high to low, ties in suit order."""
-        return answer(savage().deal_action_cards(chase_id, data["cards"], expected_version(), surprised=data["surprised"], by=principal(chase_id)))
+        return answer(savage().deal_action_cards(
+            chase_id, data["cards"], expected_version(), surprised=data["surprised"], ambushers=data["ambushers"], by=principal(chase_id),
+        ))
 
 
 def _swade(maneuver: str, schema: Any, doc: str) -> type[MethodView]:

@@ -115,6 +115,7 @@ class SwadeBegin(Schema):
 class ActionCards(Schema):
     cards = fields.Dict(keys=fields.String(), values=fields.String(), load_default=None, allow_none=True, metadata={"description": "physical deck: the card dealt to each unit", **CARD})
     surprised = fields.List(fields.String(), load_default=None, allow_none=True, validate=validate.Length(0, 100), metadata={"description": "Surprise, first round: the units whose Notice failed get no card"})
+    ambushers = fields.List(fields.String(), load_default=None, allow_none=True, validate=validate.Length(0, 100), metadata={"description": "Surprise, first round: the ambushers, who start on Hold"})
 
 
 class ChangePosition(DiceInput):

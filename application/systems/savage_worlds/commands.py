@@ -4,49 +4,23 @@ Each command runs through the core's CommandRunner (load, the check that the cha
 system the command is for, optimistic concurrency, save, views), checks who may do it and runs
 the aggregate's procedure. Answers are (result, the rolls the command recorded, the track view).
 Dice come from the core's DiceResolver; decks deal with server dice derived as their shuffle
-recorded (ServerDeckDice).
+recorded (acting.ServerDeckDice); who may act for whom is acting.acts_for.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 from uuid import UUID, uuid4
 
-from application.access import KEEPER, SYSTEM, SYSTEM_ROLE, Forbidden, Principal
+from application.access import SYSTEM, Principal
 from application.dice import DiceChoice, DiceResolver
 from application.runner import CommandRunner
-from domain.recorded_chase import HistoryRefused
+from application.systems.savage_worlds import swd_commands
+from application.systems.savage_worlds.acting import ServerDeckDice, acts_for
 from domain.rules.savage_worlds.swade_aggregate import SwadeChase
 from domain.rules.savage_worlds.swd_aggregate import SwdChase
 
 SAVAGE_CHASES = {SwadeChase.SYSTEM: SwadeChase, SwdChase.SYSTEM: SwdChase}
 Answer = tuple[Any, list[dict[str, Any]], dict[str, Any]]
-
-
-class ServerDeckDice:
-    """Server dice for a chase's decks (domain.rules.savage_worlds.savage_decks.DeckDice)."""
-
-    def __init__(self, dice: DiceResolver, chase: Any) -> None:
-        self.dice, self.chase = dice, chase
-
-    def for_shuffle(self) -> Any:
-        if self.chase.seed_commitment is None:
-            raise HistoryRefused("the chase's seed has been revealed and the chase is over: no server shuffle")
-        return self.dice.recorded(self.chase, self.chase.seed_commitment, self.chase.entropy, self.chase.seed_epoch)
-
-    def for_provenance(self, provenance: dict[str, Any]) -> Any:
-        return self.dice.recorded(self.chase, provenance["commitment"], provenance.get("entropy", ""), provenance.get("epoch", 0))
-
-
-def acts_for(by: Principal, chase: Any, participant_id: str | None, what: str) -> None:
-    """The Keeper (GM) may do anything; a player acts for their participants and the units they are in."""
-    if by.role in (KEEPER, SYSTEM_ROLE):
-        return
-    ids: set[str] = set()
-    if participant_id in chase.participants:
-        unit = chase.unit_of(participant_id)
-        ids = {participant_id, unit} | {m.id for m in chase.members(unit)}
-    if not ids & set(by.participant_ids):
-        raise Forbidden(f"a player may {what} only for their own participants")
 
 
 class SavageWorldsCommands:
@@ -172,6 +146,23 @@ class SavageWorldsCommands:
 
         return self._run(chase_id, system, expected_version, act)
 
+    def savage_free_self(
+        self, chase_id: UUID, system: str, participant_id: str, what: str, o: dict[str, Any], *, dice: Any = None, defender_dice: Any = None,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """Recover from Stunned (``what`` "stunned") or break free (recovery.py)."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "recover")
+            if what == "stunned":
+                return c.recover_from_stunned(self._roll_dice(c, dice), participant_id, o["trait_die"], o["modifier"])
+            return c.break_free(
+                self._roll_dice(c, dice), self._maybe_dice(c, defender_dice), participant_id, o["trait_die"], strength=o["strength"], held_by=o["held_by"],
+                defender_die=o["defender_die"], modifier=o["modifier"], defender_modifier=o["defender_modifier"], actions=o.get("actions"),
+            )
+
+        return self._run(chase_id, system, expected_version, act)
+
     # -- bennies (domain/rules/savage_worlds/bennies.py) ------------------------------------
 
     def savage_give_bennies(self, chase_id: UUID, system: str, participant_id: str, change: int, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
@@ -210,10 +201,29 @@ class SavageWorldsCommands:
         )
 
     def deal_action_cards(
-        self, chase_id: UUID, cards: dict[str, str] | None = None, expected_version: int | None = None, *, surprised: list[str] | None = None, by: Principal = SYSTEM,
+        self, chase_id: UUID, cards: dict[str, str] | None = None, expected_version: int | None = None, *, surprised: list[str] | None = None,
+        ambushers: list[str] | None = None, by: Principal = SYSTEM,
     ) -> Answer:
         by.require_keeper("deal the Action cards")
-        return self._run(chase_id, "swade", expected_version, lambda c: c.deal_action_cards(cards, self._decks(c), surprised))
+        return self._run(chase_id, "swade", expected_version, lambda c: c.deal_action_cards(cards, self._decks(c), surprised, ambushers))
+
+    def swade_hold(
+        self, chase_id: UUID, participant_id: str, options: dict[str, Any] | None = None, *, dice: Any = None, defender_dice: Any = None,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> Answer:
+        """Go on Hold (``options`` None), or come off it now (hold.py, "Hold")."""
+
+        def act(c: Any) -> Any:
+            acts_for(by, c, participant_id, "Hold")
+            if options is None:
+                return c.go_on_hold(participant_id, self._decks(c))
+            o = options
+            return c.act_from_hold(
+                self._maybe_dice(c, dice), self._maybe_dice(c, defender_dice), participant_id, trait_die=o.get("trait_die"),
+                defender_die=o.get("defender_die"), modifier=o["modifier"], defender_modifier=o["defender_modifier"],
+            )
+
+        return self._run(chase_id, "swade", expected_version, act)
 
     def swade_maneuver(
         self, chase_id: UUID, participant_id: str, maneuver: str, options: dict[str, Any], *, dice: Any = None,
@@ -256,51 +266,8 @@ class SavageWorldsCommands:
 
         return self._run(chase_id, "swade", expected_version, act)
 
-    # -- the Deluxe chase ------------------------------------------------------------------
-
-    def begin_swd(self, chase_id: UUID, length: int | None = 5, *, deck: str | None = None, constant: int = 0, expected_version: int | None = None, by: Principal = SYSTEM) -> Answer:
-        by.require_keeper("begin the chase")
-        return self._run(chase_id, "swd", expected_version, lambda c: c.begin(length, deck=deck, constant=constant, deck_dice=self._decks(c)))
-
-    def swd_maneuver(
-        self, chase_id: UUID, participant_id: str, *, modifier: int = 0, cards: list[str] | None = None, keep: str | None = None,
-        dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
-    ) -> Answer:
-        def act(c: Any) -> Any:
-            acts_for(by, c, participant_id, "make maneuver rolls")
-            if cards is not None:
-                by.require_keeper("enter the cards dealt")
-            return c.maneuver(self._roll_dice(c, dice), participant_id, modifier=modifier, cards=cards, keep=keep, deck_dice=self._decks(c)).total
-
-        return self._run(chase_id, "swd", expected_version, act)
-
-    def swd_cooperate(self, chase_id: UUID, participant_id: str, *, modifier: int = 0, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM) -> Answer:
-        def act(c: Any) -> Any:
-            acts_for(by, c, participant_id, "make cooperative rolls")
-            return c.cooperate(self._roll_dice(c, dice), participant_id, modifier).total
-
-        return self._run(chase_id, "swd", expected_version, act)
-
-    def swd_action(
-        self, chase_id: UUID, participant_id: str, action: str, options: dict[str, Any], *, dice: Any = None,
-        defender_dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
-    ) -> Answer:
-        """An action with Advantage ("Resolve Actions"): attack or force."""
-
-        def act(c: Any) -> Any:
-            acts_for(by, c, participant_id, action)
-            o = options
-            if action == "attack":
-                return c.attack_foe(
-                    self._roll_dice(c, dice), participant_id, o["target_id"], o["trait_die"], modifier=o["modifier"],
-                    target_number=o["target_number"], unstable_platform=o["unstable_platform"], running=o["running"], actions=o.get("actions"),
-                    options=o,
-                ).total
-            if action == "force":
-                return c.force(
-                    self._roll_dice(c, dice), self._roll_dice(c, defender_dice), participant_id, o["target_id"], modifier=o["modifier"],
-                    defender_modifier=o["defender_modifier"], actions=o.get("actions"),
-                )
-            raise ValueError(f"no action {action}")
-
-        return self._run(chase_id, "swd", expected_version, act)
+    # -- the Deluxe chase (swd_commands.py, bound as methods) --------------------------------
+    begin_swd = swd_commands.begin_swd
+    swd_maneuver = swd_commands.swd_maneuver
+    swd_cooperate = swd_commands.swd_cooperate
+    swd_action = swd_commands.swd_action

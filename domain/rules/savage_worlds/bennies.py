@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
-from domain.rules.savage_worlds import savage_decks, savage_rolls
+from domain.rules.savage_worlds import rate_of_fire, savage_decks, savage_rolls
 from domain.rules.savage_worlds.cards import card as read_card
 from domain.rules.savage_worlds.cards import highest_first
 from domain.rules.savage_worlds.errors import CORE, SWADE, InvalidValue, RuleBroken, whole
@@ -41,6 +41,8 @@ class BennyChase(savage_rolls.RollingChase, savage_decks.DeckChase, Protocol):
     pending: list[dict[str, Any]]
 
     def resolved(self, follow_up: dict[str, Any], outcome: str) -> None: ...
+
+    def recovered_by_benny(self, participant_id: str) -> None: ...
 
 
 class CardChase(BennyChase, Protocol):
@@ -88,13 +90,21 @@ def reroll(chase: BennyChase, dice: DiceSource, participant_id: str) -> dict[str
     if last["critical_failure"]:
         raise RuleBroken("a Critical Failure cannot be rerolled with a benny", f"{CORE}, \"Critical Failures\"")
     spend(chase, p, f"reroll the {last['purpose']} (roll {last['sequence']})")
-    savage_rolls.roll_trait(
-        chase, dice, p.id, last["purpose"], last["trait_die"], dict(last["modifiers"]), target_number=last["target_number"],
-        benny=last["benny"], extra={**last["extra"], "reroll_of": last["sequence"], "best_before": last["best"]},
-    )
+    extra = {**last["extra"], "reroll_of": last["sequence"], "best_before": last["best"]}
+    if last.get("rate_of_fire"):  # every Shooting die again (rate_of_fire.py)
+        rate_of_fire.roll_rate_of_fire(
+            chase, dice, p.id, last["purpose"], last["trait_die"], last["rate_of_fire"], dict(last["modifiers"]),
+            target_number=last["target_number"], benny=last["benny"], extra=extra,
+        )
+    else:
+        savage_rolls.roll_trait(
+            chase, dice, p.id, last["purpose"], last["trait_die"], dict(last["modifiers"]), target_number=last["target_number"],
+            benny=last["benny"], extra=extra,
+        )
     counts = chase.participant(p.id).last_roll["best"]  # the better of the two (savage_events.last_roll_of)
     if last["benny"] == "recover" and counts["success"] and p.conditions.shaken:
         savage_rolls.change_conditions(chase, p.id, p.conditions.recovered(), "recovered from Shaken (a benny's reroll)")
+        chase.recovered_by_benny(p.id)
     return {"counts": counts, "rerolled": last["sequence"]}
 
 

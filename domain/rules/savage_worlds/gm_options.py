@@ -7,7 +7,8 @@ which apply (an input of the attack, none by default), and each is named in the 
   no penalties" (the unit's penalties to this ranged attack: Range, Cover, Illumination, the
   chase's, Called Shots, Scale, Prone's cover);
 * Called Shots: "Limb is -2 / Hand -4 ... Head or vitals is -4 and +4 Damage" (the +4 is recorded
-  as the attack's ``damage_bonus`` for the damage roll that follows);
+  as the attack's ``damage_bonus`` and added, named, to the damage roll that follows a hit, as
+  the Drop's +4 is: damage_after_attack);
 * Cover: "Light -2, Medium -4, Heavy -6, Near Total -8";
 * Illumination: "Dim -2; Dark -4; Pitch Darkness -6";
 * Rate of Fire: "BULLETS PER RATE OF FIRE" (1, 5, 10, 20, 40, 50 for RoF 1 to 6), recorded as the
@@ -70,6 +71,27 @@ def attack_options(options: dict[str, Any], others: dict[str, int], *, ranged: b
         penalties = -sum(v for k, v in {**others, **mods}.items() if v < 0 and k not in ("conditions", "multi-action", "situational"))
         mods["Aim"] = min(AIM_IGNORES, penalties) if penalties else AIM_BONUS
     return mods, record
+
+
+def damage_after_attack(
+    chase: savage_rolls.RollingChase, dice: DiceSource, target_id: str, expression: str, *, roller_id: str | None = None,
+    raise_bonus: bool = False, strength: str | None = None, modifier: int = 0, purpose: str = "damage",
+) -> int:
+    """Damage, carrying the bonuses of the attack just made by the roller against this target:
+    "The Drop: +4 to attack and damage" (conditions.py) and a Called Shot to the head or vitals,
+    "+4 Damage" ("Called Shots"), each named in the damage roll's modifiers."""
+    carried: dict[str, int] = {}
+    last = chase.participant(roller_id).last_roll if roller_id is not None else None
+    if last and last["purpose"] == "attack" and last["sequence"] == chase.rolls_made and last["extra"].get("target") == target_id and last["best"]["success"]:
+        for name, value in last["modifiers"].items():
+            if name.startswith("The Drop"):
+                carried[name] = value  # the same +4 to damage as to the attack
+            elif name.startswith("Called Shot (") and CALLED_SHOTS.get(name[len("Called Shot ("):-1], (0, 0))[1]:
+                carried[name] = CALLED_SHOTS[name[len("Called Shot ("):-1]][1]
+    return savage_rolls.damage(
+        chase, dice, target_id, expression, roller_id=roller_id, raise_bonus=raise_bonus, strength=strength, modifier=modifier,
+        purpose=purpose, carried=carried,
+    )
 
 
 def test_effect(effect: str) -> str:

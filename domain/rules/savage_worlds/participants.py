@@ -258,3 +258,9 @@ def damage_to_character(
     new = raises + (1 if shaken and raises == 0 and shaken_again_wounds else 0)
     limit = max_wounds if wild_card else 0
     return CharacterHit(True, new, new > 0 and wounds + new > limit)
+
+
+def loses_hold(p: SavageParticipant) -> bool:
+    """"Hold": she loses her Hold status if Shaken or Stunned (the unit's own operator: a
+    vehicle's driver, the group's leader)."""
+    return (p.conditions.shaken or p.conditions.stunned) and (p.with_id is None or p.seat == "driver")

@@ -17,6 +17,8 @@ def last_roll_of(roll: dict) -> dict:
     total, the earlier on a tie (bennies.py)."""
     keys = ("sequence", "purpose", "benny", "trait_die", "modifiers", "target_number", "total", "success", "raises", "critical_failure")
     out = {k: roll.get(k) for k in keys} | {"extra": {k: roll[k] for k in ("target", "unit", "action_card") if k in roll}}
+    if roll.get("kind") == "rate of fire roll":  # rolled again as it was (rate_of_fire.py)
+        out["rate_of_fire"] = roll["rate_of_fire"]
     mine = {k: roll.get(k) for k in ("sequence", "total", "success", "raises")}
     before = roll.get("best_before")
     return out | {"best": dict(before) if before and before["total"] >= mine["total"] else mine}

@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.errors import NotFound
 from domain.recorded_chase import RecordedChase
-from domain.rules.savage_worlds import bennies, breaking, gm_options, savage_decks, savage_rolls
+from domain.rules.savage_worlds import bennies, breaking, gm_options, recovery, savage_decks, savage_rolls
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds.errors import InvalidValue, RuleBroken
 from domain.rules.savage_worlds.participants import SavageParticipant, new_participant, validate
@@ -74,7 +74,7 @@ class SavageChase(RecordedChase):
     roll_any_trait = savage_rolls.roll_any_trait
     recover = savage_rolls.recover
     recover_from_shaken = savage_rolls.recover_from_shaken
-    damage = savage_rolls.damage
+    damage = gm_options.damage_after_attack  # savage_rolls.damage with the attack's bonuses carried
     apply_damage = savage_rolls.apply_damage
     # The decks (savage_decks.py).
     deck = savage_decks.deck_of
@@ -85,6 +85,8 @@ class SavageChase(RecordedChase):
     reshuffle_if_due = savage_decks.reshuffle_if_due
     # Bennies (bennies.py); drawing a new Action Card is the Adventure Edition's (swade_aggregate.py).
     test_foe = gm_options.test_foe  # Tests and Tricks (gm_options.py)
+    recover_from_stunned = recovery.recover_from_stunned  # Stunned and Breaking Free (recovery.py)
+    break_free = recovery.break_free
     break_object = breaking.break_object  # Breaking Things (breaking.py)
     give_bennies = bennies.give
     reroll_with_benny = bennies.reroll
@@ -124,7 +126,8 @@ class SavageChase(RecordedChase):
         self.turn_order = []
         self.turn_index = 0
         self.turn = {}
-        self.action_cards = {}
+        # A unit on Hold keeps its card into the new round ("Hold", hold.py).
+        self.action_cards = {pid: cards for pid, cards in self.action_cards.items() if self.participants[pid].on_hold}
 
     def begin_turn_state(self, unit_id: str) -> None:
         self.turn = {"unit": unit_id, "changed_position": False, "dropped_back": False, "bumped": []}
@@ -191,6 +194,11 @@ class SavageChase(RecordedChase):
             raise InvalidValue("outcome", f"must be one of {', '.join(OUTCOMES)}")
         self._require_running()
         self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
+
+    def recovered_by_benny(self, participant_id: str) -> None:
+        """What a system's rules call for when a benny's reroll turns a failed recovery from
+        Shaken into a success: nothing more in the Adventure Edition; the Deluxe chase lifts the
+        attack bar of "stayed Shaken" (swd_follow_ups.py)."""
 
     def became_shaken(self, participant_id: str, reason: str) -> None:
         """What a system's rules call for when someone becomes Shaken: nothing in the Adventure

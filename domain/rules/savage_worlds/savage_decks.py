@@ -49,6 +49,7 @@ class DeckChase(Protocol):
     decks: dict[str, dict[str, Any]]
     settings: dict[str, Any]
     action_cards: dict[str, list[str]]
+    participants: dict[str, Any]
     rolls_made: int
     round: int
     seed_commitment: str | None
@@ -130,7 +131,8 @@ def _shuffle_seed_revealed(chase: DeckChase, name: str) -> bool:
 
 
 def discard_action_cards(chase: DeckChase, reason: str) -> None:
-    held = [c for cards in chase.action_cards.values() for c in cards]
+    # A card held by a unit on Hold stays in play ("Hold", hold.py).
+    held = [c for pid, cards in chase.action_cards.items() if not chase.participants[pid].on_hold for c in cards]
     if held:
         chase.trigger_event(chase.CardsDiscarded, deck="action", cards=held, reason=reason)
 

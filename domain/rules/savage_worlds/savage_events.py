@@ -13,7 +13,7 @@ from typing import Any
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds import play_events
 from domain.rules.savage_worlds.conditions import Conditions
-from domain.rules.savage_worlds.participants import participant_from
+from domain.rules.savage_worlds.participants import loses_hold, participant_from
 
 Event = RecordedChase.Event
 
@@ -137,7 +137,10 @@ class ConditionsChanged(Event):
     reason: str
 
     def apply(self, chase: Any) -> None:
-        chase.participants[self.participant_id].conditions = Conditions(**self.conditions)
+        p = chase.participants[self.participant_id]
+        p.conditions = Conditions(**self.conditions)
+        if loses_hold(p):  # "Hold": lost if Shaken or Stunned (hold.py)
+            chase.participants[p.with_id or p.id].on_hold = False
 
 
 class CharacterDamaged(Event):

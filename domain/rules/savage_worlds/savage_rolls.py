@@ -244,9 +244,11 @@ def recover_from_shaken(chase: RollingChase, dice: DiceSource, participant_id: s
 def damage(
     chase: RollingChase, dice: DiceSource, target_id: str, expression: str, *, roller_id: str | None = None,
     raise_bonus: bool = False, strength: str | None = None, modifier: int = 0, purpose: str = "damage",
+    carried: dict[str, int] | None = None,
 ) -> int:
     """Roll damage (it Aces) against a target and apply it: a vehicle's Toughness and Wounds,
-    a character's Shaken and Wounds."""
+    a character's Shaken and Wounds. ``carried``: named bonuses the attack carries into its
+    damage (gm_options.damage_after_attack), each named in the roll's ``modifiers``."""
     chase._require_running()
     chase._require_nothing_pending()
     target = chase._require_in_chase(target_id)
@@ -254,7 +256,11 @@ def damage(
         chase.participant(roller_id)
     if target.toughness is None:
         raise InvalidValue("toughness", f"{target.name} has no Toughness to compare the damage with")
-    total = roll_damage(chase, dice, roller_id, target_id, purpose, expression, raise_bonus=raise_bonus, strength=strength, modifier=modifier)
+    named = {"situational": whole("modifier", modifier), **(carried or {})}
+    extra = {"modifiers": named} if carried else None
+    total = roll_damage(
+        chase, dice, roller_id, target_id, purpose, expression, raise_bonus=raise_bonus, strength=strength, modifier=sum(named.values()), extra=extra,
+    )
     apply_damage(chase, target_id, total, by=roller_id, cause=purpose)
     return total
 

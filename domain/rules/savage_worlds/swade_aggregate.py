@@ -11,19 +11,16 @@ follow-ups (swade_follow_ups.py). Row positions count from the rear (0) to the f
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from domain.recorded_chase import RecordedChase
 from domain.rules.savage_worlds import savage_events as ev
 from domain.rules.savage_worlds import swade_events as sev
-from domain.rules.savage_worlds import bennies, swade_follow_ups, swade_maneuvers, swade_units
-from domain.rules.savage_worlds.cards import card
+from domain.rules.savage_worlds import bennies, hold, swade_follow_ups, swade_maneuvers, swade_turns, swade_units
 from domain.rules.savage_worlds.errors import SWADE, InvalidValue, RuleBroken, whole
 from domain.rules.savage_worlds.savage_base import SavageChase
 from domain.rules.savage_worlds.savage_decks import DeckDice, deck_mode
-from domain.rules.savage_worlds.swade_chase import complication_due, surprised_units
 from domain.rules.savage_worlds.swade_tables import DEFAULT_CHASE_CARDS, range_increment
-from domain.rules.savage_worlds.swd_chase import resolution_order
 
 SETUP = f"{SWADE} \"SETUP\""
 MAX_ROW = 54  # the extra deck holds 54 cards
@@ -172,6 +169,15 @@ class SwadeChase(SavageChase):
     class Rammed(sev.Rammed):
         TOPIC = "swade:Chase.Rammed"
 
+    class WentOnHold(sev.WentOnHold):
+        TOPIC = "swade:Chase.WentOnHold"
+
+    class CameOffHold(sev.CameOffHold):
+        TOPIC = "swade:Chase.CameOffHold"
+
+    class TurnResumed(sev.TurnResumed):
+        TOPIC = "swade:Chase.TurnResumed"
+
     # The procedures (functions taking the chase, each module's Protocol naming what it uses),
     # bound as methods. Maneuvers and attacks (swade_maneuvers.py):
     change_position = swade_maneuvers.change_position
@@ -197,6 +203,17 @@ class SwadeChase(SavageChase):
     fastest_rival = swade_units.fastest_rival
     rival_on_same_card = swade_units.rival_on_same_card
     new_action_card = bennies.new_action_card  # "DRAW A NEW ACTION CARD" (bennies.py)
+    # Rounds and turns (swade_turns.py), Hold and interrupts (hold.py).
+    deal_action_cards = swade_turns.deal_action_cards
+    end_turn = swade_turns.end_turn
+    advance = swade_turns.advance
+    acting_unit = swade_turns.acting_unit
+    go_on_hold = hold.go_on_hold
+    act_from_hold = hold.act_from_hold
+
+    # A turn cut into by a unit coming off Hold, until it resumes (hold.py). Replaced, never
+    # changed in place; the class value serves a chase saved before Hold existed.
+    suspended_turns: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)
@@ -259,67 +276,3 @@ class SwadeChase(SavageChase):
             self.trigger_event(self.ChaseCardDealt, end="front", **self.draw_card("chase", deck_dice, entered))
         for unit in units:
             self.trigger_event(self.ParticipantPlaced, participant_id=unit.id, position=placements[unit.id])
-
-    # -- rounds and turns ------------------------------------------------------------------
-
-    def deal_action_cards(self, cards: dict[str, str] | None = None, deck_dice: DeckDice | None = None, surprised: list[str] | None = None) -> None:
-        """A new round: an Action card to every unit in the chase, then they act high to low.
-        ``surprised``: in the first round, the units whose Notice failed get none ("Surprise")."""
-        self._require_running()
-        self._require_nothing_pending()
-        if self.round and not self.round_over:
-            raise RuleBroken(f"round {self.round} is still being played: end its turns first", "Savage Worlds core rules, \"Action Cards\"")
-        units = [u for u in self.units() if u.id not in surprised_units(self.round, surprised, [u.id for u in self.units()])]
-        if not self.server_deck:
-            if not isinstance(cards, dict) or set(cards) != {u.id for u in units}:
-                raise InvalidValue("cards", "a physical deck: enter the Action card dealt to each unit in the chase")
-        elif cards:
-            raise InvalidValue("cards", "this chase deals from the server's deck: no card is entered")
-        self.trigger_event(self.RoundBegan, round=self.round + 1)
-        for unit in units:
-            entered = cards[unit.id] if not self.server_deck else None  # type: ignore[index]
-            self.trigger_event(self.ActionCardDealt, participant_id=unit.id, **self.draw_card("action", deck_dice, entered))
-        order = resolution_order({u.id: card(self.action_cards[u.id][0]) for u in units if self.action_cards.get(u.id)})
-        self.trigger_event(self.TurnOrderSet, turn_order=order)
-        self.advance(deck_dice)
-
-    def end_turn(self, participant_id: str, deck_dice: DeckDice | None = None) -> None:
-        unit = self.acting_unit(participant_id, "end the turn", in_chase=False)  # also once it left the chase
-        self.trigger_event(self.TurnEnded, participant_id=unit.id, reason="done" if unit.in_chase else f"{unit.status}")
-        self.advance(deck_dice)
-
-    def advance(self, deck_dice: DeckDice | None) -> None:
-        """Begin the next unit's turn (a Club brings its Complication); after the last, end the round."""
-        while self.phase == "running" and self.whose_turn is not None:
-            unit_id = self.whose_turn
-            if self.turn.get("unit") == unit_id:
-                return  # its turn is under way
-            if not self.participants[unit_id].in_chase:
-                self.trigger_event(self.TurnEnded, participant_id=unit_id, reason="out of the chase")
-                continue
-            self.trigger_event(self.TurnBegan, participant_id=unit_id)
-            if self.turn.get("lost"):
-                self.trigger_event(self.TurnEnded, participant_id=unit_id, reason="lost turn (Critical Failure)")
-                continue
-            action_card = card(self.action_cards[unit_id][0])
-            if complication_due(action_card):
-                position = self.track.location_of(unit_id)
-                chase_card = self.row[position] if position is not None and 0 <= position < len(self.row) else None
-                self.require("complication", unit_id, chase_card=chase_card, rule="COMPLICATIONS")
-            return
-        if self.phase == "running" and not self.round_over and self.round:
-            self.trigger_event(self.RoundEnded, round=self.round)
-            self.discard_action_cards("end of the round")
-            self.reshuffle_if_due(deck_dice)
-
-    # -- guards ----------------------------------------------------------------------------
-
-    def acting_unit(self, participant_id: str, what: str, in_chase: bool = True) -> Any:
-        """The unit whose turn it is, for someone in it, with nothing left to resolve first."""
-        self._require_running()
-        self._require_nothing_pending()
-        unit_id = self.unit_of(participant_id)
-        if self.whose_turn != unit_id:
-            whose = self.participants[self.whose_turn].name + "'s" if self.whose_turn else "no one's (deal the Action cards)"
-            raise RuleBroken(f"{self.participants[unit_id].name} cannot {what}: it is {whose} turn", f"{SWADE} \"MANEUVERS\" (on his turn)")
-        return self._require_in_chase(unit_id) if in_chase else self.participants[unit_id]

@@ -126,3 +126,45 @@ class Rammed(Event):
     target_id: str
     with_raise: bool
     damage: dict
+
+
+class WentOnHold(Event):
+    """A unit Holds its Action Card (hold.py, "Hold"; ambushers start so, "Surprise")."""
+
+    participant_id: str
+    reason: str
+
+    def apply(self, chase: Any) -> None:
+        chase.participants[self.participant_id].on_hold = True
+
+
+class CameOffHold(Event):
+    """A unit on Hold takes its turn during another unit's (``during``): before it (``first``),
+    whose turn is then suspended, or right after it (an interrupt the foe won)."""
+
+    participant_id: str
+    during: str
+    first: bool
+    interrupt: bool
+
+    def apply(self, chase: Any) -> None:
+        chase.participants[self.participant_id].on_hold = False
+        order = list(chase.turn_order)
+        if self.first:
+            chase.suspended_turns = {**chase.suspended_turns, self.during: dict(chase.turn)}
+            chase.turn = {}
+            order.insert(chase.turn_index, self.participant_id)
+        else:
+            order.insert(chase.turn_index + 1, self.participant_id)
+        chase.turn_order = order
+
+
+class TurnResumed(Event):
+    """A turn suspended by a unit coming off Hold before it goes on where it stopped."""
+
+    participant_id: str
+
+    def apply(self, chase: Any) -> None:
+        suspended = dict(chase.suspended_turns)
+        chase.turn = suspended.pop(self.participant_id)
+        chase.suspended_turns = suspended

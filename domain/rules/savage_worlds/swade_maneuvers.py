@@ -12,7 +12,7 @@ import re
 from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
-from domain.rules.savage_worlds import condition_effects, gm_options, savage_rolls, swade_follow_ups, swade_units, swade_vehicles
+from domain.rules.savage_worlds import condition_effects, gm_options, rate_of_fire, savage_rolls, swade_follow_ups, swade_units, swade_vehicles
 from domain.rules.savage_worlds.multi_actions import ActingChase, take_action
 from domain.rules.savage_worlds import swade_chase as rules
 from domain.rules.savage_worlds.dice import TARGET_NUMBER
@@ -268,4 +268,4 @@ def attack_foe(
     mods.update(named)
     mods.update(take_action(chase, attacker.id, "attack", actions))
     extra = {"target": target.id, "cards_between": cards, "range": distance, "range_band": band, "ranged": ranged, **noted}
-    return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra, benny="result")
+    return rate_of_fire.roll_attack(chase, dice, attacker.id, die, mods, target_number=target_number, extra=extra, rate_of_fire=noted.get("rate_of_fire"))

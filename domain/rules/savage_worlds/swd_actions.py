@@ -10,7 +10,7 @@ import math
 from typing import Any, ClassVar, Protocol
 
 from domain.dice import DiceSource
-from domain.rules.savage_worlds import condition_effects, gm_options, savage_decks, savage_rolls
+from domain.rules.savage_worlds import condition_effects, gm_options, rate_of_fire, savage_decks, savage_rolls
 from domain.rules.savage_worlds import swd_chase as rules
 from domain.rules.savage_worlds.cards import card as read_card
 from domain.rules.savage_worlds.dice import TARGET_NUMBER
@@ -38,6 +38,7 @@ class DeluxeChase(savage_rolls.RollingChase, savage_decks.DeckChase, ActingChase
     ActionCardDealt: ClassVar[type]
     ActionCardKept: ClassVar[type]
     AttackBarred: ClassVar[type]
+    AttackBarLifted: ClassVar[type]
     CardsEarned: ClassVar[type]
     ComplicationFaced: ClassVar[type]
     CooperationCounted: ClassVar[type]
@@ -208,7 +209,7 @@ def attack_foe(
     mods.update(named)
     mods.update(take_action(chase, attacker.id, "attack", actions))
     extra = {"target": target.id, "action_card": mine.code, "range": reach.name, "melee_possible": reach.melee, **noted}
-    return savage_rolls.roll_trait(chase, dice, attacker.id, "attack", die, mods, target_number=target_number, extra=extra, benny="result")
+    return rate_of_fire.roll_attack(chase, dice, attacker.id, die, mods, target_number=target_number, extra=extra, rate_of_fire=noted.get("rate_of_fire"))
 
 
 def force(

@@ -146,6 +146,9 @@ class SwdChase(SavageChase):
     class AttackBarred(dev.AttackBarred):
         TOPIC = "swd:Chase.AttackBarred"
 
+    class AttackBarLifted(dev.AttackBarLifted):
+        TOPIC = "swd:Chase.AttackBarLifted"
+
     class ComplicationFaced(dev.ComplicationFaced):
         TOPIC = "swd:Chase.ComplicationFaced"
 
@@ -165,6 +168,7 @@ class SwdChase(SavageChase):
     damage_vehicle = swd_actions.damage_vehicle  # this system's rule (savage_rolls.apply_damage)
     resolve = swd_follow_ups.resolve  # what the rules call for next (swd_follow_ups.py)
     became_shaken = swd_follow_ups.became_shaken  # an Out-of-Control roll (swd_out_of_control.py)
+    recovered_by_benny = swd_follow_ups.recovered_by_benny  # the bar of "stayed Shaken" lifted
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         super().__init__(name, dice, seed_commitment)

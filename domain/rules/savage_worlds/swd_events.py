@@ -57,6 +57,16 @@ class AttackBarred(Event):
         chase.barred[self.participant_id] = self.reason
 
 
+class AttackBarLifted(Event):
+    """A bar lifted: the recovery from Shaken that failed became a success (a benny's reroll)."""
+
+    participant_id: str
+    reason: str
+
+    def apply(self, chase: Any) -> None:
+        chase.barred = {pid: why for pid, why in chase.barred.items() if pid != self.participant_id}
+
+
 class ComplicationFaced(Event):
     """A Club's Complication by its value, and how it went."""
 

@@ -23,6 +23,8 @@ ROLLS = {
     "out of control": "2d6 on the Out of Control table", "collision damage": "the damage dice",
 }
 
+STAYED_SHAKEN = "stayed Shaken"  # the reason recorded by AttackBarred
+
 # The follow-ups use what the Deluxe round's actions use of a chase.
 DeluxeChase = swd_actions.DeluxeChase
 
@@ -71,8 +73,16 @@ def _resolve_recover_from_shaken(chase: DeluxeChase, head: dict[str, Any], *, di
     roll = savage_rolls.recover_from_shaken(chase, dice, p.id, trait_die, modifier)
     chase.resolved(head, "recovered" if roll.success else "still Shaken")
     if not roll.success and head["when"] == "turn":
-        chase.trigger_event(chase.AttackBarred, participant_id=p.id, reason="stayed Shaken")
+        chase.trigger_event(chase.AttackBarred, participant_id=p.id, reason=STAYED_SHAKEN)
     return "recovered" if roll.success else "still Shaken"
+
+
+def recovered_by_benny(chase: DeluxeChase, participant_id: str) -> None:
+    """"Resolve Actions": "If they stay Shaken, they cannot take any other non-Free actions this
+    round" -- one whose failed recovery a benny's reroll turned into a success did not stay
+    Shaken, so the bar that failure raised is lifted (swd-chases.txt)."""
+    if chase.barred.get(participant_id) == STAYED_SHAKEN:
+        chase.trigger_event(chase.AttackBarLifted, participant_id=participant_id, reason="recovered from Shaken (a benny's reroll)")
 
 
 def _resolve_complication(chase: DeluxeChase, head: dict[str, Any], *, dice: DiceSource, modifier: int, **_: Any) -> str:

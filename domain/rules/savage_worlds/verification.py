@@ -10,11 +10,12 @@ from typing import Any
 
 from domain.dice import TableDice
 from domain.rules.savage_worlds.dice import trait_roll
+from domain.rules.savage_worlds.rate_of_fire import KIND as RATE_OF_FIRE, rate_of_fire_roll
 from domain.rules.savage_worlds.errors import InvalidValue
 from domain.verification import VerificationFailed
 
 # The Savage Worlds roll records (domain/rules/savage_worlds: dice.py, damage.py, cards.py).
-KINDS = ("trait roll", "damage roll", "table roll", "shuffle")
+KINDS = ("trait roll", RATE_OF_FIRE, "damage roll", "table roll", "shuffle")
 
 
 def check_roll(version: Any, roll: dict[str, Any], faces: list[int]) -> bool:
@@ -33,6 +34,19 @@ def check_roll(version: Any, roll: dict[str, Any], faces: list[int]) -> bool:
         expected = (again.total, again.success, again.raises, again.critical_failure)
         if (roll.get("total"), roll.get("success"), roll.get("raises"), roll.get("critical_failure")) != expected:
             raise VerificationFailed(version, f"trait roll {sequence}: its faces {faces} give total {again.total}, not what is recorded")
+        return True
+    if kind == RATE_OF_FIRE:
+        try:
+            shots = rate_of_fire_roll(
+                TableDice(faces), sequence, roll["trait_die"], roll["rate_of_fire"], wild_card=roll["wild_card"], modifier=roll["modifier"],
+                target_number=roll["target_number"], joker=roll["joker"],
+            )
+        except (KeyError, TypeError, ValueError, InvalidValue):
+            raise VerificationFailed(version, f"rate of fire roll {sequence} cannot be read back from its faces") from None
+        again = shots.record()
+        fields = ("totals", "hits", "total", "success", "raises", "critical_failure")
+        if any(roll.get(f) != again[f] for f in fields):
+            raise VerificationFailed(version, f"rate of fire roll {sequence}: its faces {faces} give totals {again['totals']}, not what is recorded")
         return True
     for die in roll.get("dice", []):
         sides = int(str(die.get("die", "d0")).lstrip("d") or 0)
