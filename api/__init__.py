@@ -11,14 +11,18 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, problems  # noqa: E402
+from api import auth, cors, problems  # noqa: E402
 from api.runtime import install  # noqa: E402
+from infrastructure.settings import WebSettings, web_settings  # noqa: E402
 from infrastructure.systems import SYSTEMS  # noqa: E402
 
 
-def create_app(build_ledger: Callable[[], Any] | None = None) -> Flask:
-    """The API app; the ledger is built lazily once per process by ``build_ledger``."""
+def create_app(build_ledger: Callable[[], Any] | None = None, web: WebSettings | None = None) -> Flask:
+    """The API app; the ledger is built lazily once per process by ``build_ledger``.
+    ``web``: CORS and operations settings (from the environment unless given)."""
+    web = web or web_settings()
     app = Flask("chase_ledger")
+    cors.install(app, web.cors_origins)  # first: a preflight is answered before anything else
     app.config.update(
         API_TITLE="Chase Ledger",
         API_VERSION="0.1.0",

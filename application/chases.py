@@ -43,6 +43,8 @@ class ChaseLedger(Application):
     jobs: Any = None
     worker: Any = None
     persistence: dict[str, str] = {}
+    tickets: Any = None  # StreamTickets (application/tickets.py)
+    web: Any = None  # the browser, ticket, webhook and operations settings
 
     def __init__(
         self,

@@ -36,6 +36,9 @@ TABLES = (
     "chase_projection_errors",
     "chase_seeds",
     "chase_tokens",
+    "chase_server_secrets",
+    "chase_webhooks",
+    "chase_webhook_deliveries",
 )
 
 # Held by the test that uses the database, so that parallel runs (pytest-xdist workers, or two
