@@ -11,7 +11,7 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, cors, problems  # noqa: E402
+from api import auth, cors, observability, problems  # noqa: E402
 from api.runtime import install  # noqa: E402
 from infrastructure.settings import WebSettings, web_settings  # noqa: E402
 from infrastructure.systems import SYSTEMS  # noqa: E402
@@ -22,7 +22,8 @@ def create_app(build_ledger: Callable[[], Any] | None = None, web: WebSettings |
     ``web``: CORS and operations settings (from the environment unless given)."""
     web = web or web_settings()
     app = Flask("chase_ledger")
-    cors.install(app, web.cors_origins)  # first: a preflight is answered before anything else
+    observability.install(app, web.metrics_token)  # first: every request gets its id and is counted
+    cors.install(app, web.cors_origins)  # then a preflight is answered, before authentication
     app.config.update(
         API_TITLE="Chase Ledger",
         API_VERSION="0.1.0",
@@ -63,6 +64,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, web: WebSettings |
 
     @app.get("/health")
     def health() -> dict[str, str]:
+        """Liveness: the process answers (readiness, with the store and Redis: GET /ready)."""
         return {"status": "ok"}
 
     return app
