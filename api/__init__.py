@@ -46,8 +46,9 @@ def create_app(build_ledger: Callable[[], Any] | None = None, web: WebSettings |
     from api.history import blp as record
     from api.jobs import admin, blp as jobs
     from api.stream import blp as stream
+    from api.webhooks import blp as webhooks
 
-    for blueprint in (chases, record, jobs, stream, admin):
+    for blueprint in (chases, record, jobs, stream, webhooks, admin):
         api.register_blueprint(blueprint)
     # Each registered game system's blueprints (api/systems/<package>/) and track-view schemas.
     app.extensions["chase_view_schemas"] = {}

@@ -9,7 +9,9 @@ from typing import Any
 
 from application.chases import ChaseLedger
 from application.jobs import Jobs, JobSettings
+from application import webhooks
 from application.tickets import StreamTickets
+from application.webhooks import Webhooks
 from infrastructure.settings import (
     POSTGRES,
     WebSettings,
@@ -119,6 +121,7 @@ def _wire(ledger: ChaseLedger, env: dict[str, str], settings: WorkerSettings, en
         rebuild_batch=settings.rebuild_batch, rebuild_throttle=settings.rebuild_throttle,
         heartbeat=not _in_memory(env),
     )
+    ledger.job_kinds[webhooks.KIND] = webhooks.JOB_KIND
     ledger.jobs = Jobs(ledger, store, queue, counter, job_settings, kinds=ledger.job_kinds)
     if isinstance(queue, InlineJobQueue):
         queue.jobs = ledger.jobs
@@ -129,8 +132,9 @@ def _wire(ledger: ChaseLedger, env: dict[str, str], settings: WorkerSettings, en
 
 
 def _wire_web(ledger: ChaseLedger, env: dict[str, str], web: WebSettings) -> None:
-    """Give the ledger its stream tickets, signed with the shared server secret."""
-    from infrastructure import secret_store
+    """Give the ledger its stream tickets, signed with the shared server secret, and its webhooks."""
+    from infrastructure import secret_store, webhook_store
+    from infrastructure.webhook_sender import StandardWebhookSender
 
     secrets = _create(
         secret_store.PostgresServerSecrets(ledger.factory.datastore) if env["PERSISTENCE_MODULE"] == POSTGRES
@@ -143,6 +147,11 @@ def _wire_web(ledger: ChaseLedger, env: dict[str, str], web: WebSettings) -> Non
 
     ledger.tickets = StreamTickets(ticket_key, web.ticket_seconds)
     ledger.web = web
+    hooks = _create(
+        webhook_store.PostgresWebhookStore(ledger.factory.datastore) if env["PERSISTENCE_MODULE"] == POSTGRES
+        else webhook_store.SQLiteWebhookStore(ledger.factory.datastore)
+    )
+    ledger.webhooks = Webhooks(ledger, hooks, StandardWebhookSender(web.webhook_timeout))
 
 
 def _in_memory(env: Mapping[str, str]) -> bool:
