@@ -136,7 +136,7 @@ class ChaseLedger(Application):
                 self.take_snapshot(event.originator_id, event.originator_version, self.snapshotting_projectors[type(chase)])
 
     def close(self) -> None:
-        for part in (self.jobs and self.jobs.queue, self.live):
+        for part in (self.webhooks, self.jobs and self.jobs.queue, self.live):
             close = getattr(part, "close", None)
             if close is not None:
                 close()

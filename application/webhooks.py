@@ -12,10 +12,18 @@ answer, or not 2xx) fails the attempt, which the job queue retries with its back
 again from the first event not delivered. So events arrive in order, each at least once: event
 n+1 is never sent before the receiver acknowledged event n. Every attempt is kept as a delivery,
 listed to the Keeper with its status.
+
+Looking a chase's webhooks up after every command cost a query per command (about a tenth of a
+roll's time on SQLite, measured on a busy machine), so each process remembers for
+``cache_seconds`` which chases have none. A webhook registered in another process is seen here
+within that time; so that events recorded meanwhile are not left waiting for the chase's next
+event, registration looks again once the remembered answers have all expired.
 """
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
 from typing import Any, Callable
 from uuid import UUID, uuid4
@@ -28,6 +36,8 @@ from application.ports import WebhookSender, WebhookStore
 KIND = "webhook"
 BATCH = 100  # events read from the log at a time
 DELIVERIES_LISTED = 100
+CACHED_CHASES = 10_000  # chases remembered as having no webhooks (forgotten all at once past it)
+log = logging.getLogger(__name__)
 
 
 class WebhookFailed(Exception):
@@ -41,11 +51,16 @@ def event_id(chase_id: str, version: int) -> str:
 class Webhooks:
     """Registers webhooks, lists their deliveries, and has new events delivered."""
 
-    def __init__(self, ledger: Any, store: WebhookStore, sender: WebhookSender, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, ledger: Any, store: WebhookStore, sender: WebhookSender, clock: Callable[[], float] = time.time,
+                 cache_seconds: float = 1.0) -> None:
+        """``cache_seconds``: how long a chase without webhooks is remembered as such (0: never)."""
         self.ledger = ledger
         self.store = store
         self.sender = sender
         self.clock = clock
+        self.cache_seconds = cache_seconds
+        self._none_until: dict[str, float] = {}  # chases without webhooks, until when that is trusted
+        self._timers: set[threading.Timer] = set()
 
     def register(self, chase_id: UUID, url: str, by: Principal, after: int | None = None) -> dict[str, Any]:
         """A new webhook on the chase, with its secret (shown this once). Events after version
@@ -57,8 +72,15 @@ class Webhooks:
             "delivered_version": min(version, after) if after is not None else version, "created_at": self.clock(),
         }
         self.store.add(hook)
+        self._none_until.pop(hook["chase_id"], None)
         if hook["delivered_version"] < version:
             self._submit(hook, version)
+        if self.cache_seconds:
+            # Other processes may still believe the chase has no webhooks: look once they cannot.
+            later = threading.Timer(2 * self.cache_seconds, self._catch_up, [chase_id])
+            later.daemon = True
+            self._timers.add(later)
+            later.start()
         return hook
 
     def list(self, chase_id: UUID, by: Principal) -> list[dict[str, Any]]:
@@ -79,9 +101,31 @@ class Webhooks:
     def recorded(self, versions: dict[str, int]) -> None:
         """After a save: have the new events of each chase sent to its webhooks."""
         for chase_id, version in versions.items():
-            for hook in self.store.for_chase(chase_id):
+            for hook in self._hooks(chase_id):
                 if hook["delivered_version"] < version:
                     self._submit(hook, version)
+
+    def _hooks(self, chase_id: str) -> list[dict[str, Any]]:
+        now = time.monotonic()
+        if self._none_until.get(chase_id, 0.0) > now:
+            return []
+        hooks = self.store.for_chase(chase_id)
+        if not hooks and self.cache_seconds:
+            if len(self._none_until) > CACHED_CHASES:
+                self._none_until.clear()
+            self._none_until[chase_id] = now + self.cache_seconds
+        return hooks
+
+    def close(self) -> None:
+        for timer in list(self._timers):
+            timer.cancel()
+
+    def _catch_up(self, chase_id: UUID) -> None:
+        self._timers = {t for t in self._timers if t.is_alive() and t is not threading.current_thread()}
+        try:
+            self.recorded({str(chase_id): self.ledger.runner.load(chase_id).version})
+        except Exception:  # noqa: BLE001 - a timer's thread: the chase's next event sends them anyway
+            log.warning("webhooks of chase %s not caught up", chase_id, exc_info=True)
 
     def _submit(self, hook: dict[str, Any], version: int) -> None:
         # One job per webhook and version: submitting again for the same version finds it.

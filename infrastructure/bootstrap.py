@@ -151,7 +151,8 @@ def _wire_web(ledger: ChaseLedger, env: dict[str, str], web: WebSettings) -> Non
         webhook_store.PostgresWebhookStore(ledger.factory.datastore) if env["PERSISTENCE_MODULE"] == POSTGRES
         else webhook_store.SQLiteWebhookStore(ledger.factory.datastore)
     )
-    ledger.webhooks = Webhooks(ledger, hooks, StandardWebhookSender(web.webhook_timeout))
+    # (An in-memory database is private to its thread: no timer may look at it later.)
+    ledger.webhooks = Webhooks(ledger, hooks, StandardWebhookSender(web.webhook_timeout), cache_seconds=0.0 if _in_memory(env) else 1.0)
 
 
 def _in_memory(env: Mapping[str, str]) -> bool:
