@@ -48,7 +48,6 @@ class ChaseLedger(Application):
     persistence: dict[str, str] = {}
     tickets: Any = None  # StreamTickets (application/tickets.py)
     webhooks: Any = None  # Webhooks (application/webhooks.py)
-    web: Any = None  # the browser, ticket, webhook and operations settings
 
     def __init__(
         self,

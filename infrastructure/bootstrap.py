@@ -146,7 +146,6 @@ def _wire_web(ledger: ChaseLedger, env: dict[str, str], web: WebSettings) -> Non
         return (web.ticket_secret or secrets.get_or_create("stream-tickets", token_hex(32))).encode()
 
     ledger.tickets = StreamTickets(ticket_key, web.ticket_seconds)
-    ledger.web = web
     hooks = _create(
         webhook_store.PostgresWebhookStore(ledger.factory.datastore) if env["PERSISTENCE_MODULE"] == POSTGRES
         else webhook_store.SQLiteWebhookStore(ledger.factory.datastore)
