@@ -6,6 +6,7 @@ then drops its live gauges and keeps its counts.
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from infrastructure.logs import configure
@@ -17,6 +18,7 @@ def post_fork(server: Any, worker: Any) -> None:
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    from prometheus_client import multiprocess
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # (without it, each worker counts alone)
+        from prometheus_client import multiprocess
 
-    multiprocess.mark_process_dead(worker.pid)
+        multiprocess.mark_process_dead(worker.pid)
