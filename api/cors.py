@@ -40,3 +40,9 @@ def install(app: Flask, origins: tuple[str, ...]) -> None:
         vary_header=True,
         always_send=False,  # only to a request that names its origin (browsers always do)
     )
+
+    @app.after_request
+    def vary_by_origin(response: Response) -> Response:
+        # The answer depends on the Origin sent (headers or none): a cache must keep them apart.
+        response.vary.add("Origin")
+        return response

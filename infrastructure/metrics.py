@@ -15,12 +15,13 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import REGISTRY, Collector
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+disable_created_metrics()  # no *_created series beside every count: Prometheus needs none
 
 REQUESTS = Counter("chase_http_requests_total", "HTTP requests answered", ["method", "route", "status"])
 LATENCY = Histogram(

@@ -67,6 +67,7 @@ def test_a_page_on_an_allowed_origin_reads_the_answer_and_its_version_headers(se
     assert headers["access-control-allow-origin"] == APP
     exposed = headers["access-control-expose-headers"]
     assert all(name in exposed for name in ("ETag", "X-Chain-Head", "Location"))
+    assert "Origin" in headers["vary"]  # a shared cache keeps each origin's answer apart
     # A refusal reaches the page too, so it can show the problem rather than a network error.
     status, headers, body = call(served, "GET", f"/chases/{chase['chase_id']}", {"Origin": APP})
     assert status == 401 and headers["access-control-allow-origin"] == APP

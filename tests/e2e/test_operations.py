@@ -117,6 +117,18 @@ def test_ready_when_the_store_answers_and_not_when_redis_does_not(ledger, client
     assert body["checks"]["store"] == "ok" and body["checks"]["redis"] != "ok" and "redis" in body["detail"]
 
 
+def test_not_ready_while_the_store_cannot_be_reached():
+    def unreachable() -> None:
+        raise OSError("connection refused: 127.0.0.1:5432")
+
+    client = create_app(unreachable).test_client()
+
+    ready = client.get("/ready")
+    assert ready.status_code == 503 and ready.content_type == "application/problem+json"
+    assert "connection refused" in ready.get_json()["checks"]["store"]
+    assert client.get("/health").status_code == 200  # alive all the same: restarting it would not help
+
+
 def test_chase_serve_adds_up_every_workers_counts(tmp_path: Path):
     (tmp_path / "metrics").mkdir()  # (`chase serve` makes it; here its command runs directly)
     served = ChaseServe({"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics")},
