@@ -11,17 +11,22 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, edge_docs, guards, limits, problems, representation  # noqa: E402
+from api import auth, cors, edge_docs, guards, limits, observability, problems, representation  # noqa: E402
 from api.runtime import install  # noqa: E402
 from infrastructure.edge_settings import EdgeSettings  # noqa: E402
+from infrastructure.settings import WebSettings, web_settings  # noqa: E402
 from infrastructure.systems import SYSTEMS  # noqa: E402
 
 
-def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings | None = None) -> Flask:
+def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings | None = None, web: WebSettings | None = None) -> Flask:
     """The API app; the ledger is built lazily once per process by ``build_ledger``; ``edge``:
-    the body size and rate limits (default: from the environment)."""
+    the body size and rate limits; ``web``: CORS and operations settings (both from the
+    environment unless given)."""
     edge = EdgeSettings.from_env() if edge is None else edge
+    web = web or web_settings()
     app = Flask("chase_ledger")
+    observability.install(app, web.metrics_token)  # first: every request gets its id and is counted
+    cors.install(app, web.cors_origins)  # then a preflight is answered, before authentication
     app.config.update(
         API_TITLE="Chase Ledger",
         API_VERSION="0.1.0",
@@ -51,8 +56,9 @@ def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings
     from api.jobs import admin, blp as jobs
     from api.analytics import blp as analytics
     from api.stream import blp as stream
+    from api.webhooks import blp as webhooks
 
-    for blueprint in (chases, record, jobs, stream, admin, analytics):
+    for blueprint in (chases, record, jobs, stream, webhooks, admin, analytics):
         api.register_blueprint(blueprint)
     # Each registered game system's blueprints (api/systems/<package>/) and track-view schemas.
     app.extensions["chase_view_schemas"] = {}
@@ -72,6 +78,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings
 
     @app.get("/health")
     def health() -> dict[str, str]:
+        """Liveness: the process answers (readiness, with the store and Redis: GET /ready)."""
         return {"status": "ok"}
 
     return app

@@ -1,4 +1,4 @@
-"""Bearer tokens: who is asking, for which chase."""
+"""Bearer tokens: who is asking, for which chase. Stream tickets stand in for them on streams."""
 from __future__ import annotations
 
 from uuid import UUID
@@ -8,23 +8,34 @@ from flask import Flask, g, request
 from api.runtime import ledger
 from application.access import Principal
 
+# The only endpoints a stream ticket opens (application/tickets.py): read-only, one chase.
+TICKETED = frozenset({"stream.ChaseStream", "stream.ReplayStream"})
+
 
 def principal(chase_id: UUID) -> Principal:
-    """The Keeper or player the request's token stands for, in this chase (401/403 otherwise)."""
+    """The Keeper or player the request's token stands for, in this chase (401/403 otherwise).
+
+    A browser's EventSource cannot send the Authorization header: on the stream endpoints a
+    ``?ticket=`` from ``POST /chases/<id>/stream-tickets`` stands in for the token."""
     known = g.get("principal")
     if known is not None:
         return known
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
-    g.principal = ledger().authenticate(chase_id, token.strip() if scheme.lower() == "bearer" else None)
+    ticket = request.args.get("ticket")
+    if not header and ticket and request.endpoint in TICKETED:
+        g.principal = ledger().tickets.redeem(str(chase_id), ticket)
+    else:
+        g.principal = ledger().authenticate(chase_id, token.strip() if scheme.lower() == "bearer" else None)
     return g.principal
 
 
 def install(app: Flask) -> None:
-    """Every request on a chase shows its token before anything else is read: no token, 401."""
+    """Every request on a chase shows its token before anything else is read: no token, 401.
+    (Not a CORS preflight: browsers send those without a token, and api/cors.py answers them.)"""
 
     @app.before_request
     def authenticate_chase_requests() -> None:
         chase_id = (request.view_args or {}).get("chase_id")
-        if chase_id is not None:
+        if chase_id is not None and request.method != "OPTIONS":
             principal(chase_id)

@@ -5,8 +5,11 @@ event's version as the SSE id: a client that reconnects with ``Last-Event-ID`` (
 EventSource does so by itself) gets exactly the events after it, none missed and none twice,
 because events are always read from the store; the live feed (Redis pub/sub, or this process)
 only wakes the stream up, and the streams also poll the store in case an announcement is lost.
-The stream needs the chase's token in the Authorization header like every chase endpoint
-(use a fetch-based SSE client; tokens are not accepted in URLs, which end up in logs).
+The stream needs the chase's token in the Authorization header like every chase endpoint, or,
+for a browser's EventSource (which cannot send headers), a stream ticket in the URL: ask
+``POST /chases/<id>/stream-tickets`` with the token, then open ``.../stream?ticket=<ticket>``.
+Tokens are never accepted in URLs (which end up in logs); a ticket is short-lived, names one
+chase and opens only its streams (application/tickets.py).
 A stream ends after ``CHASE_LEDGER_STREAM_MAX_SECONDS``; the client reconnects and resumes.
 
 These views only open a stream: the request is checked here like any other (token, query,
@@ -16,6 +19,7 @@ ASGI host (api/asgi.py, what ``chase serve`` runs) sends it from its event loop
 """
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from uuid import UUID
 
 from flask import Response, request
@@ -36,11 +40,22 @@ blp.register_error_handler(JobNotFound, job_not_found)
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
+TICKET = fields.String(validate=validate.Length(max=2000), metadata={"description": "a stream ticket (POST .../stream-tickets), for an EventSource that cannot send the Authorization header"})
+
+
+class StreamTicket(Schema):
+    ticket = fields.String(required=True, metadata={"description": "put it in the stream's URL: ?ticket=..."})
+    expires_at = fields.DateTime(required=True, metadata={"description": "RFC 3339 UTC; ask for another after it"})
+    expires_in = fields.Integer(required=True, metadata={"description": "seconds the ticket lasts"})
+
+
 class StreamQuery(Schema):
+    ticket = TICKET
     after = Position(load_default=0, metadata={"description": "start after this version (Last-Event-ID wins when sent)"})
 
 
 class ReplayStreamQuery(Schema):
+    ticket = TICKET
     after = Position(load_default=0, metadata={"description": "start after this step (Last-Event-ID wins when sent)"})
     pace = fields.Float(load_default=0.0, validate=validate.Range(0, 60), metadata={"description": "seconds between frames (0: as fast as they come)"})
 
@@ -63,6 +78,17 @@ class LiveStream(Response):
     def __init__(self, plan: ChaseEvents | ReplayFrames) -> None:
         super().__init__(self.WITHOUT_HOST, mimetype="text/event-stream", headers=SSE_HEADERS)
         self.plan = plan
+
+
+@blp.route("/<uuid:chase_id>/stream-tickets")
+class StreamTickets(MethodView):
+    @blp.response(201, StreamTicket)
+    def post(self, chase_id: UUID):
+        """A short-lived ticket that opens this chase's streams in a URL (for a browser's EventSource)."""
+        tickets = ledger().tickets
+        issued = tickets.issue(str(chase_id), principal(chase_id))
+        expires = datetime.fromtimestamp(issued["expires"], timezone.utc)
+        return {"ticket": issued["ticket"], "expires_at": expires, "expires_in": int(tickets.ttl)}
 
 
 @blp.route("/<uuid:chase_id>/stream")

@@ -11,6 +11,7 @@ system.
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 from uuid import UUID, uuid4
@@ -35,6 +36,8 @@ from application.runner import ChaseNotFound, CommandRunner
 from application.views import project_chase
 from domain.errors import InvalidInput
 
+log = logging.getLogger(__name__)
+
 SNAPSHOT_INTERVAL = 20  # events between snapshots: a long chase loads like a short one (bench/commands.py)
 
 
@@ -49,6 +52,8 @@ class ChaseLedger(Application):
     analytics: Any = None  # reports, sessions and campaigns (application/analytics/service.py)
     worker: Any = None
     persistence: dict[str, str] = {}
+    tickets: Any = None  # StreamTickets (application/tickets.py)
+    webhooks: Any = None  # Webhooks (application/webhooks.py)
 
     def __init__(
         self,
@@ -108,9 +113,10 @@ class ChaseLedger(Application):
 
     def _notify(self, recordings: list[Any]) -> None:
         """eventsourcing's hook after new events are saved: each save announces the chases it
-        changed to the live feed (SSE streams). Publishing never fails a command."""
+        changed to the live feed (SSE streams) and has their webhooks sent the new events.
+        Neither ever fails a command."""
         super()._notify(recordings)
-        if self.live is None:
+        if self.live is None and self.webhooks is None:
             return
         versions: dict[str, int] = {}
         for recording in recordings:
@@ -118,7 +124,13 @@ class ChaseLedger(Application):
             chase_id = str(event.originator_id)
             versions[chase_id] = max(versions.get(chase_id, 0), event.originator_version)
         for chase_id, version in versions.items():
-            self.live.publish(chase_id, version)
+            if self.live is not None:
+                self.live.publish(chase_id, version)
+        if self.webhooks is not None:
+            try:
+                self.webhooks.recorded(versions)
+            except Exception:  # noqa: BLE001 - the events are saved; the next command (or a retry) sends them
+                log.warning("webhook deliveries not submitted for %s", ", ".join(versions), exc_info=True)
 
     def _take_snapshots(self, processing_event: Any) -> None:
         """eventsourcing's hook after a save, taking each SNAPSHOT_INTERVAL-th snapshot from the
@@ -136,7 +148,7 @@ class ChaseLedger(Application):
                 self.take_snapshot(event.originator_id, event.originator_version, self.snapshotting_projectors[type(chase)])
 
     def close(self) -> None:
-        for part in (self.jobs and self.jobs.queue, self.live):
+        for part in (self.webhooks, self.jobs and self.jobs.queue, self.live):
             close = getattr(part, "close", None)
             if close is not None:
                 close()

@@ -291,3 +291,39 @@ class LiveFeed(Protocol):
         ...
 
     def unwatch(self, announced: Callable[[str], None]) -> None: ...
+
+
+class WebhookStore(Protocol):
+    """The chases' webhooks and their deliveries, beside the events."""
+
+    def add(self, hook: dict[str, Any]) -> None: ...
+
+    def get(self, webhook_id: str) -> dict[str, Any] | None: ...
+
+    def for_chase(self, chase_id: str) -> list[dict[str, Any]]:
+        """The chase's webhooks, oldest first (one indexed query: asked after every command)."""
+        ...
+
+    def advance(self, webhook_id: str, delivered: int, to: int) -> bool:
+        """Compare-and-set of the last version delivered: from ``delivered`` to ``to``."""
+        ...
+
+    def record(self, delivery: dict[str, Any]) -> None:
+        """Keep one attempt to deliver one event."""
+        ...
+
+    def deliveries(self, webhook_id: str, limit: int) -> list[dict[str, Any]]:
+        """The latest attempts, newest first."""
+        ...
+
+
+class WebhookSender(Protocol):
+    """Sends one signed webhook message (Standard Webhooks)."""
+
+    def send(self, url: str, secret: str, message_id: str, timestamp: int, body: str) -> tuple[int | None, str | None]:
+        """The receiver's status code (None when none came) and what went wrong, if anything."""
+        ...
+
+    def new_secret(self) -> str:
+        """A fresh signing secret, in the form receivers expect (``whsec_...``)."""
+        ...

@@ -15,7 +15,7 @@ def serve_command(host: str, port: int, workers: int, threads: int, app: str = "
         "--bind", f"{host}:{port}",
         "--workers", str(workers),
         "--worker-class", "api.worker.Worker",
-        "--access-logfile", "-",
+        "--config", "python:api.gunicorn_conf",  # JSON logs in each worker; metrics of exited workers
         app,
     ]
 
@@ -26,6 +26,7 @@ def serve(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("PERSISTENCE_MODULE", "eventsourcing.sqlite")
     os.environ["CHASE_LEDGER_THREADS"] = str(args.threads)  # each worker's pool (api/asgi.py)
+    _metrics_directory()
     # Every open stream is a socket: allow as many as the system lets this user have.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = hard if hard != resource.RLIM_INFINITY else 65536
@@ -33,6 +34,22 @@ def serve(args: argparse.Namespace) -> int:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     os.execv(sys.executable, serve_command(args.host, args.port, args.workers, args.threads))
     return 0  # pragma: no cover - execv does not return
+
+
+def _metrics_directory() -> None:
+    """Every worker's counts in one directory, added up by /metrics (infrastructure/metrics.py):
+    the one named by PROMETHEUS_MULTIPROC_DIR, without the counts files of an earlier run (they
+    are not this run's), or a fresh one."""
+    import glob
+    import tempfile
+
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not directory:
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="chase-metrics-")
+        return
+    os.makedirs(directory, exist_ok=True)
+    for counts in glob.glob(os.path.join(directory, "*.db")):
+        os.remove(counts)
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -70,9 +87,10 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def _logging() -> None:
-    import logging
+    from infrastructure.logs import configure
+    from infrastructure.settings import web_settings
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure(web_settings().log_format)
 
 
 def _stop_on_signals(stop: Any) -> None:

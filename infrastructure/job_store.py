@@ -165,6 +165,12 @@ class SQLiteJobStore(SQLiteRecorder):
         row = self._one("SELECT MAX(step) AS step FROM chase_replay_frames WHERE job_id = ?", (job_id,), commit=False)
         return row["step"] or 0
 
+    def counts(self) -> list[tuple[str, str, int]]:
+        """How many jobs of each kind are in each status (the operator's metrics)."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute("SELECT kind, status, COUNT(*) AS n FROM chase_jobs GROUP BY kind, status")
+            return [(row["kind"], row["status"], row["n"]) for row in c.fetchall()]
+
 
 class SQLiteEventCounter:
     """Counts the application's events (the notification id is the events table's rowid)."""
@@ -332,6 +338,12 @@ class PostgresJobStore(PostgresRecorder):
     def last_frame(self, job_id: str) -> int:
         row = self._one(SQL("SELECT MAX(step) AS step FROM {0} WHERE job_id = %s").format(self.frames_table), (job_id,), commit=False)
         return row["step"] or 0
+
+    def counts(self) -> list[tuple[str, str, int]]:
+        """How many jobs of each kind are in each status (the operator's metrics)."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(SQL("SELECT kind, status, COUNT(*) AS n FROM {0} GROUP BY kind, status").format(self.jobs))
+            return [(row["kind"], row["status"], row["n"]) for row in c.fetchall()]
 
 
 class PostgresEventCounter:

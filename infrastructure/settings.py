@@ -122,3 +122,32 @@ def worker_settings(environ: Mapping[str, str] | None = None) -> WorkerSettings:
         admin_token=environ.get("CHASE_LEDGER_ADMIN_TOKEN") or None,
         idempotency_ttl=_number(environ, "CHASE_LEDGER_IDEMPOTENCY_TTL", 24 * 3600.0, low=1.0),
     )
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """Browsers, stream tickets, webhooks and operations (README "Browsers", "Webhooks", "Operations")."""
+
+    cors_origins: tuple[str, ...] = ()  # none: no cross-origin answers at all
+    ticket_secret: str | None = None  # unset: generated once and kept in the database
+    ticket_seconds: float = 60.0
+    metrics_token: str | None = None  # set: GET /metrics asks for it as a bearer token
+    log_format: str = "json"
+    webhook_timeout: float = 10.0
+
+
+def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
+    """Browser, ticket, webhook and operations settings from the environment."""
+    environ = os.environ if environ is None else environ
+    origins = tuple(o.strip().rstrip("/") for o in environ.get("CHASE_LEDGER_CORS_ORIGINS", "").split(",") if o.strip())
+    log_format = environ.get("CHASE_LEDGER_LOG_FORMAT", "json")
+    if log_format not in ("json", "text"):
+        raise ConfigurationError(f"CHASE_LEDGER_LOG_FORMAT must be json or text, not {log_format!r}")
+    return WebSettings(
+        cors_origins=origins,
+        ticket_secret=environ.get("CHASE_LEDGER_TICKET_SECRET") or None,
+        ticket_seconds=_number(environ, "CHASE_LEDGER_STREAM_TICKET_SECONDS", 60.0, low=1.0),
+        metrics_token=environ.get("CHASE_LEDGER_METRICS_TOKEN") or None,
+        log_format=log_format,
+        webhook_timeout=_number(environ, "CHASE_LEDGER_WEBHOOK_TIMEOUT", 10.0, low=0.1),
+    )

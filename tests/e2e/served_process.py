@@ -17,7 +17,7 @@ from typing import Any
 from infrastructure.cli import serve_command
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = ("PERSISTENCE_", "SQLITE_", "POSTGRES_", "AGGREGATE_", "CHASE_LEDGER_", "REDIS_URL")
+OURS = ("PERSISTENCE_", "SQLITE_", "POSTGRES_", "AGGREGATE_", "CHASE_LEDGER_", "REDIS_URL", "PROMETHEUS_")
 
 
 def free_port() -> int:
@@ -68,8 +68,9 @@ class ChaseServe:
                 self.proc.wait(10)
 
     def errors_logged(self) -> list[str]:
-        """Tracebacks and errors in the server's log."""
-        return [line for line in self.log.read_text(errors="replace").splitlines() if "Traceback" in line or "[ERROR]" in line]
+        """Tracebacks and errors in the server's log (gunicorn's own lines, and the JSON lines)."""
+        return [line for line in self.log.read_text(errors="replace").splitlines()
+                if "Traceback" in line or "[ERROR]" in line or '"level": "ERROR"' in line]
 
 
 class Client:

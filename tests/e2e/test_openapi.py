@@ -22,6 +22,9 @@ def test_openapi_document_lists_every_chase_command(client):
         "/chases/{chase_id}/dice-rolls",
         "/chases/{chase_id}/rolls",
         "/chases/{chase_id}/events",
+        "/chases/{chase_id}/stream-tickets",
+        "/chases/{chase_id}/webhooks",
+        "/chases/{chase_id}/webhooks/{webhook_id}/deliveries",
     ):
         assert path in paths, path
     # The participant schema documents its ranges, so clients can validate before sending.

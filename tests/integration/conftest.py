@@ -39,6 +39,9 @@ TABLES = (
     "chase_analytics_facts",
     "chase_analytics_groups",
     "idempotency_keys",
+    "chase_server_secrets",
+    "chase_webhooks",
+    "chase_webhook_deliveries",
 )
 
 # Held by the test that uses the database, so that parallel runs (pytest-xdist workers, or two

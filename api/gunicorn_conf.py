@@ -1,0 +1,24 @@
+"""gunicorn's settings hooks for ``chase serve`` (``--config python:api.gunicorn_conf``).
+
+Each worker writes JSON log lines (infrastructure/logs.py) from its start; a worker that exits
+is marked dead for prometheus-client's multiprocess mode (infrastructure/metrics.py), which
+then drops its live gauges and keeps its counts.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from infrastructure.logs import configure
+from infrastructure.settings import web_settings
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    configure(web_settings().log_format)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # (without it, each worker counts alone)
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

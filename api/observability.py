@@ -1,0 +1,83 @@
+"""Operations (issue 18 part 7): request ids, a JSON log line and metrics per request,
+``GET /metrics`` (Prometheus) and ``GET /ready`` (readiness; ``GET /health`` stays liveness).
+
+Each request gets an id: the client's ``X-Request-ID`` when it sends a sensible one (a proxy's,
+say), else a new one; the answer carries it back, and every log record written while the
+request is handled names it (infrastructure/logs.py).
+"""
+from __future__ import annotations
+
+import hmac
+import logging
+import re
+import time
+import uuid
+
+from flask import Flask, Response, g, request
+
+from api.problems import problem
+from api.runtime import ledger
+from infrastructure import metrics, readiness
+from infrastructure.logs import REQUEST_ID
+
+log = logging.getLogger("chase_ledger.requests")
+
+REQUEST_ID_HEADER = "X-Request-ID"
+ACCEPTED_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")  # anything else is replaced, never logged
+READS = ("GET", "HEAD", "OPTIONS")
+
+
+def install(app: Flask, metrics_token: str | None) -> None:
+    """Request ids, the request log and counts, and the /metrics and /ready endpoints."""
+
+    @app.before_request
+    def start() -> None:
+        offered = request.headers.get(REQUEST_ID_HEADER, "")
+        g.request_id = offered if ACCEPTED_ID.match(offered) else uuid.uuid4().hex
+        g.request_started = time.perf_counter()
+        g.request_id_token = REQUEST_ID.set(g.request_id)
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        request_id = g.get("request_id")
+        if request_id is None:  # (a request answered before ``start``: another hook's short cut)
+            return response
+        response.headers[REQUEST_ID_HEADER] = request_id
+        elapsed = time.perf_counter() - g.request_started
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        status = response.status_code
+        try:
+            metrics.count(request.method, route, status, elapsed, command=request.method not in READS and route.startswith("/chases/<uuid:chase_id>") and not route.endswith("/stream-tickets"))
+        except Exception:  # noqa: BLE001 - counting never fails a request
+            log.warning("request not counted in the metrics", exc_info=True)
+        # The path only: a query may hold a stream ticket, which has no business in the logs.
+        log.info("%s %s %s", request.method, request.path, status, extra={
+            "request_id": request_id, "method": request.method, "path": request.path, "route": route, "status": status,
+            "duration_ms": round(elapsed * 1000, 3), "chase_id": str((request.view_args or {}).get("chase_id") or "") or None,
+        })
+        return response
+
+    @app.teardown_request
+    def forget(_: BaseException | None) -> None:
+        token = g.pop("request_id_token", None)
+        if token is not None:
+            REQUEST_ID.reset(token)
+
+    @app.get("/metrics")
+    def prometheus_metrics() -> Response:
+        if metrics_token is not None:
+            scheme, _, offered = request.headers.get("Authorization", "").partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(offered.strip().encode(), metrics_token.encode()):
+                return problem(401, "unauthenticated", "Unauthenticated", "send Authorization: Bearer <CHASE_LEDGER_METRICS_TOKEN>")
+        return Response(metrics.exposition(ledger), mimetype=None, content_type=metrics.CONTENT_TYPE)
+
+    @app.get("/ready")
+    def ready() -> Response | dict[str, object]:
+        try:
+            checks = readiness.check(ledger())
+        except Exception as e:  # noqa: BLE001 - the ledger cannot even be built: the store is down
+            checks = {"store": f"{type(e).__name__}: {e}"[:300]}
+        failing = {name: state for name, state in checks.items() if state != "ok"}
+        if failing:
+            return problem(503, "not-ready", "Not ready", "not ready: " + ", ".join(sorted(failing)), checks=checks)
+        return {"status": "ready", "checks": checks}
