@@ -1,22 +1,25 @@
 """This process's cache of the latest saved state of each chase (the command runner's).
 
 eventsourcing's aggregate cache keeps one live aggregate per chase, fast-forwards it in place
-and hands out a ``deepcopy`` of it. The deepcopy was the largest cost of a command beyond the
-floor (bench/http_profile.py), and it ran outside the fast-forward lock, so one thread could
-copy the cached chase while another was folding new events into it: "RuntimeError: dictionary
-changed size during iteration" (a 500).
+and hands out a ``deepcopy`` of it, outside its lock: one thread could copy the cached chase
+while another folded new events into it ("RuntimeError: dictionary changed size during
+iteration", a 500). Keeping each chase pickled instead made every command unpickle a private
+copy and pickle it back: at 1,000 participants some 10 ms a command (bench/big_chase.py).
 
-This cache keeps each chase as its pickled bytes instead, taken right after a save. Bytes never
-change, so no thread can see a chase half-updated; every load unpickles a private copy (C code,
-several times cheaper than deepcopy) that the command may mutate freely. A newer version
-replaces an older one, never the reverse. The runner still reads the events saved after the
-cached version (by this process or another) and folds them into its copy before the command
-runs, so the cache never makes a command act on stale state: a save with a stale version is
-refused by the store and the command is re-run (application/runner.py).
+This cache lends each chase out instead: ``check_out`` takes the live chase out of the cache,
+so the command that took it owns it alone (it folds newer events into it, runs, saves), and
+``check_in`` puts it back once saved. A chase is never in the cache while a command holds it,
+so no two threads ever share it mutably (issue 12 part 2), and nothing is copied. A second
+command on a chase that is out loads its own from the store (snapshot and events), as a
+command of another process would; of two chases checked in, the newer version is kept. A
+chase whose command failed after changing it (pending events not saved) is not checked in.
+The runner still reads the events saved after the cached version (by this process or
+another) and folds them in before the command runs, so the cache never makes a command act on
+stale state: a save with a stale version is refused by the store and the command is re-run
+(application/runner.py).
 """
 from __future__ import annotations
 
-import pickle
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -30,32 +33,24 @@ class ChaseCache:
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         self.size = size
-        self._kept: OrderedDict[UUID, tuple[int, bytes]] = OrderedDict()
+        self._kept: OrderedDict[UUID, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, chase_id: UUID) -> Any | None:
-        """A private copy of the chase as last kept; None when not kept."""
+    def check_out(self, chase_id: UUID) -> Any | None:
+        """The chase as last checked in, now the caller's alone; None when not kept (or out)."""
         with self._lock:
-            kept = self._kept.get(chase_id)
-            if kept is None:
-                return None
-            self._kept.move_to_end(chase_id)
-        return pickle.loads(kept[1])
+            return self._kept.pop(chase_id, None)
 
-    def keep(self, chase: Any) -> None:
-        """Keep the chase as it is now (just saved, or just loaded and up to date), unless a
-        newer version is kept already. A chase that cannot be pickled is simply not kept."""
-        if self.size <= 0:
-            return
-        try:
-            data = pickle.dumps(chase, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # noqa: BLE001 - not cacheable: loads fall back to the store
+    def check_in(self, chase: Any) -> None:
+        """Keep the chase as it is now (just saved, or up to date and unchanged), unless a newer
+        version is kept already. The caller must not change it afterwards."""
+        if self.size <= 0 or chase.pending_events:  # pending: changed by a command that was not saved
             return
         with self._lock:
             kept = self._kept.get(chase.id)
-            if kept is not None and kept[0] >= chase.version:
+            if kept is not None and kept.version >= chase.version:
                 return
-            self._kept[chase.id] = (chase.version, data)
+            self._kept[chase.id] = chase
             self._kept.move_to_end(chase.id)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
