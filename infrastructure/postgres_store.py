@@ -9,6 +9,7 @@ from psycopg.sql import SQL, Composed, Identifier
 from psycopg.types.json import Jsonb
 
 from application.ports import PositionMoved
+from infrastructure import json_docs
 from infrastructure.dice import BaseSeedVault, SeedNotFound
 
 ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
@@ -169,9 +170,9 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         rolls = [row for cid in ids for row in by_id[cid]["rolls"]]
         return (
             [ids, [by_id[cid]["expected"] for cid in ids], [by_id[cid]["version"] for cid in ids],
-             [json.dumps(by_id[cid]["doc"]) for cid in ids]]
+             [json_docs.dumps(by_id[cid]["doc"]) for cid in ids]]
             + [[r[k] for r in rolls] for k in ("chase_id", "sequence", "version", "action", "participant_id", "purpose", "round", "source")]
-            + [[json.dumps(r) for r in rolls]]
+            + [[json_docs.dumps(r) for r in rolls]]
         )
 
     def _move_tracking(self, c: Any, application_name: str, previous_id: int | None, notification_id: int) -> None:
