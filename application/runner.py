@@ -138,26 +138,33 @@ class CommandRunner:
                 # changed and not saved (a lost race, a command that failed half-way) is dropped.
                 if saved or (chase.version == loaded and not chase.pending_events):
                     self.cache.check_in(chase)
+                else:
+                    self.cache.release(chase_id)
         raise VersionConflict("the chase is changing too fast to record this command: try again")
 
     def load(self, chase_id: UUID) -> Any:
         """The chase as it is now, the caller's own (to read); ChaseNotFound if there is none."""
-        return self._check_out(chase_id)  # not checked in again: the caller may hold it
+        try:
+            return self._check_out(chase_id)
+        finally:
+            self.cache.release(chase_id)  # not checked in again: the caller may hold it
 
     def _check_out(self, chase_id: UUID) -> Any:
         """The chase as it is now, lent to this command alone (application/chase_cache.py);
         ChaseNotFound if there is none. A cached chase is brought up to date with the events
         saved after it (here or by another process) before it is used."""
         chase = self.cache.check_out(chase_id)
-        if chase is not None:
-            newer = list(self.store.repository.event_store.get(chase_id, gt=chase.version))
-            if not newer:
-                return chase
-            return self.projector(chase, newer)
         try:
+            if chase is not None:
+                newer = list(self.store.repository.event_store.get(chase_id, gt=chase.version))
+                return self.projector(chase, newer) if newer else chase
             return self.store.repository.get(chase_id, projector_func=self.projector)
         except AggregateNotFoundError:
+            self.cache.release(chase_id)
             raise ChaseNotFound(f"no chase {chase_id}") from None
+        except BaseException:
+            self.cache.release(chase_id)
+            raise
 
     def load_at(self, chase_id: UUID, version: int) -> Any:
         """The chase as it was at ``version`` (time travel: nothing is changed)."""

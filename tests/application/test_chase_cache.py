@@ -6,6 +6,7 @@ act on a chase no other process (and no replay) would see.
 """
 from __future__ import annotations
 
+import threading
 from uuid import UUID
 
 import pytest
@@ -30,10 +31,18 @@ def test_the_chase_kept_between_commands_is_the_fold_of_its_events(keeper, ledge
     assert kept.version == folded.version == len(keeper.events())
     assert vars(kept) == vars(folded)
 
-    # A chase checked out is lent to one command alone: no other gets it until it is back.
-    assert ledger.runner.cache.check_out(chase_id) is None
+    # A chase checked out is lent to one command alone: another waits for it, and gets it once
+    # it is back (or, past the wait, nothing: it loads its own from the store).
+    got = []
+    waiter = threading.Thread(target=lambda: got.append(ledger.runner.cache.check_out(chase_id)))
+    waiter.start()
     ledger.runner.cache.check_in(kept)
+    waiter.join()
+    assert got == [kept]
+    ledger.runner.cache.check_in(kept)
+    ledger.runner.cache.wait = 0.01
     assert ledger.runner.cache.check_out(chase_id) is kept
+    assert ledger.runner.cache.check_out(chase_id) is None
 
 
 def test_a_command_refused_or_failed_half_way_leaves_no_changed_chase_in_the_cache(keeper, ledger):
@@ -57,6 +66,7 @@ def test_a_command_refused_or_failed_half_way_leaves_no_changed_chase_in_the_cac
     with pytest.raises(IntegrityError):
         ledger.runner.run(chase_id, changed_then_failed)
     assert ledger.runner.cache.check_out(chase_id) is None
+    ledger.runner.cache.release(chase_id)
     keeper.ok(keeper.post("/entropy", {"entropy": "kept"}))
     assert len(keeper.events()) == saved + 1
     assert ledger.runner.cache.check_out(chase_id).entropy == ledger.runner.load_at(chase_id, saved + 1).entropy
