@@ -110,7 +110,7 @@ class CommandRunner:
             if attempt:
                 # Jitter spreads writers that collided, so one of them wins the next race.
                 time.sleep(random.uniform(0, min(BACKOFF_CAP, BACKOFF * 2**attempt)))
-            chase = self._check_out(chase_id)
+            chase = self.check_out(chase_id)
             loaded, saved = chase.version, False
             try:
                 if systems is not None and chase.SYSTEM not in systems:
@@ -145,11 +145,11 @@ class CommandRunner:
     def load(self, chase_id: UUID) -> Any:
         """The chase as it is now, the caller's own (to read); ChaseNotFound if there is none."""
         try:
-            return self._check_out(chase_id)
+            return self.check_out(chase_id)
         finally:
             self.cache.release(chase_id)  # not checked in again: the caller may hold it
 
-    def _check_out(self, chase_id: UUID) -> Any:
+    def check_out(self, chase_id: UUID) -> Any:
         """The chase as it is now, lent to this command alone (application/chase_cache.py);
         ChaseNotFound if there is none. A cached chase is brought up to date with the events
         saved after it (here or by another process) before it is used."""
