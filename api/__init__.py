@@ -40,7 +40,6 @@ def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings
         from infrastructure.bootstrap import build_ledger as default_build
 
         build_ledger = default_build
-    app.json.sort_keys = False  # keep the views' own order: chase first, then details
     limits.install(app, edge)  # first: a refused request counts too
     guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
     representation.install(app)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from flask import Flask, Response, has_request_context, request
+from flask.json.provider import DefaultJSONProvider
 
 MINIMAL_CHASE = ("chase_id", "system", "phase", "version", "round", "whose_turn", "chain_head")
 
@@ -30,7 +32,30 @@ def minimal(chase: dict[str, Any]) -> dict[str, Any]:
     return {key: chase[key] for key in MINIMAL_CHASE if key in chase}
 
 
+class FastJSON(DefaultJSONProvider):
+    """Flask's JSON answers, encoded by orjson: the same JSON (keys in the same order, non-ASCII
+    sent as UTF-8 rather than escaped), several times faster at a big chase's track view. Dates
+    and dataclasses still go to Flask's ``default``; what orjson refuses (an integer beyond 64
+    bits, a lone surrogate) and readable (indented) output are Flask's own. Requests are parsed
+    by Flask's own ``loads``: a body orjson would refuse (a huge integer) stays a field's 422."""
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            return super().response(*args, **kwargs)
+        obj = self._prepare_response_obj(args, kwargs)
+        options = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_APPEND_NEWLINE
+        if self.sort_keys:
+            options |= orjson.OPT_SORT_KEYS
+        try:
+            body = orjson.dumps(obj, default=self.default, option=options)
+        except TypeError:  # orjson.JSONEncodeError
+            return super().response(obj)
+        return self._app.response_class(body, mimetype=self.mimetype)
+
+
 def install(app: Flask) -> None:
+    app.json = FastJSON(app)
+    app.json.sort_keys = False  # keep the views' own order: chase first, then details
     @app.after_request
     def preference_applied(response: Response) -> Response:
         if prefers_minimal() and response.status_code < 300:

@@ -171,7 +171,9 @@ class ChaseLedger(Application):
         recordings = self.save(chase, along=((views,) if views else ()) + tuple(self.runner.also(chase)))
         # The token before the views: a chase whose views cannot be rendered is still the Keeper's.
         token = self.access.issue(str(chase_id), KEEPER, label="keeper") if keeper_token else None
-        return token, self.read_side.after_save(chase, recordings, views)["track"]
+        view = self.read_side.after_save(chase, recordings, views)["track"]
+        self.runner.cache.check_in(chase)  # saved: the chase's first command starts from it
+        return token, view
 
     def start_chase(self, name: str, dice: str = "server", system: str | None = None) -> tuple[dict[str, Any], str]:
         """Create a chase and the Keeper's token for it (shown once, kept only hashed)."""

@@ -114,27 +114,36 @@ class CommandRunner:
             if attempt:
                 # Jitter spreads writers that collided, so one of them wins the next race.
                 time.sleep(random.uniform(0, min(BACKOFF_CAP, BACKOFF * 2**attempt)))
-            chase = self.load(chase_id)
-            if systems is not None and chase.SYSTEM not in systems:
-                raise WrongSystem(chase.SYSTEM, systems)
-            if expected_version is not None and chase.version != expected_version:
-                raise VersionConflict(
-                    f"the chase is at version {chase.version}, not {expected_version}: reload and try again",
-                    chase.version,
-                )
-            result = command(chase)
-            self._keep_seed_in_step(chase)
-            views = self.read_side.views_for(chase)  # written in the events' own transaction
+            chase = self.check_out(chase_id)
+            loaded, saved = chase.version, False
             try:
-                recordings = self.store.save(chase, along=((views,) if views else ()) + tuple(self.also(chase)))
-            except IntegrityError:
-                if expected_version is not None:
+                if systems is not None and chase.SYSTEM not in systems:
+                    raise WrongSystem(chase.SYSTEM, systems)
+                if expected_version is not None and chase.version != expected_version:
                     raise VersionConflict(
-                        f"another command was recorded on this chase after version {expected_version}: reload and try again"
-                    ) from None
-                continue
-            self.cache.keep(chase)
-            return Done(result, self.read_side.after_save(chase, recordings, views))
+                        f"the chase is at version {chase.version}, not {expected_version}: reload and try again",
+                        chase.version,
+                    )
+                result = command(chase)
+                self._keep_seed_in_step(chase)
+                views = self.read_side.views_for(chase)  # written in the events' own transaction
+                try:
+                    recordings = self.store.save(chase, along=((views,) if views else ()) + tuple(self.also(chase)))
+                except IntegrityError:
+                    if expected_version is not None:
+                        raise VersionConflict(
+                            f"another command was recorded on this chase after version {expected_version}: reload and try again"
+                        ) from None
+                    continue
+                saved = True
+                return Done(result, self.read_side.after_save(chase, recordings, views))
+            finally:
+                # Back once this command is done with it: saved, or unchanged (a refusal). A chase
+                # changed and not saved (a lost race, a command that failed half-way) is dropped.
+                if saved or (chase.version == loaded and not chase.pending_events):
+                    self.cache.check_in(chase)
+                else:
+                    self.cache.release(chase_id)
         raise VersionConflict("the chase is changing too fast to record this command: try again")
 
     def try_out(
@@ -158,20 +167,28 @@ class CommandRunner:
         raise DryRunAnswered(rolls, decided, version)
 
     def load(self, chase_id: UUID) -> Any:
-        """The chase as it is now; ChaseNotFound if there is none. A cached chase is brought up
-        to date with the events saved after it (here or by another process) before it is used."""
-        chase = self.cache.get(chase_id)
-        if chase is not None:
-            newer = list(self.store.repository.event_store.get(chase_id, gt=chase.version))
-            if not newer:
-                return chase
-            return self.projector(chase, newer)  # kept once the command saves it
+        """The chase as it is now, the caller's own (to read); ChaseNotFound if there is none."""
         try:
-            chase = self.store.repository.get(chase_id, projector_func=self.projector)
+            return self.check_out(chase_id)
+        finally:
+            self.cache.release(chase_id)  # not checked in again: the caller may hold it
+
+    def check_out(self, chase_id: UUID) -> Any:
+        """The chase as it is now, lent to this command alone (application/chase_cache.py);
+        ChaseNotFound if there is none. A cached chase is brought up to date with the events
+        saved after it (here or by another process) before it is used."""
+        chase = self.cache.check_out(chase_id)
+        try:
+            if chase is not None:
+                newer = list(self.store.repository.event_store.get(chase_id, gt=chase.version))
+                return self.projector(chase, newer) if newer else chase
+            return self.store.repository.get(chase_id, projector_func=self.projector)
         except AggregateNotFoundError:
+            self.cache.release(chase_id)
             raise ChaseNotFound(f"no chase {chase_id}") from None
-        self.cache.keep(chase)
-        return chase
+        except BaseException:
+            self.cache.release(chase_id)
+            raise
 
     def load_at(self, chase_id: UUID, version: int) -> Any:
         """The chase as it was at ``version`` (time travel: nothing is changed)."""

@@ -9,6 +9,7 @@ from psycopg.sql import SQL, Composed, Identifier
 from psycopg.types.json import Jsonb
 
 from application.ports import PositionMoved
+from infrastructure import json_docs
 from infrastructure.dice import BaseSeedVault, SeedNotFound
 
 ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
@@ -195,9 +196,9 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         facts = [f for cid in ids for f in by_id[cid].get("facts", ())]
         return (
             [ids, [by_id[cid]["expected"] for cid in ids], [by_id[cid]["version"] for cid in ids],
-             [json.dumps(by_id[cid]["doc"]) for cid in ids]]
+             [json_docs.dumps(by_id[cid]["doc"]) for cid in ids]]
             + [[r[k] for r in rolls] for k in ("chase_id", "sequence", "version", "action", "participant_id", "purpose", "round", "source")]
-            + [[json.dumps(r) for r in rolls]]
+            + [[json_docs.dumps(r) for r in rolls]]
             + [[f[k] for f in facts] for k in ("chase_id", "version", "index", "action", "kind", "participant_id", "at")]
             + [[json.dumps(f["data"]) for f in facts]]
         )

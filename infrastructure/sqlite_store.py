@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
 
 from application.ports import PositionMoved
+from infrastructure import json_docs
 from infrastructure.dice import BaseSeedVault, SeedNotFound
 
 ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
@@ -60,7 +61,7 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
             row = c.fetchone()
         if row["doc"] is None and not row["set_aside"]:
             return None
-        doc = json.loads(row["doc"]) if row["doc"] is not None else None
+        doc = json_docs.loads(row["doc"]) if row["doc"] is not None else None
         return {"version": row["version"], "doc": doc[name] if doc and name else doc, "set_aside": bool(row["set_aside"])}
 
     def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:
@@ -103,12 +104,12 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
     def encode(self, update: dict[str, Any]) -> dict[str, Any]:
         """The update's statements' parameters, JSON encoded."""
         u = update
-        doc = json.dumps(u["doc"])
+        doc = json_docs.dumps(u["doc"])
         return {
             "write": (u["version"], doc, u["chase_id"], u["expected"]) if u["expected"] else (u["chase_id"], u["version"], doc),
             "rolls": [
                 (row["chase_id"], row["sequence"], row["version"], row["action"], row["participant_id"],
-                 row["purpose"], row["round"], row["source"], json.dumps(row))
+                 row["purpose"], row["round"], row["source"], json_docs.dumps(row))
                 for row in u["rolls"]
             ],
             "marks": [  # in the order they came: an undo, then the redo of it
@@ -170,7 +171,7 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
                 params,
             )
             return [
-                dict(json.loads(r["doc"]), undone=bool(r["undone"]), undone_by=r["undone_by"], undone_at=r["undone_at"])
+                dict(json_docs.loads(r["doc"]), undone=bool(r["undone"]), undone_by=r["undone_by"], undone_at=r["undone_at"])
                 for r in c.fetchall()
             ]
 

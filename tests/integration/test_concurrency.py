@@ -132,7 +132,7 @@ def test_a_writer_that_loses_the_race_after_loading_gets_409_not_a_silent_retry(
     assert second.get(f"/chases/{base['chase_id']}/track").status_code == 200  # warm the other process
 
     loaded, first_done = threading.Event(), threading.Event()
-    load = second_ledger.runner.load
+    load = second_ledger.runner.check_out  # how a command loads its chase
 
     def load_then_wait(cid: UUID) -> Any:
         chase = load(cid)
@@ -140,7 +140,7 @@ def test_a_writer_that_loses_the_race_after_loading_gets_409_not_a_silent_retry(
         assert first_done.wait(30), "the first writer never finished"
         return chase
 
-    second_ledger.runner.load = load_then_wait  # instance attribute: only the second process is slowed
+    second_ledger.runner.check_out = load_then_wait  # instance attribute: only the second process is slowed
     responses: dict[str, Any] = {}
     thread = threading.Thread(target=lambda: responses.update(Bob=add(second, base["chase_id"], "Bob", etag)), daemon=True)
     thread.start()
