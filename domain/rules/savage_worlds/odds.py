@@ -28,6 +28,7 @@ from domain.rules.savage_worlds.acing import chance_of_total
 from domain.rules.savage_worlds.acing_odds import Term, at_least, best_of, sum_beyond
 from domain.rules.savage_worlds.dice import JOKER_BONUS, RAISE_STEP, TARGET_NUMBER, WILD_DIE, trait_die
 from domain.rules.savage_worlds.errors import InvalidValue
+from domain.rules.savage_worlds.rate_of_fire_odds import recorded_rate_of_fire_odds
 
 CRITICAL_FAILURE_CHECK_DIE = 6  # core rules "Critical Failures": an Extra's 1 is checked on a d6
 LISTED_RAISES = 3  # "raise 1".."raise 3" each; "raise 4+" gathers the rest
@@ -167,6 +168,8 @@ def roll_odds(roll: Mapping[str, Any]) -> Odds | None:
             chances = TraitChances(trait_die(roll["trait_die"]).sides, roll["wild_card"], roll["trait_bonus"] + roll["modifier"] + (JOKER_BONUS if roll["joker"] else 0))
             odds = trait_odds(chances, roll["target_number"])
             return odds.had(trait_outcome(roll["raises"], roll["success"], roll["critical_failure"]))
+        if kind == "rate of fire roll":
+            return recorded_rate_of_fire_odds(roll)
         if kind in ("damage roll", "table roll"):
             base = tuple(_sides(d["die"]) for d in roll["dice"] if not str(d.get("role", "")).startswith(("ace reroll", "critical")))
             if kind == "table roll":
