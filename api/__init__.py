@@ -71,8 +71,9 @@ def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings
                 api.spec.components.schema(schema.__name__, schema=schema)
     problems.register(app)
     auth.install(app)
-    from api import idempotency
+    from api import dry_run, idempotency
 
+    dry_run.install(app)  # before a key is claimed: a refused dry run claims nothing
     idempotency.install(app)  # after auth: a request shows its token before its key is looked at
 
     @app.get("/health")

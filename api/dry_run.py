@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import wraps
 from typing import Any, Callable
 
-from flask import Response, g, jsonify, request
+from flask import Flask, Response, current_app, g, jsonify, request
 from flask_smorest import Blueprint
 
 from api.runtime import ledger
@@ -48,7 +48,29 @@ def answer(command: Callable[[], Any]) -> Response:
     return jsonify({"dry_run": True, **ledger().try_out(command)})
 
 
-documented = Blueprint.doc(parameters=[PARAMETER])  # for an endpoint that answers a dry run its own way
+_doc = Blueprint.doc(parameters=[PARAMETER])
+
+
+def documented(view: Callable[..., Any]) -> Callable[..., Any]:
+    """For an endpoint that answers a dry run its own way: documented, and marked as one that has
+    a dry run (the wrappers of flask-smorest copy the mark)."""
+    view = _doc(view)
+    view.has_dry_run = True  # type: ignore[attr-defined]
+    return view
+
+
+def install(app: Flask) -> None:
+    """``?dry_run=true`` on a command without a dry run is a 422 naming it, before anything runs:
+    the command would otherwise be recorded by a client asking that nothing be."""
+
+    @app.before_request
+    def refuse_a_dry_run_there_is_none_of() -> None:
+        if request.method in ("GET", "HEAD", "OPTIONS") or not asked():
+            return
+        view = current_app.view_functions.get(request.endpoint or "")
+        handler = getattr(getattr(view, "view_class", None), request.method.lower(), view)
+        if not getattr(handler, "has_dry_run", False):
+            raise InvalidInput("dry_run", "this command has no dry run: send it without dry_run to record it")
 
 
 def dry_run_allowed(view: Callable[..., Any]) -> Callable[..., Any]:

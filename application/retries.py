@@ -111,9 +111,11 @@ class Retries:
         return (KeyRecorded(self.keys, claim, str(chase.id), chase.version),)
 
     def finish(self, claim: Claim, status: int, headers: dict[str, str], body: bytes) -> None:
-        """Keep the answer sent for the claimed key. A server error with nothing recorded
-        releases the key instead, so that the request may be sent again."""
-        if status >= 500 and claim.recorded is None:
+        """Keep the answer sent for the claimed key. A server error or a conflict (409: the
+        chase changed under the command, "try again") with nothing recorded releases the key
+        instead, so that the request may be sent again (Stripe keeps no answer for a request
+        that conflicted with another)."""
+        if (status >= 500 or status == 409) and claim.recorded is None:
             self.keys.release(claim.scope, claim.key, claim.claim_id)
             return
         self.keys.answer(claim.scope, claim.key, claim.claim_id, {"status": status, "headers": headers, "body": body})

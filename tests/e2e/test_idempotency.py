@@ -171,3 +171,18 @@ def test_a_dry_run_sent_with_a_key_leaves_the_key_for_the_real_roll(keeper):
     rolled = roll(keeper)
     assert rolled.status_code == 200 and "Idempotent-Replayed" not in rolled.headers
     assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 1
+
+
+def test_a_roll_refused_as_the_chase_changed_too_fast_may_be_sent_again_with_its_key(keeper, monkeypatch):
+    running(keeper)
+
+    # The roll loses every race to record it: 409, "try again", and nothing recorded.
+    monkeypatch.setattr("application.runner.RETRIES", 0)
+    refused = roll(keeper)
+    assert refused.status_code == 409 and "try again" in refused.get_json()["detail"]
+
+    # Tried again with its key once the chase is calm: recorded, not the refusal replayed.
+    monkeypatch.undo()
+    rolled = roll(keeper)
+    assert rolled.status_code == 200 and "Idempotent-Replayed" not in rolled.headers
+    assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 1

@@ -171,3 +171,14 @@ def test_a_d6_skill_roll_dry_run_answers_the_odds_the_d6_plug_in_supplies(client
     [roll] = asked["rolls"]
     assert roll["odds"]["success"] == pytest.approx(float(chance_of_success("3D+1", 10)))
     assert table.get("/events")["events"] == before
+
+
+def test_a_dry_run_of_a_command_that_has_none_is_refused_not_recorded(table, keeper):
+    before = keeper.events()
+
+    # The Keeper asks what ending the chase would do: a command without a dry run.
+    asked = keeper.post("/end?dry_run=true", {"outcome": "escaped"})
+
+    # Refused naming the parameter, and the chase goes on: nothing recorded.
+    assert asked.status_code == 422 and asked.get_json()["errors"][0]["field"] == "dry_run"
+    assert keeper.events() == before and keeper.track()["phase"] == "running"
