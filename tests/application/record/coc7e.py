@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
+from tests.application.record.checks import history_restores
 from tests.application.record.machine import UNKNOWN, RecordMachine, in_phase
 
 SKILLS = ("Climb", "Jump", "Dodge", "Fighting (Brawl)", "Firearms (Handgun)", "Drive Auto", "Stealth", "Swim")
@@ -341,3 +342,20 @@ class Coc7eMachine(RecordMachine):
         key = data.draw(st.sampled_from(play.keys)) if play.keys and self.rarely(data) else f"hazards {len(play.keys)}"
         play.keys.append(key)
         play.job("random hazards", "/random-hazards", body, key=key)
+
+    # -- the Keeper's own reveal and rewind ------------------------------------------------------
+
+    @rule(data=st.data(), what=st.sampled_from(["reveal the seed", "rewind to the cut"]))
+    def keeper_reveals_or_rewinds(self, data: Any, what: str) -> None:
+        """The Keeper's own, unconditioned: a reveal mid-chase, or a rewind to the chase as it was
+        before its last action (a version the record must restore), so that every coc7e run
+        plays both whatever the shared record rule's draws were."""
+        play = self.use(data)
+        before = self.view["version"]
+        if what == "reveal the seed":
+            play.send("reveal seed", "/reveal-seed", {})
+        elif play.send("undo", "/undo", {"count": 1, "reason": "to find the version before the last action"}):
+            to_version = self.view["version"] - 1  # the undo's own event is the last; the one before ends an earlier action
+            play.send("redo", "/redo", {})
+            play.send("rewind", "/rewind", {"to_version": max(1, to_version)})
+        history_restores(play, before)
