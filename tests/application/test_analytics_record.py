@@ -125,3 +125,21 @@ def test_a_chase_recorded_before_analytics_is_read_from_its_events_until_a_rebui
 
     # Its report is the same, read from its events.
     assert ledger.analytics.chase_report(chase_id, SYSTEM) == kept
+
+
+def test_a_player_sees_no_game_counts_of_the_keepers_participants(ledger):
+    # Harvey's player holds a token for Harvey; the farmer is the Keeper's. Both move.
+    chase_id, harvey, farmer = harvey_and_the_farmer(ledger)
+    ledger.commands["coc7e"].move(chase_id, harvey, 1)
+    ledger.commands["coc7e"].move(chase_id, farmer, 2)
+    ledger.issue_player_token(chase_id, [harvey])
+
+    # The player's report of the chase.
+    seen = ledger.analytics.chase_report(chase_id, Principal(PLAYER, str(chase_id)))
+
+    # Harvey's counts show; the farmer's are as private as his rolls.
+    assert seen["game"]["by_participant"] == {harvey: {"movement actions spent": 1, "locations covered": 1}}
+    assert farmer not in seen["time"]["turns"]
+    # The Keeper sees both.
+    keeper = ledger.analytics.chase_report(chase_id, Principal(KEEPER, str(chase_id)))
+    assert set(keeper["game"]["by_participant"]) == {harvey, farmer}
