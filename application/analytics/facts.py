@@ -25,12 +25,15 @@ KNOWN_ODDS = 4096  # distributions whose floats a fact reader keeps
 @dataclass(frozen=True)
 class Count:
     """What an event counts: ``amount`` of ``name`` for a participant (None: for the chase);
-    ``by_roll``: also credited to whoever made that roll (damage dealt by a damage roll)."""
+    ``by_roll``: also credited to whoever made that roll (damage dealt by a damage roll);
+    ``by_event``: also credited to whoever made the latest roll recorded by an event of that
+    name earlier in the same action (a damage event that names no roll: the attack's damage roll)."""
 
     name: str
     participant_id: str | None
     amount: float = 1
     by_roll: int | None = None
+    by_event: str | None = None
 
 
 def _no_counts(event: Any) -> list[Count]:
@@ -81,7 +84,8 @@ class FactReader:
             facts.append(("roll", pid, self.roll(roll, type(event).__name__)))
         facts += self._record(event)
         for system in self.systems:
-            facts += [("count", c.participant_id, {"name": c.name, "amount": c.amount, "by_roll": c.by_roll}) for c in system.counts(event)]
+            facts += [("count", c.participant_id, {"name": c.name, "amount": c.amount, "by_roll": c.by_roll,
+                                                   **({"by_event": c.by_event} if c.by_event else {})}) for c in system.counts(event)]
         return facts
 
     def _record(self, event: Any) -> list[tuple[str, str | None, dict[str, Any]]]:

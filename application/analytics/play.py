@@ -17,16 +17,21 @@ def game(facts: Sequence[dict[str, Any]], people: Mapping[str, Mapping[str, Any]
     by_participant: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     chases: dict[str, float] = defaultdict(float)
     outcomes: dict[str, int] = defaultdict(int)
+    latest: dict[tuple[str, int, str], str | None] = {}  # (chase, action, event name) -> who made its latest roll
     for f in facts:
+        data = f["data"]
+        if f["kind"] == "roll":
+            latest[(f["chase_id"], f["action"], data["event"])] = f["participant_id"]
         if f["undone"]:
             continue
-        data = f["data"]
         if f["kind"] == "count" and data["name"] not in CLOCK:
             if f["participant_id"]:
                 by_participant[f["participant_id"]][data["name"]] += data["amount"]
             else:
                 chases[data["name"]] += data["amount"]
             credited = rollers.get((f["chase_id"], data.get("by_roll")))
+            if data.get("by_event"):
+                credited = latest.get((f["chase_id"], f["action"], data["by_event"]))
             if credited:
                 by_participant[credited][data["name"]] += data["amount"]
         elif f["kind"] == "ended":

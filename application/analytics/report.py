@@ -20,7 +20,8 @@ NOTES = (
     "p_this_well_or_worse is the exact Poisson-binomial probability, over the rolls' own odds, of as many "
     "successes as observed or fewer; a fairness test is 'suspect' when its p-value is below 0.001.",
 )
-PLAYER_NOTE = "The Keeper's rolls are private: they are left out of every figure in a player's report."
+PLAYER_NOTE = ("The Keeper's rolls are private: they are left out of every figure in a player's report, and so are the "
+               "game counts and turns of the Keeper's participants (those no player token acts for).")
 
 
 def build(scope: Mapping[str, Any], facts: Sequence[dict[str, Any]], people: Mapping[str, Mapping[str, Any]],
@@ -76,6 +77,11 @@ def build(scope: Mapping[str, Any], facts: Sequence[dict[str, Any]], people: Map
         "game": play.game(shown, people),
         "time": play.clock(shown),
     }
+    if viewer == PLAYER_VIEW:  # the Keeper's participants are as private as their rolls
+        def players_own(pid: str) -> bool:
+            return (people.get(pid) or {}).get("player") is not None
+        report["game"]["by_participant"] = {pid: c for pid, c in report["game"]["by_participant"].items() if players_own(pid)}
+        report["time"]["turns"] = {pid: t for pid, t in report["time"]["turns"].items() if players_own(pid)}
     if viewer == KEEPER_VIEW:
         report["keeper"] = figures({pid for pid in everyone if not pid or (people.get(pid) or {}).get("player") is None})
     if series:

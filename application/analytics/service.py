@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 from uuid import UUID
 
 from application.access import KEEPER, PLAYER, SYSTEM_ROLE, Principal
@@ -83,14 +83,7 @@ class Analytics:
             kept = self.ledger.views.analytics_facts([chase_id])
             if kept:
                 return kept
-        rows: list[dict[str, Any]] = []
-        for event in self.ledger.events.get(UUID(chase_id)):
-            rows += self.ledger.renderers.facts(event)
-            for mark in roll_marks(event):
-                for row in rows:
-                    if row["action"] in mark["actions"]:
-                        row.update(undone=mark["undone"], undone_by=mark["by"])
-        return rows
+        return facts_of(self.ledger.events.get(UUID(chase_id)), self.ledger.renderers.facts)
 
     def people(self, chase_id: str) -> dict[str, dict[str, Any]]:
         """Each participant's name, role, and the label of the player token acting for them (None:
@@ -103,6 +96,19 @@ class Analytics:
         participants = self.ledger.track(UUID(chase_id)).get("participants") or {}
         return {pid: {"name": p.get("name"), "chase_id": chase_id, "role": p.get("role"), "player": players.get(pid)}
                 for pid, p in participants.items()}
+
+
+def facts_of(events: Iterable[Any], reader: Callable[[Any], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """A chase's analytics facts made from its events, marked by its undo marks as the view
+    pipeline marks the kept ones (so the two compare equal: the check job)."""
+    rows: list[dict[str, Any]] = []
+    for event in events:
+        rows += reader(event)
+        for mark in roll_marks(event):
+            for row in rows:
+                if row["action"] in mark["actions"]:
+                    row.update(undone=mark["undone"], undone_by=mark["by"])
+    return rows
 
 
 def _chase(track: dict[str, Any]) -> dict[str, Any]:

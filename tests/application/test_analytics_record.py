@@ -50,10 +50,14 @@ def test_savage_worlds_rolls_are_read_against_their_exact_odds(ledger):
     assert (totals["rolls"], totals["rolls_without_odds"], totals["luck"]["successes"]) == (3, 1, 1)
     assert {n: c["observed"] for n, c in totals["levels"].items() if c["observed"]} == {"success": 1, "failure": 1}
     assert set(totals["levels"]) == {"critical failure", "failure", "success", "raise 1", "raise 2", "raise 3", "raise 4+"}
-    # The game: the bike took three wounds from the Ram; nine Chase Cards and two action cards were dealt.
+    # The game: the bike took three wounds from the Ram (three dealt in the chase); nine Chase Cards and two action cards were dealt.
     game = report["game"]
     assert sorted(c.get("wounds taken", 0) for c in game["by_participant"].values()) == [0, 3]
-    assert game["chase"] == {"chase cards dealt": 9}
+    # The Ram's damage roll was the sedan's (the pending follow-up it resolved): the wounds are its to claim.
+    names = {pid: p["name"] for pid, p in report["by_participant"].items()}
+    dealt = {names.get(pid, pid): c["wounds dealt"] for pid, c in game["by_participant"].items() if "wounds dealt" in c}
+    assert dealt == {"Sedan": 3}
+    assert game["chase"] == {"chase cards dealt": 9, "wounds dealt": 3}
     assert sum(c.get("action cards dealt", 0) for c in game["by_participant"].values()) == 2
 
 
@@ -125,3 +129,21 @@ def test_a_chase_recorded_before_analytics_is_read_from_its_events_until_a_rebui
 
     # Its report is the same, read from its events.
     assert ledger.analytics.chase_report(chase_id, SYSTEM) == kept
+
+
+def test_a_player_sees_no_game_counts_of_the_keepers_participants(ledger):
+    # Harvey's player holds a token for Harvey; the farmer is the Keeper's. Both move.
+    chase_id, harvey, farmer = harvey_and_the_farmer(ledger)
+    ledger.commands["coc7e"].move(chase_id, harvey, 1)
+    ledger.commands["coc7e"].move(chase_id, farmer, 2)
+    ledger.issue_player_token(chase_id, [harvey])
+
+    # The player's report of the chase.
+    seen = ledger.analytics.chase_report(chase_id, Principal(PLAYER, str(chase_id)))
+
+    # Harvey's counts show; the farmer's are as private as his rolls.
+    assert seen["game"]["by_participant"] == {harvey: {"movement actions spent": 1, "locations covered": 1}}
+    assert farmer not in seen["time"]["turns"]
+    # The Keeper sees both.
+    keeper = ledger.analytics.chase_report(chase_id, Principal(KEEPER, str(chase_id)))
+    assert set(keeper["game"]["by_participant"]) == {harvey, farmer}

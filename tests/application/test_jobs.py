@@ -280,6 +280,17 @@ def test_a_check_names_a_live_view_that_does_not_match_the_log(ledger):
     assert result["mismatches"] == [{"version": ledger.track(chase_id)["version"], "against": "live", "views": ["rolls"]}]
 
 
+def test_a_check_names_analytics_facts_that_do_not_match_the_log(ledger):
+    chase_id = play_long_chase(ledger, rounds=2)
+    with ledger.views.datastore.transaction(commit=True) as c:  # a fact row damaged behind our back
+        c.execute("UPDATE analytics_facts SET undone = 1 WHERE chase_id = ? AND kind = 'roll'", (str(chase_id),))
+
+    result = ledger.jobs.check(chase_id)["result"]
+
+    assert result["equal"] is False
+    assert result["mismatches"] == [{"version": ledger.track(chase_id)["version"], "against": "live", "views": ["analytics facts"]}]
+
+
 # -- leases, the sweeper, retries ----------------------------------------------------------------
 
 

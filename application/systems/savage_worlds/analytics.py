@@ -1,5 +1,5 @@
 """What Savage Worlds chase events count in analytics (application/analytics/facts.py): raises,
-aces, cards dealt, wounds, turns lost, movement on the chase cards, and the clock of
+aces, cards dealt, wounds taken and dealt, turns lost, movement on the chase cards, and the clock of
 rounds and turns."""
 from __future__ import annotations
 
@@ -21,7 +21,11 @@ def counts(event: Any) -> list[Count]:
     if isinstance(event, swade.ChaseCardDealt):
         return [Count("chase cards dealt", None)]
     if isinstance(event, (ev.CharacterDamaged, ev.VehicleDamaged)):
-        return [Count("wounds taken", event.participant_id, event.wounds_taken)]
+        # Dealt: by whoever rolled the damage in the same action (the event names no roll); a
+        # vehicle's wounds from Out of Control (no damage against its Toughness) are no one's.
+        dealt = event.wounds_taken and event.damage is not None
+        return [Count("wounds taken", event.participant_id, event.wounds_taken),
+                *([Count("wounds dealt", None, event.wounds_taken, by_event=ev.DamageRolled.__name__)] if dealt else [])]
     if isinstance(event, swade.Moved):
         return [Count("chase cards covered", event.participant_id, abs(event.to_position - event.from_position))]
     if isinstance(event, swade.TurnLost):

@@ -52,12 +52,25 @@ def result_chances(net: int) -> dict[int, Fraction]:
     return chances
 
 
+@lru_cache(maxsize=None)
+def result_weights(net: int) -> tuple[int, tuple[int, ...]]:
+    """``result_chances`` over their common denominator (10 ** (2 + |net|): one tenth per units
+    face, tenths per tens die): that denominator and each result's numerator, 1..100 in order.
+    Summing integers, then making one fraction per level, spares a hundred fraction additions
+    each time a new target is rolled against (most of the odds' cost)."""
+    denominator = 10 ** (2 + abs(net))
+    numerators = tuple(chance * denominator for chance in result_chances(net).values())
+    return denominator, tuple(int(n) for n in numerators)
+
+
 def level_chances(target: int, bonus: int = 0, penalty: int = 0) -> dict[str, Fraction]:
     """The chance of each level of success (best first) rolling against ``target``."""
-    chances = {level: Fraction(0) for level in reversed(percentile.LEVELS)}
-    for result, chance in result_chances(percentile.net_dice(bonus, penalty)).items():
-        chances[percentile.level_of(result, target)] += chance
-    return chances
+    denominator, numerators = result_weights(percentile.net_dice(bonus, penalty))
+    sums = {level: 0 for level in reversed(percentile.LEVELS)}
+    level_of = percentile.level_of
+    for result, numerator in zip(RESULTS, numerators):
+        sums[level_of(result, target)] += numerator
+    return {level: Fraction(total, denominator) for level, total in sums.items()}
 
 
 @lru_cache(maxsize=4096)
