@@ -20,11 +20,11 @@ GUNMAN = {"name": "Gunman", "role": "quarry", "dex": 40, "con": 50, "mov": 8, "h
           "weapons": [{"weapon": ".38 or 9mm Revolver", "loaded": 6}]}
 
 
-def the_fight(keeper) -> Table:
-    """Harvey, a thug and a gunman in a speakeasy's back room, the Keeper's dice at the table."""
+def the_fight(keeper, *others: dict) -> Table:
+    """Harvey, a thug and a gunman (and ``others``) in a speakeasy's back room, the Keeper's dice at the table."""
     body = keeper.ok(keeper.http.post("/chases", json={"name": "The back room", "dice": "table", "system": "coc7e-combat"}), 201)
     keeper.chase_id, keeper.http.token = body["chase"]["chase_id"], body["keeper_token"]
-    for spec in (HARVEY, THUG, GUNMAN):
+    for spec in (HARVEY, THUG, GUNMAN, *others):
         keeper.add(**spec)
     return Table(keeper)
 
