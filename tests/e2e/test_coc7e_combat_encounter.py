@@ -125,6 +125,9 @@ def test_a_fight_refuses_what_it_cannot_do(keeper):
     refused(keeper, keeper.post("/fight", {"initiative": "luck"}), 422, before, field="initiative")
     # A fight has no vehicles; a maneuver needs a goal (there are no chase mishaps to fall back on).
     refused(keeper, keeper.http.post(f"/chases/{keeper.chase_id}/participants", json={"name": "Car", "kind": "vehicle", "build": 5}), 422, before)
+    # A combatant who can be wounded needs CON: a major wound calls for a CON roll at once.
+    no_con = keeper.http.post(f"/chases/{keeper.chase_id}/participants", json={"name": "Stranger", "dex": 50, "mov": 8, "hp": 10})
+    assert "Major Wound" in refused(keeper, no_con, 422, before, field="con")["detail"]
     table.post("/fight")
     before = keeper.events()
     refused(keeper, keeper.post(f"/participants/{keeper.ids['Harvey']}/attack", {"target_id": keeper.ids["Thug"], "method": "maneuver",

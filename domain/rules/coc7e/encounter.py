@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.recorded_chase import RecordedChase
-from domain.rules.coc7e import conflict_procedures, encounter_events, encounter_rounds, fire_procedures
+from domain.rules.coc7e import conflict_procedures, encounter_events, encounter_rounds, fire_procedures, wounds
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
@@ -102,6 +102,9 @@ class Encounter(RecordedChase):
         if isinstance(spec, dict):
             if spec.get("kind") == "vehicle" or spec.get("vehicle_id") is not None:
                 raise InvalidCommand("kind", "a fight without a chase has no vehicles: start a chase for them")
+            if spec.get("hp") is not None and spec.get("con") is None:
+                # A major wound calls at once for a CON roll: a combatant who can be wounded needs CON.
+                raise InvalidCommand("con", f"a combatant with hit points needs CON: a major wound calls for a CON roll ({wounds.MAJOR_WOUND})")
             spec = {"role": "pursuer", **spec}
         Chase.add_participant(self, participant_id, spec)
 
