@@ -176,7 +176,7 @@ def attack(
     return {
         "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit, "outnumbered": bool(outnumbered), "malfunction": jammed,
         "mishaps": [pid for pid in (a.id, t.id) if pid in chase.mishaps], "rolls": rolls,
-        "modifiers": applied, "ally_hit": firearm_modifiers.ally_hit(applied, rolls[0]["level"]),
+        **({"modifiers": applied, "ally_hit": firearm_modifiers.ally_hit(applied, rolls[0]["level"])} if applied else {}),
     }
 
 # -- internals -----------------------------------------------------------------------------
