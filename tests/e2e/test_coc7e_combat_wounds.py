@@ -154,3 +154,21 @@ def test_negative_damage_and_medicine_for_a_dying_man_are_refused_and_nothing_re
     # A player may not deal damage: the Keeper does.
     player = keeper.player("Harvey")
     assert player.post(f"/participants/{keeper.ids['Companion']}/damage", {"amount": 1}).status_code == 403
+
+
+def test_two_people_give_first_aid_together_and_either_success_is_enough(keeper):
+    ward = major_wound(keeper)
+    keeper.add(name="Nurse", role="quarry", dex=50, con=50, mov=7, hp=10, skills={"First Aid": 60})
+
+    # "Two people can work together to administer First Aid, with a success granted if either one
+    # of them rolls a success": the companion fails (80), the nurse succeeds (30 of 60).
+    both = ward.post("first-aid", {"healer_id": keeper.ids["Companion"], "assistant_id": keeper.ids["Nurse"],
+                                   "rolls": {"first_aid": [80, 0], "assistant": [30, 0]}})
+    assert [(r["roller"], r["success"]) for r in both["rolls"]] == [(keeper.ids["Companion"], False), (keeper.ids["Nurse"], True)]
+    assert both["outcome"]["success"] is True and ward.harvey(both)["hp_left"] == 5
+
+    # The assistant is a second person: the healer twice is refused, nothing recorded.
+    before = keeper.events()
+    twice = keeper.post(f"/participants/{keeper.ids['Harvey']}/first-aid", {"healer_id": keeper.ids["Nurse"], "assistant_id": keeper.ids["Nurse"],
+                                                                           "pushed": True})
+    refused(keeper, twice, 422, before, field="assistant_id")

@@ -1,8 +1,8 @@
-"""Call of Cthulhu 7e over HTTP: chases, track features, conflict, random hazards, reference data."""
+"""Call of Cthulhu 7e over HTTP: chases, fights without a chase, track features, conflict, random hazards, reference data."""
 from __future__ import annotations
 
-from api.systems.coc7e import chases, combat_rules, conflict, hazards, obstacles, wounds
+from api.systems.coc7e import chases, combat_rules, conflict, encounters, hazards, obstacles, wounds
 from api.systems.coc7e.schemas import Coc7eView
 
-blueprints = [chases.blp, obstacles.blp, conflict.blp, obstacles.reference, combat_rules.blp, wounds.blp, hazards.blp]
-VIEW_SCHEMAS = {"coc7e": Coc7eView}
+blueprints = [chases.blp, obstacles.blp, conflict.blp, obstacles.reference, combat_rules.blp, wounds.blp, hazards.blp, encounters.blp]
+VIEW_SCHEMAS = {"coc7e": Coc7eView, "coc7e-combat": Coc7eView}  # a fight without a chase shows the same view

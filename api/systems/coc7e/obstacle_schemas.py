@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.recorded_chase import DICE_MODES
 from domain.rules.coc7e.conflict import RESPONSES
-from domain.rules.coc7e import ranged
+from domain.rules.coc7e import firearm_modifiers, ranged
 from domain.rules.coc7e.maneuvers import GOALS
 from domain.rules.coc7e.armed_attack import MAX_DISTANCE
 from domain.rules.coc7e.fire_procedures import MAX_TARGETS
@@ -168,6 +168,10 @@ class Attack(RollsInput):
     defence_bonus_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
     defence_penalty_dice = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2))
     difficulty = fields.String(validate=validate.OneOf(("regular", "hard", "extreme")), metadata={"description": "a firearm's difficulty (range); default regular, or as distance_yards sets it"})
+    modifiers = fields.List(
+        fields.String(validate=validate.OneOf(firearm_modifiers.MODIFIERS)), validate=validate.Length(0, len(firearm_modifiers.MODIFIERS)),
+        metadata={"description": "coc7e-combat.txt \"Firearm Attack Modifiers\": cover (penalty die), point blank (bonus die, within a fifth of the shooter's DEX in feet: give distance_yards), fast-moving target (penalty die, MOV 8+), target size (Build -2 or less: penalty die; 4 or more: bonus die), into melee (penalty die; a fumble hits an ally: ally_hit)"},
+    )
     aftermath = fields.Nested(Aftermath)
     rolls = Rolls(("attack", "defence", "damage", "counter_damage", "luck"), AFTERMATH_ROLLS)
 

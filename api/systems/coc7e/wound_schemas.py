@@ -27,7 +27,8 @@ class Treatment(RollsInput):
 
 class FirstAid(Treatment):
     pushed = fields.Boolean(metadata={"description": "a further attempt after the first: a pushed roll"})
-    rolls = Rolls(("first_aid",))
+    assistant_id = fields.String(metadata={"description": "a second participant giving First Aid: a success if either rolls one (coc7e-combat.txt \"First Aid\"); their roll: assistant"})
+    rolls = Rolls(("first_aid", "assistant"))
 
 
 class Medicine(Treatment):

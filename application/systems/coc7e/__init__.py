@@ -1,4 +1,4 @@
-"""Call of Cthulhu 7e chases (coc7e-chases.txt) as a plug-in: commands, views, the random hazards
+"""Call of Cthulhu 7e chases (coc7e-chases.txt) and fights without a chase (coc7e-combat.txt) as a plug-in: commands, views, the random hazards
 job, the values kept in snapshots and the roll check of `chase verify`."""
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from application.systems.coc7e import track, vehicles
 from application.systems.coc7e.commands import Coc7eCommands
 from application.systems.coc7e.hazards import JOB_KINDS
 from domain.rules.coc7e.chase import Chase
+from domain.rules.coc7e.encounter import Encounter
 from domain.rules.coc7e.odds import attack_odds, roll_odds
 from domain.rules.coc7e.participants import Participant
 from domain.rules.coc7e.verification import check_roll
@@ -15,9 +16,9 @@ from domain.rules.coc7e.verification import check_roll
 PLUGIN = GameSystem(
     package="coc7e",
     title="Call of Cthulhu 7e",
-    chases={Chase.SYSTEM: Chase},
+    chases={Chase.SYSTEM: Chase, Encounter.SYSTEM: Encounter},  # a chase, and a fight without one
     commands=Coc7eCommands,
-    views={Chase.SYSTEM: {"track": track.render, "vehicles": vehicles.render}},
+    views={kind: {"track": track.render, "vehicles": vehicles.render} for kind in (Chase.SYSTEM, Encounter.SYSTEM)},
     value_types={"coc7e.Participant": Participant},  # stable names: moving a class never breaks a snapshot
     roll_checks=(check_roll,),
     game_counts=GAME_COUNTS,

@@ -18,6 +18,7 @@ from application.runner import CommandRunner, Done
 from application.systems.coc7e.rolls import SERVER_ROLLS, RollChoices, roll_sources
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.damage import DEFAULT
+from domain.rules.coc7e.encounter import Encounter
 
 T = TypeVar("T")
 View = dict[str, Any]
@@ -26,7 +27,7 @@ View = dict[str, Any]
 class Coc7eCommands:
     """The commands of Call of Cthulhu chases."""
 
-    SYSTEMS = (Chase.SYSTEM,)
+    SYSTEMS = (Chase.SYSTEM, Encounter.SYSTEM)  # a fight without a chase takes every command but the track's
 
     def __init__(self, runner: CommandRunner, dice: DiceResolver) -> None:
         self.runner = runner
@@ -34,6 +35,10 @@ class Coc7eCommands:
 
     def _run(self, chase_id: UUID, expected_version: int | None, command: Callable[[Chase], T]) -> Done[T]:
         return self.runner.run(chase_id, command, expected_version=expected_version, systems=self.SYSTEMS)
+
+    def _run_chase(self, chase_id: UUID, expected_version: int | None, command: Callable[[Chase], T]) -> Done[T]:
+        """A command of chases only: speed rolls, movement, the track's locations and obstacles."""
+        return self.runner.run(chase_id, command, expected_version=expected_version, systems=(Chase.SYSTEM,))
 
     # -- setting up and playing rounds -----------------------------------------------------
 
@@ -44,16 +49,28 @@ class Coc7eCommands:
 
     def roll_speed(self, chase_id: UUID, participant_id: str, dice: DiceChoice = SERVER_DICE, expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[dict[str, Any], View]:
         by.require_acts_for(participant_id, "make speed rolls")
-        done = self._run(chase_id, expected_version, lambda c: c.roll_speed(participant_id, self.dice.dice(c, dice)))
+        done = self._run_chase(chase_id, expected_version, lambda c: c.roll_speed(participant_id, self.dice.dice(c, dice)))
         return done.result, done.track
 
     def cut_to_the_chase(self, chase_id: UUID, opening_range: int = 2, staying: Sequence[str] = (), expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         by.require_keeper("cut to the chase")
-        return self._run(chase_id, expected_version, lambda c: c.cut_to_the_chase(opening_range, list(staying))).track
+        return self._run_chase(chase_id, expected_version, lambda c: c.cut_to_the_chase(opening_range, list(staying))).track
+
+    def begin_fight(
+        self, chase_id: UUID, *, readied: Sequence[str] = (), initiative: str = "dex", rolls: RollChoices = SERVER_ROLLS,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        """The Keeper switches a fight without a chase to combat rounds (Encounter.begin_fight)."""
+        by.require_keeper("begin the fight")
+        done = self.runner.run(
+            chase_id, lambda c: c.begin_fight(roll_sources(self.dice, c, rolls), list(readied), initiative),
+            expected_version=expected_version, systems=(Encounter.SYSTEM,),
+        )
+        return done.result, done.track
 
     def move(self, chase_id: UUID, participant_id: str, locations: int = 1, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         by.require_acts_for(participant_id, "move")
-        return self._run(chase_id, expected_version, lambda c: c.move(participant_id, locations)).track
+        return self._run_chase(chase_id, expected_version, lambda c: c.move(participant_id, locations)).track
 
     def delay(self, chase_id: UUID, participant_id: str, until_after: str | None = None, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         by.require_acts_for(participant_id, "delay")
@@ -86,25 +103,25 @@ class Coc7eCommands:
 
     def name_location(self, chase_id: UUID, location: int, name: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         by.require_keeper("name locations")
-        return self._run(chase_id, expected_version, lambda c: c.name_location(location, name)).track
+        return self._run_chase(chase_id, expected_version, lambda c: c.name_location(location, name)).track
 
     def remove_location_name(self, chase_id: UUID, location: int, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         by.require_keeper("remove location names")
-        return self._run(chase_id, expected_version, lambda c: c.remove_location_name(location)).track
+        return self._run_chase(chase_id, expected_version, lambda c: c.remove_location_name(location)).track
 
     def place_obstacle(self, chase_id: UUID, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[str, View]:
         """A hazard or barrier between two adjacent locations; answers with its id."""
         by.require_keeper("place hazards and barriers")
         obstacle_id = str(uuid4())
-        return obstacle_id, self._run(chase_id, expected_version, lambda c: c.place_obstacle(obstacle_id, spec)).track
+        return obstacle_id, self._run_chase(chase_id, expected_version, lambda c: c.place_obstacle(obstacle_id, spec)).track
 
     def change_obstacle(self, chase_id: UUID, obstacle_id: str, changes: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         by.require_keeper("change hazards and barriers")
-        return self._run(chase_id, expected_version, lambda c: c.change_obstacle(obstacle_id, changes)).track
+        return self._run_chase(chase_id, expected_version, lambda c: c.change_obstacle(obstacle_id, changes)).track
 
     def remove_obstacle(self, chase_id: UUID, obstacle_id: str, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         by.require_keeper("remove hazards and barriers")
-        return self._run(chase_id, expected_version, lambda c: c.remove_obstacle(obstacle_id, reason)).track
+        return self._run_chase(chase_id, expected_version, lambda c: c.remove_obstacle(obstacle_id, reason)).track
 
     # -- negotiating and breaking down, conflict, mishaps ------------------------------------
 
@@ -117,7 +134,7 @@ class Coc7eCommands:
         by.require_acts_for(participant_id, "negotiate hazards and barriers")
         if options.get("keeper_accepts_skill"):
             by.require_keeper("accept a skill the obstacle does not name")
-        done = self._run(chase_id, expected_version, lambda c: c.negotiate(participant_id, roll_sources(self.dice, c, rolls), **options))
+        done = self._run_chase(chase_id, expected_version, lambda c: c.negotiate(participant_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
     def break_barrier(
@@ -129,7 +146,7 @@ class Coc7eCommands:
         if options.get("debris") is not None:
             by.require_keeper("rule on the debris of a barrier")
         _keeper_rules_aftermath(options, by)
-        done = self._run(chase_id, expected_version, lambda c: c.break_barrier(participant_id, roll_sources(self.dice, c, rolls), **options))
+        done = self._run_chase(chase_id, expected_version, lambda c: c.break_barrier(participant_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
     def attack(

@@ -34,7 +34,6 @@ from domain.track import Track
 
 OUTCOMES = ("caught", "escaped", "abandoned")
 
-
 __all__ = ["Chase", "ChaseError", "InvalidCommand", "ObstacleNotFound", "ParticipantNotFound", "RuleBroken"]
 
 
@@ -132,6 +131,7 @@ class Chase(RecordedChase):
     move = rounds.move  # rounds.py: moving, delaying, ending turns
     delay = rounds.delay
     end_turn = rounds.end_turn
+    plan_round = rounds.chase_round
     roll_skill = keeper_rolls.roll_skill  # keeper_rolls.py: the rolls the Keeper calls for
     roll_dice = keeper_rolls.roll_dice
     roll_random_hazards = random_hazards.roll_random_hazards  # random_hazards.py
@@ -216,7 +216,7 @@ class Chase(RecordedChase):
         if checked["seat"] == "driver" and self.driver_of(checked["vehicle"]):
             raise InvalidParticipant("seat", "that vehicle already has a driver")
         checked.update(id=participant_id, joined=len(self.participants))
-        self.trigger_event(self.ParticipantAdded, participant=asdict(Participant(**checked)))
+        self.trigger_event(chase_events.ParticipantAdded, participant=asdict(Participant(**checked)))
 
     def roll_speed(self, participant_id: str, dice: DiceSource) -> dict[str, Any]:
         """"Speed Roll": CON on foot, the driver's driving skill for a vehicle."""

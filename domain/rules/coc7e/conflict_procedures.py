@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from domain.rules.coc7e import (
-    armed_attack, combat_events, conflict, damage_events, keeper_rolls, maneuvers, mishaps, rounds, vehicles, weapon_damage, wound_events,
+    armed_attack, combat_events, conflict, damage_events, firearm_modifiers, keeper_rolls, maneuvers, mishaps, rounds, vehicles, weapon_damage, wound_events,
 )
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
@@ -56,6 +56,7 @@ def attack(
     seize: str | None = None,
     armor_luck: int | None = None,
     armor_per_die: bool = False,
+    modifiers: list[str] | tuple = (),
 ) -> dict[str, Any]:
     """An attack or fighting maneuver on the attacker's turn, and the target's response.
 
@@ -122,12 +123,13 @@ def attack(
     outnumbered = int(not firearm and t.defended_round == chase.round)
     goal = maneuvers.check_goal(a, t, method, goal, seize)
     standing_bonus, standing_penalty = maneuvers.attack_dice(a, t, firearm=firearm)
+    aim_bonus, aim_penalty, applied = firearm_modifiers.dice(a, t, modifiers, distance_yards, firearm=firearm)  # named modifiers
     a_roller, a_skill, a_value = _combat_value(chase, a, "Firearms" if firearm else "Fighting", attack_skill, "attack_skill")
     rolls = [
         keeper_rolls.skill_roll(
             chase, dice, "attack", a.id, a_roller.id, f"{method} against {t.name}", a_skill, a_value,
-            difficulty=difficulty if firearm else "regular", bonus=bonus_dice + outnumbered + standing_bonus,
-            penalty=attack_penalty + standing_penalty + keeper_rolls.impaired_penalty(a, a_skill),
+            difficulty=difficulty if firearm else "regular", bonus=bonus_dice + outnumbered + standing_bonus + aim_bonus,
+            penalty=attack_penalty + standing_penalty + aim_penalty + keeper_rolls.impaired_penalty(a, a_skill),
         )
     ]
     d_skill = None
@@ -174,6 +176,7 @@ def attack(
     return {
         "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit, "outnumbered": bool(outnumbered), "malfunction": jammed,
         "mishaps": [pid for pid in (a.id, t.id) if pid in chase.mishaps], "rolls": rolls,
+        **({"modifiers": applied, "ally_hit": firearm_modifiers.ally_hit(applied, rolls[0]["level"])} if applied else {}),
     }
 
 # -- internals -----------------------------------------------------------------------------

@@ -14,6 +14,10 @@ from domain.rules.coc7e.participants import Participant
 from domain.track import Track
 
 
+# A round's plan: (turn order, actions by participant, still owed by participant, slowest MOV).
+RoundPlan = tuple[list[str], dict[str, int], dict[str, int], int]
+
+
 class RoundsChase(track_features.TrackChase, Protocol):
     """What the round procedures use of a chase (domain.rules.coc7e.chase.Chase)."""
 
@@ -36,6 +40,8 @@ class RoundsChase(track_features.TrackChase, Protocol):
     def driver_of(self, vehicle_id: str) -> Participant | None: ...
 
     def dex_of(self, p: Participant) -> int: ...
+
+    def plan_round(self, runners: list[Participant], aboard: list[Participant]) -> RoundPlan: ...
 
 
 # -- rounds ----------------------------------------------------------------------------
@@ -125,20 +131,25 @@ def begin_round(chase: RoundsChase, number: int) -> None:
     runners = [p for p in chase.on_track() if p.status == "in_chase" and not p.incapacitated]
     if not runners:
         return  # everyone is out of action: no one to move; the Keeper ends the chase
+    aboard = [p for p in chase.participants.values() if p.aboard and p.status == "in_chase" and p.seat == "passenger" and not p.incapacitated]
+    order, actions, owed, slowest = chase.plan_round(runners, aboard)
+    chase.trigger_event(chase_events.RoundBegan, round=number, turn_order=order, movement_actions=actions, owed=owed, slowest_mov=slowest)
+
+
+def chase_round(chase: RoundsChase, runners: list[Participant], aboard: list[Participant]) -> RoundPlan:
+    """A chase round's plan: the DEX order, movement actions by MOV ("Movement Actions"), none
+    for passengers ("Passengers"), and what is still owed."""
     slowest = min(p.chase_mov for p in runners)
     actions, owed = {}, {}
     for p in runners:
         actions[p.id], owed[p.id] = allotment(p.chase_mov, slowest, p.owed)
-    aboard = [p for p in chase.participants.values() if p.aboard and p.status == "in_chase" and p.seat == "passenger" and not p.incapacitated]
     for p in aboard:
         actions[p.id], owed[p.id] = 0, 0
-    order = dex_order(
-        (p.id, chase.dex_of(p), _combat_skill(chase, p), p.joined) for p in runners + aboard
-    )
-    chase.trigger_event(chase_events.RoundBegan, round=number, turn_order=order, movement_actions=actions, owed=owed, slowest_mov=slowest)
+    order = dex_order((p.id, chase.dex_of(p), combat_skill(chase, p), p.joined) for p in runners + aboard)
+    return order, actions, owed, slowest
 
 
-def _combat_skill(chase: RoundsChase, p: Participant) -> int:
+def combat_skill(chase: RoundsChase, p: Participant) -> int:
     if p.kind == "vehicle":
         driver = chase.driver_of(p.id)
         return driver.skills.get(p.driving_skill or "Drive Auto", 0) if driver else 0

@@ -81,9 +81,12 @@ def dying_roll(chase: WoundChase, participant_id: str, dice: RollSources) -> dic
 
 def first_aid(
     chase: WoundChase, participant_id: str, dice: RollSources, *, healer_id: str | None = None, target: int | None = None, pushed: bool = False,
+    assistant_id: str | None = None,
 ) -> dict[str, Any]:
     """First Aid: 1 hit point, or a dying patient stabilised on 1 temporary hit point; attempted
-    once, "with subsequent attempts constituting a Pushed roll"."""
+    once, "with subsequent attempts constituting a Pushed roll". ``assistant_id``: "Two people can
+    work together to administer First Aid, with a success granted if either one of them rolls a
+    success" (their roll: "assistant")."""
     chase.require_not_ended()
     p = _character(chase, participant_id)
     if p.dead:
@@ -98,14 +101,20 @@ def first_aid(
         raise RuleBroken(f"First Aid was attempted on {p.name}: a further attempt is a pushed roll (pushed: true)", wounds.FIRST_AID)
     if p.first_aid_tries >= wounds.FIRST_AID_TRIES:
         raise RuleBroken(f"First Aid was attempted and pushed on {p.name}: no more tries for this injury", wounds.FIRST_AID)
+    if assistant_id is not None and assistant_id == healer_id:
+        raise InvalidCommand("assistant_id", "the assistant is a second person, not the healer")
     record = _treatment_roll(chase, dice, "first_aid", p, healer_id, "First Aid", target)
-    stabilised = record["success"] and p.dying
-    hp_after = wounds.FIRST_AID_HEALS if stabilised else min(p.hp, p.hp_left + (wounds.FIRST_AID_HEALS if record["success"] else 0))
+    rolls = [record]
+    if assistant_id is not None:
+        rolls.append(_treatment_roll(chase, dice, "assistant", p, assistant_id, "First Aid", None))
+    success = any(r["success"] for r in rolls)
+    stabilised = success and p.dying
+    hp_after = wounds.FIRST_AID_HEALS if stabilised else min(p.hp, p.hp_left + (wounds.FIRST_AID_HEALS if success else 0))
     chase.trigger_event(
         wound_events.FirstAidGiven, participant_id=p.id, healer_id=healer_id, roll_sequence=record["sequence"], pushed=bool(pushed),
-        success=record["success"], hp_after=hp_after, stabilised=stabilised,
+        success=success, hp_after=hp_after, stabilised=stabilised,
     )
-    return {"success": record["success"], "stabilised": stabilised, "hp_left": p.hp_left, "rolls": [record]}
+    return {"success": success, "stabilised": stabilised, "hp_left": p.hp_left, "rolls": rolls}
 
 
 def medicine(

@@ -1,0 +1,50 @@
+"""A Call of Cthulhu fight without a chase over HTTP (coc7e-combat.txt): create it with `POST
+/chases {"system": "coc7e-combat"}`, add combatants (`POST .../participants`, as in a chase),
+then begin the fight here; attacks, fire, reloading, delays, turns, wounds and Keeper rolls are
+the chase's endpoints, on the encounter."""
+from __future__ import annotations
+
+from uuid import UUID
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import fields, validate
+
+from api import schemas as s
+from api.auth import principal
+from api.chases import expected_version, result
+from api.dry_run import dry_run_allowed
+from api.systems.coc7e.chases import coc7e
+from api.systems.coc7e.obstacle_schemas import Rolls, RollsInput
+from api.systems.coc7e.obstacles import present, rolls
+from domain.rules.coc7e.encounter_rounds import INITIATIVES
+
+blp = Blueprint(
+    "coc7e-encounters", __name__, url_prefix="/chases",
+    description='Call of Cthulhu 7e: a fight without a chase (system "coc7e-combat"): combat rounds in DEX order',
+)
+
+
+class BeginFight(RollsInput):
+    readied = fields.List(
+        fields.String(validate=validate.Length(1, 100)), validate=validate.Length(0, 100), load_default=list,
+        metadata={"description": "participants holding a readied firearm: they shoot at DEX + 50 (coc7e-combat.txt \"Firearms and the DEX Order\")"},
+    )
+    initiative = fields.String(
+        load_default="dex", validate=validate.OneOf(INITIATIVES),
+        metadata={"description": "dex: the DEX order (the rules'); dex roll: the optional \"Rolling for Initiative\""},
+    )
+    rolls = Rolls((), per_participant=("initiative",))
+
+
+@blp.route("/<uuid:chase_id>/fight")
+class Fight(MethodView):
+    @blp.arguments(BeginFight)
+    @blp.response(200, s.CommandResult)
+    @dry_run_allowed
+    def post(self, data, chase_id: UUID):
+        """The Keeper begins the fight: everyone at one place, round 1 in the order of attack
+        (coc7e-combat.txt "Dexterity and the Order of Attack"). rolls: {"initiative": {"<id>": [...]}}."""
+        choice = rolls(data)
+        outcome, chase = coc7e().begin_fight(chase_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
+        return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)

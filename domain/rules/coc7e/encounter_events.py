@@ -1,0 +1,49 @@
+"""Events of a Call of Cthulhu fight without a chase (coc7e-combat.txt): the fight begins, an
+initiative's bonus die is spent.
+
+Each has a stable TOPIC "coc7e:Encounter.<Name>"; the attacks, fire, wounds and rounds of a fight
+are the chase's own events (combat_events.py, wound_events.py, chase_events.py), applied alike.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.recorded_chase import RecordedChase
+
+Event = RecordedChase.Event
+
+# Where the fight happens: everyone at one place (a fight has no track of locations).
+THE_FIGHT = 0
+
+
+class FightBegan(Event):
+    """Combat rounds begin: everyone in the fight, how the order of attack is set (``dex``, or
+    ``dex roll``: the optional "Rolling for Initiative"), who holds a readied firearm, each DEX
+    roll's level, and what a critical or fumbled DEX roll brings to the first attack."""
+
+    TOPIC = "coc7e:Encounter.FightBegan"
+    initiative: str
+    readied: list
+    initiative_levels: dict
+    first_attack: dict
+
+    def apply(self, encounter: Any) -> None:
+        encounter.phase = "running"
+        for pid, p in encounter.participants.items():
+            encounter.track.place(pid, THE_FIGHT)
+            p.status = "in_chase"
+        encounter.initiative = self.initiative
+        encounter.readied = list(self.readied)
+        encounter.initiative_levels = dict(self.initiative_levels)
+        encounter.first_attack = dict(self.first_attack)
+
+
+class FirstAttackSpent(Event):
+    """A critical DEX roll's bonus die went to the participant's first attack ("Rolling for Initiative")."""
+
+    TOPIC = "coc7e:Encounter.FirstAttackSpent"
+    participant_id: str
+    effect: str
+
+    def apply(self, encounter: Any) -> None:
+        encounter.first_attack.pop(self.participant_id, None)
