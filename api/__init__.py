@@ -18,7 +18,7 @@ from infrastructure.settings import WebSettings, web_settings  # noqa: E402
 from infrastructure.systems import SYSTEMS  # noqa: E402
 
 
-def create_app(build_ledger: Callable[[], Any] | None = None, edge: EdgeSettings | None = None, web: WebSettings | None = None) -> Flask:
+def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSettings | None = None, web: WebSettings | None = None) -> Flask:
     """The API app; the ledger is built lazily once per process by ``build_ledger``; ``edge``:
     the body size and rate limits; ``web``: CORS and operations settings (both from the
     environment unless given)."""

@@ -60,7 +60,7 @@ def main() -> None:
     bare.get("/health")(lambda: {"status": "ok"})
     floor = bare.test_client()
     ledger = build_ledger({"SQLITE_DBNAME": ":memory:"})
-    ours = create_app(lambda: ledger, WebSettings(cors_origins=("https://table.example",))).test_client()
+    ours = create_app(lambda: ledger, web=WebSettings(cors_origins=("https://table.example",))).test_client()
     request_log = logging.getLogger("chase_ledger.requests")
     line = {"request_id": "0" * 32, "method": "POST", "path": "/chases/x/rolls", "route": "/chases/<uuid:chase_id>/rolls",
             "status": 201, "duration_ms": 2.0, "chase_id": "x"}

@@ -95,7 +95,7 @@ def test_metrics_count_requests_commands_events_and_the_views_lag(ledger, client
 
 
 def test_metrics_can_ask_for_a_token(ledger):
-    app = create_app(lambda: ledger, WebSettings(metrics_token="scrape-me"))
+    app = create_app(lambda: ledger, web=WebSettings(metrics_token="scrape-me"))
     client = app.test_client()
 
     assert client.get("/metrics").status_code == 401

@@ -22,7 +22,7 @@ REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 def app_with(ledger, token: str = "1000 per minute", address: str = "1000 per minute", edge: EdgeSettings | None = None):
-    app = create_app(lambda: ledger, edge or EdgeSettings())
+    app = create_app(lambda: ledger, edge=edge or EdgeSettings())
     app.config.update(TESTING=True, RATE_LIMIT_TOKEN=token, RATE_LIMIT_ADDRESS=address)
     return app
 
