@@ -118,7 +118,11 @@ def test_a_new_action_card_for_a_unit_yet_to_act_reorders_the_turns(client):
 def test_benny_rerolls_and_soaks_with_server_dice_pass_chase_verify(client):
     table = cars(client, dice="server")
     table.post("/swade/action-cards")
-    table.post("/swade/trait-rolls", {"participant_id": table.ids["Rex"], "trait_die": "d6", "purpose": "Notice"})
+    # The server's dice fall as they will: a Critical Failure (which no benny rerolls) is rolled again.
+    for _ in range(20):
+        rolled = table.post("/swade/trait-rolls", {"participant_id": table.ids["Rex"], "trait_die": "d6", "purpose": "Notice"})
+        if not rolled["rolls"][0]["critical_failure"]:
+            break
     body = table.post(f"/swade/participants/{table.ids['Rex']}/bennies/reroll")
     table.post("/end", {"outcome": "abandoned"})
     report = verify(table.get("/export"))
