@@ -14,7 +14,7 @@ from flask_smorest import Blueprint
 
 from api.auth import principal
 from api.dry_run import dry_run_allowed
-from api.chases import dice, expected_version
+from api.chases import dice, expected_version, result
 from api.runtime import ledger
 from api.schemas import Empty
 from api.systems.d6 import schemas as s
@@ -31,11 +31,9 @@ def d6() -> Any:
 
 
 def answer(found: tuple[Any, list[dict[str, Any]], dict[str, Any]], status: int = 200, **extra: Any) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The command's answer: the chase as it is now, the rolls it made, what it decided; the
-    chase's version (ETag) and chain head in the headers."""
+    """The command's answer (api.chases.result) with the rolls it made and what it decided."""
     outcome, rolls, chase = found
-    headers = {"ETag": f'"{chase["version"]}"', "X-Chase-Version": str(chase["version"]), "X-Chain-Head": chase["chain_head"]}
-    return {"chase": chase, "rolls": rolls, "result": outcome, **extra}, status, headers
+    return result(chase, status, rolls=rolls, result=outcome, **extra)
 
 
 @blp.route("/<uuid:chase_id>/d6/participants")
