@@ -97,12 +97,16 @@ def first_aid(
         raise RuleBroken(f"{p.name} is stabilised: Medicine must follow", wounds.DYING)
     if pushed and p.first_aid_tries == 0:
         raise InvalidCommand("pushed", "First Aid is attempted once before a pushed roll")
+    if assistant_id is not None and assistant_id == healer_id:
+        raise InvalidCommand("assistant_id", "the assistant is a second person, not the healer")
+    if p.first_aid_succeeded:
+        # "It may be attempted once, with subsequent attempts constituting a Pushed roll": a push is
+        # a second try at a failed roll; after a success there is nothing to push (Medicine follows).
+        raise RuleBroken(f"First Aid has already succeeded on {p.name}: no further attempt, pushed or not (Medicine follows)", wounds.FIRST_AID)
     if p.first_aid_tries >= 1 and not pushed:
         raise RuleBroken(f"First Aid was attempted on {p.name}: a further attempt is a pushed roll (pushed: true)", wounds.FIRST_AID)
     if p.first_aid_tries >= wounds.FIRST_AID_TRIES:
         raise RuleBroken(f"First Aid was attempted and pushed on {p.name}: no more tries for this injury", wounds.FIRST_AID)
-    if assistant_id is not None and assistant_id == healer_id:
-        raise InvalidCommand("assistant_id", "the assistant is a second person, not the healer")
     record = _treatment_roll(chase, dice, "first_aid", p, healer_id, "First Aid", target)
     rolls = [record]
     if assistant_id is not None:
