@@ -186,3 +186,38 @@ def test_who_wins_an_attack_is_as_often_as_conflict_resolve_gives_it(method, res
 
 def test_other_events_have_no_attack_odds() -> None:
     assert odds.attack_odds("coc7e:Chase.SkillRolled", {}, {}) is None
+
+
+@pytest.mark.parametrize("bonus, penalty", NET_DICE)
+@pytest.mark.parametrize("gun, skill, difficulty", [("Glock 17 9mm Auto", 99, "regular"), ("Thompson", 70, "hard"), ("Col. Moran's Air Rifle", 95, "regular")])
+def test_a_firearm_attack_at_or_above_the_malfunction_number_never_hits(gun, skill, difficulty, bonus, penalty) -> None:
+    # Given a shot with a gun of Table XVII, its attack roll recorded with the gun's malfunction number
+    from domain.rules.coc7e import arms, conflict, weapons
+
+    w = weapons.weapon(gun)
+    roll = dict(percentile.roll(TableDice([0] * (1 + abs(bonus - penalty)) + [5]), 1, skill, difficulty=difficulty, bonus=bonus, penalty=penalty),
+                malfunction=w.malfunction)
+    # When every fall of the dice is read by the engine: a malfunction (at or above the number:
+    # "the weapon does not fire"), else a hit on a success at the range's difficulty
+    counts: Counter[str] = Counter()
+    for combination in itertools.product(*[list(d.faces()) for d in percentile.dice_for(bonus, penalty)]):
+        read = percentile.resolve(skill, combination, bonus, penalty)
+        if arms.malfunctioned(w, read["result"]):
+            counts[odds.MALFUNCTION] += 1
+        else:
+            counts[conflict.resolve(read["level"], None, "none", firearm=True, difficulty=difficulty).winner or odds.NO_WINNER] += 1
+    # Then the attack's odds agree exactly, a malfunction being no hit
+    decided = odds.attack_odds("coc7e:Chase.AttackMade", {"method": "firearm", "response": "none", "attack_roll": 1}, {1: roll})
+    assert decided is not None and {k: v for k, v in decided.outcomes.items() if v} == as_chances(counts)
+    assert decided.successes == {"attacker"}
+    # And the roll's own odds name the malfunction as an outcome that is never a success
+    own = odds.roll_odds(roll)
+    assert own is not None and own.outcomes[odds.MALFUNCTION] == Fraction(counts[odds.MALFUNCTION], sum(counts.values()))
+    assert odds.MALFUNCTION not in own.successes
+
+
+def test_a_recorded_roll_that_malfunctioned_shows_it_observed() -> None:
+    # A Glock (98) roll of 99 against Firearms 99: a regular success by level, but the gun did not fire.
+    roll = dict(percentile.roll(TableDice([90, 9]), 1, 99), malfunction=98)
+    assert roll["level"] == "regular"
+    assert odds.roll_odds(roll).observed == odds.MALFUNCTION

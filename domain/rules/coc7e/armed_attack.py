@@ -78,6 +78,14 @@ def _at_range(w: weapons.Weapon, distance: int) -> tuple[str, str]:
     raise RuleBroken(f"{w.name}'s base range is {base} yards; beyond four times it ({base * 4}) no shot can hit", RANGE)
 
 
+def malfunction_number(armed: arms.Armed | None) -> int | None:
+    """The malfunction number a gun's attack roll is read against ("Malfunctions"), or None: no
+    gun that fires rounds (bare hands, a blade, an attack without a weapon)."""
+    if armed is None or armed.carried is None or armed.carried["loaded"] is None:
+        return None
+    return armed.weapon.malfunction
+
+
 def fire(chase: Any, attacker: Any, armed: arms.Armed | None, result: int, keeper_malfunction: str | None = None) -> str | None:
     """Spend the round a gun fires; answers the malfunction ("dud" or "jam") if it did not fire."""
     if armed is None or armed.carried is None or armed.carried["loaded"] is None:

@@ -128,7 +128,7 @@ def attack(
     rolls = [
         keeper_rolls.skill_roll(
             chase, dice, "attack", a.id, a_roller.id, f"{method} against {t.name}", a_skill, a_value,
-            difficulty=difficulty if firearm else "regular", bonus=bonus_dice + outnumbered + standing_bonus + aim_bonus,
+            difficulty=difficulty if firearm else "regular", malfunction=armed_attack.malfunction_number(planned.armed), bonus=bonus_dice + outnumbered + standing_bonus + aim_bonus,
             penalty=attack_penalty + standing_penalty + aim_penalty + keeper_rolls.impaired_penalty(a, a_skill),
         )
     ]

@@ -70,7 +70,7 @@ def fire(
             continue
         record = keeper_rolls.skill_roll(
             chase, dice, f"attack.{v.index + 1}", a.id, roller.id, f"{mode} at {t.name}: {v.bullets} bullet(s)", skill, value,
-            difficulty=v.difficulty, bonus=v.bonus_dice, penalty=v.penalty_dice,
+            difficulty=v.difficulty, bonus=v.bonus_dice, penalty=v.penalty_dice, malfunction=w.malfunction,
         )
         rolls.append(record)
         if arms.malfunctioned(w, record["result"]):
