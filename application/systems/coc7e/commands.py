@@ -178,6 +178,14 @@ class Coc7eCommands:
         done = self._run(chase_id, expected_version, lambda c: c.reload(participant_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
+    def take_aim(
+        self, chase_id: UUID, participant_id: str, *, target_id: str, weapon: str, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        """Take careful aim with a carried gun at a target, spending the turn (see Chase.take_aim)."""
+        by.require_acts_for(participant_id, "aim")
+        done = self._run(chase_id, expected_version, lambda c: c.take_aim(participant_id, target_id, weapon))
+        return done.result, done.track
+
     def mishap_roll(
         self, chase_id: UUID, participant_id: str, skill: str, *, rolls: RollChoices = SERVER_ROLLS,
         expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,

@@ -73,7 +73,7 @@ class Encounter(RecordedChase):
     participant, whose_turn, on_track, driver_of, dex_of = Chase.participant, Chase.whose_turn, Chase.on_track, Chase.driver_of, Chase.dex_of
     _require_phase, require_not_ended = Chase._require_phase, Chase.require_not_ended
     obstacle, obstacle_ahead = Chase.obstacle, Chase.obstacle_ahead  # none in a fight; the views ask
-    delay, end_turn, roll_skill, roll_dice, reload = Chase.delay, Chase.end_turn, Chase.roll_skill, Chase.roll_dice, Chase.reload
+    delay, end_turn, roll_skill, roll_dice, reload, take_aim = Chase.delay, Chase.end_turn, Chase.roll_skill, Chase.roll_dice, Chase.reload, Chase.take_aim
     inflict, dying_roll, first_aid, medicine, recover = Chase.inflict, Chase.dying_roll, Chase.first_aid, Chase.medicine, Chase.recover
     rule_condition, mishap_roll, rule_consequences = Chase.rule_condition, Chase.mishap_roll, Chase.rule_consequences
 

@@ -102,6 +102,11 @@ class Participant:
     # Schema 3 (upcast_v2_v3): whether First Aid succeeded since their last wound ("First Aid":
     # pushing is a further attempt after a failed roll, never after a success).
     first_aid_succeeded: bool = False
+    # Also schema 3: the last round whose attacks they forfeit for diving for cover ("Diving for
+    # Cover (Penalty die)"), and the aim they are taking ("Aiming (Bonus die)": {"target_id",
+    # "weapon", "round", "location"}; firearm_events.py).
+    dived_until_round: int | None = None
+    aim: dict[str, Any] | None = None
 
     class_version = 3
 
@@ -115,8 +120,8 @@ class Participant:
 
     @staticmethod
     def upcast_v2_v3(data: dict[str, Any]) -> None:
-        """Schema 2 kept no First Aid success: read as none, as that code did."""
-        data.setdefault("first_aid_succeeded", False)
+        """Schema 2 kept no First Aid success (read as none, as that code did), no dive for cover and no aim."""
+        data.update(first_aid_succeeded=data.get("first_aid_succeeded", False), dived_until_round=data.get("dived_until_round"), aim=data.get("aim"))
 
     @property
     def aboard(self) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from domain.rules.coc7e import damage_events, keeper_rolls, weapon_damage, wound_events, wounds
+from domain.rules.coc7e import damage_events, firearm_events, keeper_rolls, weapon_damage, wound_events, wounds
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.participants import Participant
@@ -29,6 +29,9 @@ def suffer(chase: WoundChase, p: Participant, hp_left_before: int | None, taken:
     if p.kind == "vehicle" or p.hp is None or hp_left_before is None or p.dead or taken <= 0:
         return []
     read = wounds.blow(p.hp, hp_left_before, taken, major_wound_before=p.major_wound)
+    if p.aim is not None:
+        # "If the aiming character takes damage ... the advantage of aiming is lost" ("Aiming (Bonus die)").
+        chase.trigger_event(firearm_events.AimEnded, participant_id=p.id, bonus=False, reason=f"took damage: {cause}")
     chase.trigger_event(
         wound_events.Wounded, participant_id=p.id, taken=taken, major_wound=read.major_wound, killed=read.killed,
         unconscious=read.unconscious, dying=read.dying, cause=cause,
