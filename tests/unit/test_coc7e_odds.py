@@ -221,3 +221,25 @@ def test_a_recorded_roll_that_malfunctioned_shows_it_observed() -> None:
     roll = dict(percentile.roll(TableDice([90, 9]), 1, 99), malfunction=98)
     assert roll["level"] == "regular"
     assert odds.roll_odds(roll).observed == odds.MALFUNCTION
+
+
+@pytest.mark.parametrize("dodge_faces, dodged", [([20, 0], True), ([90, 0], False)])
+def test_a_shot_at_a_target_diving_for_cover_weighs_the_dodge_roll(dodge_faces, dodged) -> None:
+    # Given a shot (Firearms 55, a cover penalty die already) at a target diving for cover with
+    # Dodge 40, the shot recorded with the dive's penalty die when the dodge succeeded
+    dive = percentile.roll(TableDice(dodge_faces), 1, 40)
+    assert dive["success"] is dodged
+    penalty = 1 + int(dodged)
+    shot = dict(percentile.roll(TableDice([0] * (1 + penalty) + [5]), 2, 55, penalty=penalty), malfunction=100)
+    # When every fall of the Dodge roll and then of the shot is read by the engine
+    hits = Fraction(0)
+    for d_level, d_chance in as_chances(enumerate_levels(40, 0, 0)).items():
+        dice_on_shot = 1 + int(percentile.meets(d_level))
+        counts = Counter()
+        for combination in itertools.product(*[list(d.faces()) for d in percentile.dice_for(0, dice_on_shot)]):
+            read = percentile.resolve(55, combination, 0, dice_on_shot)
+            counts["attacker" if read["result"] < 100 and percentile.meets(read["level"]) else "other"] += 1
+        hits += d_chance * Fraction(counts["attacker"], sum(counts.values()))
+    # Then the attack's odds give the same chance of a hit, whatever this dodge roll showed
+    decided = odds.attack_odds("coc7e:Chase.AttackMade", {"method": "firearm", "response": "dive for cover", "attack_roll": 2, "defence_roll": 1}, {1: dive, 2: shot})
+    assert decided is not None and decided.outcomes["attacker"] == hits

@@ -1,6 +1,6 @@
 """A Call of Cthulhu fight without a chase over HTTP (coc7e-combat.txt): create it with `POST
 /chases {"system": "coc7e-combat"}`, add combatants (`POST .../participants`, as in a chase),
-then begin the fight here; attacks, fire, reloading, delays, turns, wounds and Keeper rolls are
+then begin the fight here (a combatant added during it joins with `POST .../fight/join`); attacks, fire, reloading, delays, turns, wounds and Keeper rolls are
 the chase's endpoints, on the encounter."""
 from __future__ import annotations
 
@@ -47,4 +47,26 @@ class Fight(MethodView):
         (coc7e-combat.txt "Dexterity and the Order of Attack"). rolls: {"initiative": {"<id>": [...]}}."""
         choice = rolls(data)
         outcome, chase = coc7e().begin_fight(chase_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
+        return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
+
+
+class JoinFight(RollsInput):
+    participant_id = fields.String(required=True, validate=validate.Length(1, 100), metadata={"description": "a combatant added during the fight (POST .../participants)"})
+    readied = fields.Boolean(load_default=False, metadata={"description": "holding a readied firearm: DEX + 50 (with the DEX-roll initiative: a bonus die on the roll)"})
+    rolls = Rolls(("initiative",))
+
+
+@blp.route("/<uuid:chase_id>/fight/join")
+class JoinTheFight(MethodView):
+    @blp.arguments(JoinFight)
+    @blp.response(200, s.CommandResult)
+    @dry_run_allowed
+    def post(self, data, chase_id: UUID):
+        """The Keeper brings a combatant added during the fight into it, placed in the order of
+        attack by the rules (DEX, a readied firearm at DEX + 50, ties to the higher combat skill;
+        with the DEX-roll initiative, their DEX roll "initiative" places them in the existing order):
+        this round if their place is still to come, otherwise from the next round."""
+        choice = rolls(data)
+        participant = data.pop("participant_id")
+        outcome, chase = coc7e().join_fight(chase_id, participant, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)

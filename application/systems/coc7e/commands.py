@@ -68,6 +68,18 @@ class Coc7eCommands:
         )
         return done.result, done.track
 
+    def join_fight(
+        self, chase_id: UUID, participant_id: str, *, readied: bool = False, rolls: RollChoices = SERVER_ROLLS,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        """The Keeper brings a combatant added during the fight into it (Encounter.join_fight)."""
+        by.require_keeper("bring a combatant into the fight")
+        done = self.runner.run(
+            chase_id, lambda c: c.join_fight(participant_id, roll_sources(self.dice, c, rolls), readied),
+            expected_version=expected_version, systems=(Encounter.SYSTEM,),
+        )
+        return done.result, done.track
+
     def move(self, chase_id: UUID, participant_id: str, locations: int = 1, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         by.require_acts_for(participant_id, "move")
         return self._run_chase(chase_id, expected_version, lambda c: c.move(participant_id, locations)).track

@@ -88,20 +88,56 @@ def combat_round(encounter: FightingEncounter, runners: list[Participant], aboar
     levels of success come first, then DEX, then combat skill, and the order stands for the whole
     fight. A fumbled DEX roll forgoes the first turn (round 1)."""
     fighters = runners + aboard
-
-    def key(p: Participant) -> tuple[int, int, int, int]:
-        dex = encounter.dex_of(p)
-        if encounter.initiative == "dex roll":
-            rank = INITIATIVE_RANK.get(encounter.initiative_levels.get(p.id, "failure"), 0)
-        else:
-            rank, dex = 0, dex + (READIED_DEX if p.id in encounter.readied else 0)
-        return (-rank, -dex, -rounds.combat_skill(encounter, p), p.joined)
-
     first_round = encounter.round == 0  # planning round 1
-    order = [p.id for p in sorted(fighters, key=key) if not (first_round and encounter.first_attack.get(p.id) == "forgo")]
+    order = [p.id for p in sorted(fighters, key=lambda p: order_key(encounter, p)) if not (first_round and encounter.first_attack.get(p.id) == "forgo")]
     actions = {p.id: p.attacks_per_round for p in fighters}
     owed = {p.id: 0 for p in fighters}
     return order, actions, owed, min(p.mov for p in fighters)
+
+
+def order_key(encounter: FightingEncounter, p: Participant, readied: bool | None = None, level: str | None = None) -> tuple[int, int, int, int]:
+    """Where ``p`` stands in the order of attack: first the DEX roll's level (with that initiative),
+    then DEX (+50 for a readied firearm, in DEX order), then the combat skill."""
+    dex = encounter.dex_of(p)
+    if encounter.initiative == "dex roll":
+        rank = INITIATIVE_RANK.get(level or encounter.initiative_levels.get(p.id, "failure"), 0)
+    else:
+        rank, dex = 0, dex + (READIED_DEX if (p.id in encounter.readied if readied is None else readied) else 0)
+    return (-rank, -dex, -rounds.combat_skill(encounter, p), p.joined)
+
+
+def join_fight(encounter: FightingEncounter, participant_id: str, dice: RollSources, readied: bool = False) -> dict[str, Any]:
+    """A combatant added during the fight joins it, entering the order of attack where the rules
+    put them ("Dexterity and the Order of Attack"; with the DEX-roll initiative "they can make a
+    DEX roll and be placed in the existing initiative order", "Rolling for Initiative"): this round
+    if their place is still to come, otherwise from the next round."""
+    if encounter.phase != "running":
+        raise RuleBroken("the fight is not in progress: combatants added before it begins are in it", ORDER_OF_ATTACK)
+    p = encounter.participant(participant_id)
+    if p.status != "ready":
+        raise RuleBroken(f"{p.name} is already in the fight", ORDER_OF_ATTACK)
+    if readied and not any(weapons.weapon(w["weapon"]).firearm for w in p.weapons):
+        raise RuleBroken(f"{p.name} carries no firearm to have readied", FIREARMS_DEX)
+    level, rolls = None, []
+    if encounter.initiative == "dex roll":
+        if p.dex is None:
+            raise InvalidCommand("dex", f"{p.name} has no DEX to roll for initiative")
+        record = keeper_rolls.skill_roll(encounter, dice, "initiative", p.id, p.id, "DEX roll for initiative, joining the fight", "DEX", p.dex, bonus=int(readied))
+        rolls.append(record)
+        level = record["level"]
+    mine = order_key(encounter, p, readied, level)
+    # Those in this round's order who go before the newcomer; at or before the one acting now, their place has passed.
+    ahead = sum(1 for pid in encounter.turn_order if order_key(encounter, encounter.participants[pid]) < mine)
+    order, actions = list(encounter.turn_order), 0
+    # A fumbled DEX roll forgoes the first attack: they act from the next round.
+    if ahead > encounter.turn_index and not p.incapacitated and FIRST_ATTACK.get(level or "") != "forgo":
+        order.insert(ahead, p.id)
+        actions = p.attacks_per_round
+    encounter.trigger_event(
+        encounter_events.JoinedFight, participant_id=p.id, readied=bool(readied), initiative_level=level,
+        first_attack="bonus die" if FIRST_ATTACK.get(level or "") == "bonus die" else None, turn_order=order, actions=actions,
+    )
+    return {"acts_this_round": bool(actions), "turn_order": list(encounter.turn_order), "initiative_level": level, "rolls": rolls}
 
 
 def first_attack_dice(encounter: FightingEncounter, participant_id: str) -> int:

@@ -12,7 +12,9 @@
   That is Fighting Back" / "... That is Dodging"; both failing is no one's win.
 * Who wins an attack a command makes (AttackMade, from its attack and defence rolls): the opposed
   rolls above, or with no response a melee attack that misses only on a fumble ("Striking the
-  First Blow (Surprise)") and a firearm that hits on a success at its difficulty.
+  First Blow (Surprise)") and a firearm that hits on a success at its difficulty, unless the roll
+  is at or above the gun's malfunction number ("Malfunctions"); a shot at a target diving for
+  cover weighs its Dodge roll's penalty die ("Diving for Cover (Penalty die)").
 * The random hazards and barriers table roll (coc7e-chases.txt "Random Hazards and Barriers").
 * Dice expressions (damage, 1D3 lost movement actions): domain/dice/odds.py.
 
@@ -34,6 +36,7 @@ RESULTS = range(1, 101)  # 01..00 read as 1..100
 TENS_FACES = range(0, 100, 10)
 NO_WINNER = "neither"  # an attack's ``winner`` when both sides fail (recorded as None)
 MALFUNCTION = "malfunction"  # a firearm roll at or above the gun's malfunction number: it does not fire
+DIVE = "dive for cover"  # an attack's response: the target's Dodge roll makes the shot harder
 
 
 @lru_cache(maxsize=None)
@@ -118,11 +121,23 @@ def attack_odds(topic: str, fields: Mapping[str, Any], rolls: Mapping[int, Mappi
         return Odds({"attacker": hit, NO_WINNER: 1 - hit}, frozenset({"attacker"}))
     if fields.get("defence_roll") not in rolls:
         return None
+    if fields.get("response") == DIVE:
+        return _dived_shot_odds(rolls[fields["attack_roll"]], rolls[fields["defence_roll"]])
     return opposed_odds(attacker, _levels_of(rolls[fields["defence_roll"]]), fields["response"])
 
 
 def _levels_of(roll: Mapping[str, Any]) -> dict[str, Fraction]:
     return level_chances(roll["target"], roll.get("bonus_dice", 0), roll.get("penalty_dice", 0), roll.get("malfunction"))
+
+
+def _dived_shot_odds(shot: Mapping[str, Any], dive: Mapping[str, Any]) -> Odds:
+    """A shot at a target diving for cover ("Diving for Cover (Penalty die)"): the Dodge roll's
+    success puts one penalty die on the shot, which the recorded shot carries when it succeeded."""
+    dodged = sum((p for level, p in _levels_of(dive).items() if percentile.meets(level)), Fraction(0))
+    without = 1 if dive.get("success") else 0  # the penalty die the recorded shot holds for the dive
+    harder, plain = _shot_odds(shot, without - 1), _shot_odds(shot, without)
+    chances = {name: dodged * harder.outcomes[name] + (1 - dodged) * plain.outcomes[name] for name in plain.outcomes}
+    return Odds(chances, frozenset({"attacker"}))
 
 
 def _shot_odds(roll: Mapping[str, Any], penalty_less: int = 0) -> Odds:
