@@ -297,3 +297,37 @@ def test_with_dex_roll_initiative_a_newcomer_rolls_and_takes_a_place_in_the_exis
     joined = table.post("/fight/join", {"participant_id": keeper.ids["Policeman"], "rolls": {"initiative": [40, 0]}})
     assert (joined["outcome"]["initiative_level"], joined["rolls"][0]["skill"]) == ("regular", "DEX")
     assert order(keeper, joined["chase"]) == ["Harvey", "Policeman", "Thug"]
+
+
+def test_a_firearm_drawn_mid_fight_shoots_at_dex_plus_50_from_the_next_round(keeper):
+    table = the_fight(keeper)
+    assert order(keeper, keeper.track()) == ["Harvey", "Thug", "Gunman"]
+    # Round 1: the gunman draws his revolver ("readied firearms may shoot at DEX + 50"): from round 2 he goes first.
+    drawn = table.post(f"{table.participant('Gunman')}/ready-firearm")
+    assert order(keeper, drawn["chase"]) == ["Harvey", "Thug", "Gunman"]
+    before = keeper.events()
+    refused(keeper, keeper.post(f"{table.participant('Gunman')}/ready-firearm", {}), 409, before, rule="Firearms and the DEX Order")
+    refused(keeper, keeper.post(f"{table.participant('Thug')}/ready-firearm", {}), 409, before, rule="Firearms and the DEX Order")
+    pass_turns_until(keeper, "Gunman")
+    keeper.end_turn("Gunman")
+    assert order(keeper, keeper.track()) == ["Gunman", "Harvey", "Thug"]
+
+
+def test_under_dex_roll_initiative_a_drawn_firearm_rerolls_with_a_bonus_die_keeping_the_better(keeper):
+    body = keeper.ok(keeper.http.post("/chases", json={"name": "The alley", "dice": "table", "system": "coc7e-combat"}), 201)
+    keeper.chase_id, keeper.http.token = body["chase"]["chase_id"], body["keeper_token"]
+    for spec in (HARVEY, GUNMAN):
+        keeper.add(**spec)
+    table = Table(keeper)
+    # Harvey's DEX roll is Regular (50 of 60), the gunman's a failure (90 of 40).
+    begun = table.post("/fight", {"initiative": "dex roll", "rolls": {"initiative": {keeper.ids["Harvey"]: [50, 0], keeper.ids["Gunman"]: [90, 0]}}})
+    assert order(keeper, begun["chase"]) == ["Harvey", "Gunman"]
+    # The gunman draws: his re-roll takes a bonus die (tens 70 and 0, units 5: 5, an Extreme success).
+    drawn = table.post(f"{table.participant('Gunman')}/ready-firearm", {"rolls": {"initiative": [70, 0, 5]}})
+    assert (drawn["rolls"][0]["bonus_dice"], drawn["outcome"]["initiative_level"]) == (1, "extreme")
+    pass_turns_until(keeper, "Gunman")
+    keeper.end_turn("Gunman")
+    assert order(keeper, keeper.track()) == ["Gunman", "Harvey"]
+    # Harvey draws too and rolls worse (a failure, 90 and 80 with 9): he keeps his Regular place.
+    kept = table.post(f"{table.participant('Harvey')}/ready-firearm", {"rolls": {"initiative": [90, 80, 9]}})
+    assert kept["outcome"]["initiative_level"] == "regular"

@@ -70,3 +70,21 @@ class JoinTheFight(MethodView):
         participant = data.pop("participant_id")
         outcome, chase = coc7e().join_fight(chase_id, participant, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
+
+
+class ReadyFirearm(RollsInput):
+    rolls = Rolls(("initiative",))
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/ready-firearm")
+class DrawAFirearm(MethodView):
+    @blp.arguments(ReadyFirearm)
+    @blp.response(200, s.CommandResult)
+    @dry_run_allowed
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """A combatant draws a firearm during the fight: from the next round they shoot at DEX + 50
+        (coc7e-combat.txt "Firearms and the DEX Order"); with the DEX-roll initiative they re-roll
+        DEX with a bonus die ("initiative") and keep the better place ("Rolling for Initiative")."""
+        choice = rolls(data)
+        outcome, chase = coc7e().ready_firearm(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id))
+        return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)

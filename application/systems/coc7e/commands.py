@@ -80,6 +80,16 @@ class Coc7eCommands:
         )
         return done.result, done.track
 
+    def ready_firearm(
+        self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        """A combatant draws a firearm during the fight (Encounter.ready_firearm)."""
+        by.require_acts_for(participant_id, "draw a firearm")
+        done = self.runner.run(
+            chase_id, lambda c: c.ready_firearm(participant_id, roll_sources(self.dice, c, rolls)), expected_version=expected_version, systems=(Encounter.SYSTEM,),
+        )
+        return done.result, done.track
+
     def move(self, chase_id: UUID, participant_id: str, locations: int = 1, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         by.require_acts_for(participant_id, "move")
         return self._run_chase(chase_id, expected_version, lambda c: c.move(participant_id, locations)).track

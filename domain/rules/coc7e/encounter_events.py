@@ -73,3 +73,18 @@ class JoinedFight(Event):
         if self.first_attack is not None:
             encounter.first_attack = {**encounter.first_attack, self.participant_id: self.first_attack}
         encounter.turn_order = list(self.turn_order)
+
+
+class FirearmReadied(Event):
+    """A combatant drew a firearm during the fight: readied from the next round ("Firearms and the
+    DEX Order"); with the DEX-roll initiative, the level they keep after re-rolling ("Rolling for
+    Initiative": the better of the two)."""
+
+    TOPIC = "coc7e:Encounter.FirearmReadied"
+    participant_id: str
+    initiative_level: str | None
+
+    def apply(self, encounter: Any) -> None:
+        encounter.readied = [*encounter.readied, self.participant_id]
+        if self.initiative_level is not None:
+            encounter.initiative_levels = {**encounter.initiative_levels, self.participant_id: self.initiative_level}

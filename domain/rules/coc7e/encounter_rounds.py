@@ -140,6 +140,30 @@ def join_fight(encounter: FightingEncounter, participant_id: str, dice: RollSour
     return {"acts_this_round": bool(actions), "turn_order": list(encounter.turn_order), "initiative_level": level, "rolls": rolls}
 
 
+def ready_firearm(encounter: FightingEncounter, participant_id: str, dice: RollSources) -> dict[str, Any]:
+    """A combatant draws a firearm during the fight: from the next round it shoots at DEX + 50; with
+    the DEX-roll initiative, "If a character draws a firearm during the combat and has it readied at
+    the start of a round, they may re-roll their DEX roll with a bonus die. If this results in a
+    worse result than previously rolled, they may retain their previous place in the order"."""
+    if encounter.phase != "running":
+        raise RuleBroken("the fight is not in progress: name readied firearms when it begins", FIREARMS_DEX)
+    p = encounter.participant(participant_id)
+    if p.status != "in_chase":
+        raise RuleBroken(f"{p.name} is not in the fight", ORDER_OF_ATTACK)
+    if p.id in encounter.readied:
+        raise RuleBroken(f"{p.name} already has a firearm readied", FIREARMS_DEX)
+    if not any(weapons.weapon(w["weapon"]).firearm for w in p.weapons):
+        raise RuleBroken(f"{p.name} carries no firearm to draw", FIREARMS_DEX)
+    level, rolls = None, []
+    if encounter.initiative == "dex roll":
+        record = keeper_rolls.skill_roll(encounter, dice, "initiative", p.id, p.id, "DEX roll for initiative, a firearm drawn", "DEX", p.dex or 0, bonus=1)
+        rolls.append(record)
+        before = encounter.initiative_levels.get(p.id, "failure")
+        level = record["level"] if INITIATIVE_RANK[record["level"]] > INITIATIVE_RANK[before] else before
+    encounter.trigger_event(encounter_events.FirearmReadied, participant_id=p.id, initiative_level=level)
+    return {"initiative_level": level, "rolls": rolls}
+
+
 def first_attack_dice(encounter: FightingEncounter, participant_id: str) -> int:
     """The bonus die a critical DEX roll gives the first attack ("Rolling for Initiative"), spent now."""
     if encounter.first_attack.get(participant_id) != "bonus die":
