@@ -5,6 +5,9 @@ Initiative").
 """
 from __future__ import annotations
 
+import json
+
+from infrastructure.systems import verify
 from tests.e2e.coc7e_table import Table, refused
 
 HARVEY = {"name": "Harvey", "dex": 60, "con": 60, "mov": 9, "hp": 15, "str": 60, "siz": 60,
@@ -331,3 +334,34 @@ def test_under_dex_roll_initiative_a_drawn_firearm_rerolls_with_a_bonus_die_keep
     # Harvey draws too and rolls worse (a failure, 90 and 80 with 9): he keeps his Regular place.
     kept = table.post(f"{table.participant('Harvey')}/ready-firearm", {"rolls": {"initiative": [90, 80, 9]}})
     assert kept["outcome"]["initiative_level"] == "regular"
+
+
+def test_every_roll_of_a_fight_has_exact_odds_in_the_roll_history(keeper):
+    knife = {"name": "Knifeman", "role": "quarry", "dex": 35, "con": 50, "mov": 8, "hp": 14, "str": 80, "siz": 70, "armor": 1,
+             "skills": {"Fighting (Brawl)": 60, "Dodge": 20}, "weapons": [{"weapon": "Knife, Small (switchblade, etc.)"}]}
+    table = the_fight(keeper, knife)
+    # Round 1: Harvey shoots the knifeman (hit locations: his jacket on the chest); the gunman
+    # aims; the knifeman's Extreme switchblade strike (an impale: 4 + 4 + 1D4) is a major wound
+    # (a CON roll). Round 2: Harvey's punch, dodged; the gunman's aimed shot at the prone Harvey,
+    # who dives for cover (a bonus die against two penalty dice).
+    table.attack("Harvey", "Knifeman", weapon=".38 or 9mm Revolver", distance_yards=5, hit_locations=["chest"],
+                 rolls={"attack": [30, 0], "damage": [5], "location": [12]})
+    keeper.end_turn("Thug")
+    table.post(f"{table.participant('Gunman')}/aim", {"target_id": keeper.ids["Harvey"], "weapon": ".38 or 9mm Revolver"})
+    table.attack("Knifeman", "Harvey", weapon="Knife, Small (switchblade, etc.)", response="dodge",
+                 rolls={"attack": [0, 5], "defence": [90, 0], "damage": [3], "con": {keeper.ids["Harvey"]: [20, 0]}})
+    table.attack("Harvey", "Thug", response="dodge", rolls={"attack": [40, 0], "defence": [10, 0]})
+    keeper.end_turn("Thug")
+    table.attack("Gunman", "Harvey", weapon=".38 or 9mm Revolver", distance_yards=10, response="dive for cover",
+                 rolls={"defence": [20, 0], "attack": [20, 30, 0], "damage": [4]})
+    rolls = keeper.rolls()
+    assert len(rolls) >= 10
+    # Each roll's odds are exact fractions, its observed outcome among them.
+    for row in rolls:
+        assert row["odds"] is not None, row
+        assert row["odds"]["observed"] in row["odds"]["outcomes"], row
+        assert all("/" in chance["exact"] for chance in row["odds"]["outcomes"].values())
+    # The fight's export, with its dives, aims and hit locations, verifies offline.
+    keeper.ok(keeper.post("/end", {"outcome": "lost"}))
+    report = verify(json.loads(json.dumps(keeper.ok(keeper.http.get(f"/chases/{keeper.chase_id}/export")))))
+    assert report.events == len(keeper.events()) and report.rolls == report.table_rolls == len(rolls)
