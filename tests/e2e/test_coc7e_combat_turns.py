@@ -191,12 +191,20 @@ def test_fire_takes_the_range_the_modifiers_and_divers_of_each_target(keeper):
     pass_turns_until(keeper, "Gunman")
     table.post(f"{table.participant('Gunman')}/reload", {"weapon": "Thompson"})
     pass_turns_until(keeper, "Gunman")
-    auto = table.post(f"{table.participant('Gunman')}/fire", {
+    burst = {
         "weapon": "Thompson", "mode": "full auto", "diving": [keeper.ids["Thug"]],
         "targets": [{"target_id": keeper.ids["Dark Young"], "bullets": 4, "modifiers": ["target size"], "distance_yards": 10},
                     {"target_id": keeper.ids["Thug"], "bullets": 4, "distance_yards": 30}],
         "rolls": {"dive": {keeper.ids["Thug"]: [10, 0]}, "attack": {"1": [80, 80, 0], "2": [80, 80, 80, 0]}},
-    })
+    }
+    # Odds before firing: each roll's, a volley's roll at or above the Thompson's 96 a malfunction.
+    before = keeper.events()
+    dry = keeper.ok(keeper.post(f"{table.participant('Gunman')}/fire?dry_run=true", burst))
+    assert [r["purpose"].split(" ")[0] for r in dry["rolls"]] == ["diving", "full", "full"] and keeper.events() == before
+    # The second roll, two penalty dice: it malfunctions when the units die shows 0 or 6-9 (96-99,
+    # 100) and any of three tens dice the highest face: 5/10 x (1 - (9/10)^3) = 271/2000.
+    assert dry["rolls"][2]["odds"]["outcomes"]["malfunction"]["exact"] == "271/2000"
+    auto = table.post(f"{table.participant('Gunman')}/fire", burst)
     dive, first, second = auto["rolls"]
     assert (dive["skill"], dive["success"]) == ("Dodge", True)
     # First volley: the bonus die of size; second (a new target): one penalty die for the second
