@@ -125,6 +125,14 @@ def test_an_aimed_shot_gains_a_bonus_die_and_damage_loses_the_aim(keeper):
     plain = table.attack("Gunman", "Harvey", weapon=".38 or 9mm Revolver", distance_yards=10, rolls={"attack": [70, 0]})
     assert plain["rolls"][0]["bonus_dice"] == 0 and "aimed" not in plain["outcome"]
 
+    # "If no other actions are taken before the shot is fired": reloading first loses the aim.
+    pass_turns_until(keeper, "Gunman")
+    table.post(f"{table.participant('Gunman')}/aim", {"target_id": keeper.ids["Harvey"], "weapon": ".38 or 9mm Revolver"})
+    pass_turns_until(keeper, "Gunman")
+    reloaded = table.post(f"{table.participant('Gunman')}/reload", {"weapon": ".38 or 9mm Revolver"})
+    assert table.who(reloaded["chase"], "Gunman")["aiming"] is None
+    assert [e["data"]["reason"] for e in keeper.events() if e["name"] == "AimEnded"][-1] == "reloading"
+
 
 def test_reloading_takes_the_round_two_shells_a_clip_or_half_a_belt_and_a_chambered_round_fires_with_a_penalty_die(keeper):
     table = the_fight(keeper)

@@ -139,7 +139,7 @@ def attack(
     situation_bonus, situation_penalty, applied = shooting.dice(a, t, modifiers, distance_yards, firearm=firearm)  # prone, named modifiers
     a_roller, a_skill, a_value = _combat_value(chase, a, "Firearms" if firearm else "Fighting", attack_skill, "attack_skill")
     located = hit_location.check(hit_locations, armor_luck)
-    aimed = shooting.aim_dice(chase, a, t.id, weapon, single_shot=True) if firearm else shooting.lose_aim(chase, a, "another action than the aimed shot") or 0
+    aimed = shooting.aim_dice(chase, a, t.id, weapon, single_shot=True, shot=firearm)
     dive = shooting.dive_for_cover(chase, dice, "defence", t, a) if diving else None
     rolls = [
         keeper_rolls.skill_roll(

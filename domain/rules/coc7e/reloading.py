@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.coc7e import arms, combat_events, conflict, firearm_events, keeper_rolls, rounds, weapons
+from domain.rules.coc7e import arms, combat_events, conflict, firearm_events, keeper_rolls, rounds, shooting, weapons
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.participants import Participant
@@ -95,7 +95,9 @@ def chamber(chase: Any, p: Participant, weapon: str | None) -> int:
 
 
 def _spend_action(chase: Any, p: Participant, w: weapons.Weapon, belt_progress: int) -> None:
-    """The action reloading takes: a movement action (a passenger acts once: none to spend)."""
+    """The action reloading takes: a movement action (a passenger acts once: none to spend); an
+    aim is lost to it ("Aiming (Bonus die)": "If no other actions are taken before the shot")."""
+    shooting.lose_aim(chase, p, "reloading")
     if p.aboard:
         left = p.movement_actions
     elif p.movement_actions < conflict.ATTACK_COST:

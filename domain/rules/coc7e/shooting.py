@@ -54,8 +54,11 @@ def dive_for_cover(chase: Any, dice_: RollSources, name: str, target: Participan
     diver forfeits their next attack: this round's if their turn is still to come, else the next."""
     if target.kind == "vehicle":
         raise RuleBroken(f"{target.name} is a vehicle: its people dive for cover, not it", DIVING)
-    require_may_respond(chase, target, DIVE)
-    record = keeper_rolls.skill_roll(chase, dice_, name, target.id, target.id, f"diving for cover from {shooter.name}", "Dodge", keeper_rolls.value_of(target, "Dodge"))
+    if target.incapacitated:
+        raise RuleBroken(f"{target.name} is out of the fight: no dive for cover", DIVING)
+    if "Dodge" not in target.skills:
+        raise InvalidCommand("response" if name == "defence" else "diving", f"{target.name} has no Dodge value to dive for cover with")
+    record = keeper_rolls.skill_roll(chase, dice_, name, target.id, target.id, f"diving for cover from {shooter.name}", "Dodge", target.skills["Dodge"])
     to_come = target.id in chase.turn_order[chase.turn_index + 1:]
     chase.trigger_event(
         firearm_events.DivedForCover, participant_id=target.id, attacker_id=shooter.id, roll_sequence=record["sequence"],
@@ -85,7 +88,7 @@ def take_aim(chase: Any, participant_id: str, target_id: str, weapon: str) -> di
     return {"aiming_at": t.id, "weapon": armed.weapon.name, "shot_in_round": aimed_in + 1, "rolls": []}
 
 
-def aim_dice(chase: Any, shooter: Participant, target_id: str | None, weapon: str | None, *, single_shot: bool) -> int:
+def aim_dice(chase: Any, shooter: Participant, target_id: str | None, weapon: str | None, *, single_shot: bool, shot: bool = True) -> int:
     """The bonus die of an aimed shot, spent; any other action first loses the aim. "If the aiming
     character takes damage or moves while aiming, the advantage of aiming is lost" (damage:
     wound_procedures.suffer); "Only one bonus die may be gained by aiming"."""
@@ -93,7 +96,7 @@ def aim_dice(chase: Any, shooter: Participant, target_id: str | None, weapon: st
     if aim is None:
         return 0
     name = weapons.weapon(weapon).name if weapon is not None else None
-    reason = _aim_lost(chase, shooter, aim, target_id, name, single_shot)
+    reason = _aim_lost(chase, shooter, aim, target_id, name, single_shot) if shot else "another action than the aimed shot"
     chase.trigger_event(firearm_events.AimEnded, participant_id=shooter.id, bonus=reason is None, reason=reason or "the aimed shot")
     return int(reason is None)
 
