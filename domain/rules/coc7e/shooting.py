@@ -112,8 +112,8 @@ def _aim_lost(chase: Any, shooter: Participant, aim: dict[str, Any], target_id: 
         return "the shot was not taken on the aimer's next turn"
     if chase.track.location_of(shooter.vehicle or shooter.id) != aim["location"]:
         return "the aimer moved"
-    if (target_id, weapon) != (aim["target_id"], aim["weapon"]):
-        return "another target or weapon than the one aimed"
     if not single_shot:
         return "the aim is for one shot, not several"
+    if (target_id, weapon) != (aim["target_id"], aim["weapon"]):
+        return "another target or weapon than the one aimed"
     return None
