@@ -381,3 +381,25 @@ def test_every_roll_of_a_fight_has_exact_odds_in_the_roll_history(keeper):
     keeper.ok(keeper.post("/end", {"outcome": "lost"}))
     report = verify(json.loads(json.dumps(keeper.ok(keeper.http.get(f"/chases/{keeper.chase_id}/export")))))
     assert report.events == len(keeper.events()) and report.rolls == report.table_rolls == len(rolls)
+
+
+def test_escaping_close_combat_takes_the_action_unless_held_or_cornered(keeper):
+    table = the_fight(keeper)
+    # The thug holds Harvey (a maneuver: Build 1 against Harvey's 1; 20 against his failed dodge).
+    pass_turns_until(keeper, "Thug")
+    table.attack("Thug", "Harvey", method="maneuver", goal="hold", response="dodge", rolls={"attack": [20, 0], "defence": [90, 0]})
+    # "A character can use their action to flee melee combat ..., providing they have an escape
+    # route and are not physically restrained": held, Harvey cannot; nothing recorded.
+    pass_turns_until(keeper, "Harvey")
+    before = keeper.events()
+    refused(keeper, keeper.post(f"{table.participant('Harvey')}/flee", {}), 409, before, rule="Escaping Close Combat")
+    keeper.end_turn("Harvey")
+    # The thug, cornered in the Keeper's word, cannot; with a way out he flees and leaves the
+    # order, letting go of Harvey.
+    before = keeper.events()
+    refused(keeper, keeper.post(f"{table.participant('Thug')}/flee", {"escape_route": False}), 409, before, rule="Escaping Close Combat")
+    fled = table.post(f"{table.participant('Thug')}/flee")
+    assert table.who(fled["chase"], "Thug")["status"] == "escaped" and fled["chase"]["whose_turn"] == keeper.ids["Gunman"]
+    assert table.who(fled["chase"], "Harvey")["held_by"] is None
+    keeper.end_turn("Gunman")
+    assert order(keeper, keeper.track()) == ["Harvey", "Gunman"]

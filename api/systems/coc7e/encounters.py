@@ -8,7 +8,7 @@ from uuid import UUID
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import fields, validate
+from marshmallow import Schema, fields, validate
 
 from api import schemas as s
 from api.auth import principal
@@ -87,4 +87,20 @@ class DrawAFirearm(MethodView):
         DEX with a bonus die ("initiative") and keep the better place ("Rolling for Initiative")."""
         choice = rolls(data)
         outcome, chase = coc7e().ready_firearm(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id))
+        return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
+
+
+class FleeFight(Schema):
+    escape_route = fields.Boolean(load_default=True, metadata={"description": "the Keeper's word: is there an escape route? (default yes)"})
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/flee")
+class FleeTheFight(MethodView):
+    @blp.arguments(FleeFight)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """On their turn, a combatant uses their action to flee the fight (coc7e-combat.txt
+        "Escaping Close Combat"): refused when held, or without an escape route; they leave the
+        order of attack (status escaped)."""
+        outcome, chase = coc7e().flee(chase_id, participant_id, expected_version=expected_version(), by=principal(chase_id), **data)
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)

@@ -90,6 +90,14 @@ class Coc7eCommands:
         )
         return done.result, done.track
 
+    def flee(
+        self, chase_id: UUID, participant_id: str, *, escape_route: bool = True, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        """A combatant flees the fight on their turn (Encounter.flee); whether there is an escape route is the Keeper's word."""
+        by.require_acts_for(participant_id, "flee")
+        done = self.runner.run(chase_id, lambda c: c.flee(participant_id, escape_route), expected_version=expected_version, systems=(Encounter.SYSTEM,))
+        return done.result, done.track
+
     def move(self, chase_id: UUID, participant_id: str, locations: int = 1, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         by.require_acts_for(participant_id, "move")
         return self._run_chase(chase_id, expected_version, lambda c: c.move(participant_id, locations)).track

@@ -69,10 +69,12 @@ class Encounter(RecordedChase):
     FirstAttackSpent = encounter_events.FirstAttackSpent
     JoinedFight = encounter_events.JoinedFight
     FirearmReadied = encounter_events.FirearmReadied
+    FledFight = encounter_events.FledFight
 
     begin_fight = encounter_rounds.begin_fight
     join_fight = encounter_rounds.join_fight
     ready_firearm = encounter_rounds.ready_firearm
+    flee = encounter_rounds.flee
     plan_round = encounter_rounds.combat_round
     # The chase's queries, procedures and commands (chase.py binds them from their modules).
     participant, whose_turn, on_track, driver_of, dex_of = Chase.participant, Chase.whose_turn, Chase.on_track, Chase.driver_of, Chase.dex_of

@@ -88,3 +88,16 @@ class FirearmReadied(Event):
         encounter.readied = [*encounter.readied, self.participant_id]
         if self.initiative_level is not None:
             encounter.initiative_levels = {**encounter.initiative_levels, self.participant_id: self.initiative_level}
+
+
+class FledFight(Event):
+    """A combatant used their action to flee the fight ("Escaping Close Combat"): out of it."""
+
+    TOPIC = "coc7e:Encounter.FledFight"
+    participant_id: str
+
+    def apply(self, encounter: Any) -> None:
+        encounter.participants[self.participant_id].status = "escaped"
+        for held in encounter.participants.values():
+            if held.held_by == self.participant_id:
+                held.held_by = None  # held "until their attacker releases them": gone, they let go

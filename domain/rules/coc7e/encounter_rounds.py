@@ -18,6 +18,7 @@ COMBAT = "coc7e-combat.txt"
 ORDER_OF_ATTACK = f'{COMBAT} "Dexterity and the Order of Attack"'
 FIREARMS_DEX = f'{COMBAT} "Firearms and the DEX Order"'
 INITIATIVE_RULE = f'{COMBAT} "Rolling for Initiative"'
+ESCAPING = f'{COMBAT} "Escaping Close Combat"'
 INITIATIVES = ("dex", "dex roll")  # the rules' default: DEX order; "dex roll" is the optional rule
 READIED_DEX = 50  # "readied firearms may shoot at DEX + 50 in the DEX order"
 # "Those who rolled an Extreme success will be first to act, followed by those who rolled a Hard
@@ -162,6 +163,22 @@ def ready_firearm(encounter: FightingEncounter, participant_id: str, dice: RollS
         level = record["level"] if INITIATIVE_RANK[record["level"]] > INITIATIVE_RANK[before] else before
     encounter.trigger_event(encounter_events.FirearmReadied, participant_id=p.id, initiative_level=level)
     return {"initiative_level": level, "rolls": rolls}
+
+
+def flee(encounter: FightingEncounter, participant_id: str, escape_route: bool = True) -> dict[str, Any]:
+    """"A character can use their action to flee melee combat on their turn in the order of combat,
+    providing they have an escape route and are not physically restrained": ``escape_route`` is
+    the Keeper's word (default: there is one)."""
+    p = rounds.require_turn(encounter, participant_id)
+    if p.held_by is not None:
+        raise RuleBroken(f"{p.name} is held by {encounter.participants[p.held_by].name}: a maneuver of their own breaks out first (goal escape)", ESCAPING)
+    if not escape_route:
+        raise RuleBroken(f"{p.name} has no escape route", ESCAPING)
+    if p.attacks_made:
+        raise RuleBroken(f"{p.name} has already acted this turn: fleeing takes the action", ESCAPING)
+    encounter.trigger_event(encounter_events.FledFight, participant_id=p.id)
+    rounds.turn_goes_on(encounter, p)
+    return {"fled": True, "rolls": []}
 
 
 def first_attack_dice(encounter: FightingEncounter, participant_id: str) -> int:
