@@ -1,8 +1,9 @@
-"""Combat rounds without a chase: the order of attack, readied firearms, the optional DEX-roll
-initiative, and each combatant's actions a round.
+"""Combat rounds without a chase: the order of attack, readied firearms (and those drawn during
+the fight), the optional DEX-roll initiative, each combatant's actions a round, combatants joining
+the fight in progress and fleeing it.
 
 coc7e-combat.txt "Dexterity and the Order of Attack", "Actions in a Combat Round", "Firearms and
-the DEX Order", "Rolling for Initiative". Attacks, maneuvers, fire and wounds are the chase's own
+the DEX Order", "Rolling for Initiative", "Escaping Close Combat". Attacks, maneuvers, fire and wounds are the chase's own
 procedures (conflict_procedures.py, fire_procedures.py, wound_procedures.py) on the encounter.
 """
 from __future__ import annotations
