@@ -18,13 +18,32 @@ from infrastructure.settings import WebSettings, web_settings  # noqa: E402
 from infrastructure.systems import SYSTEMS  # noqa: E402
 
 
+class ChaseLedgerFlask(Flask):
+    """Flask, asking once per function whether it is a coroutine function: Flask asks for every
+    request hook of every request (``ensure_sync``), some seventeen ``inspect`` calls a command
+    (bench/http_profile.py --cprofile). The hooks and views are plain functions, fixed at start-up."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._synced: dict[Any, Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        try:
+            return self._synced[func]
+        except KeyError:
+            synced = self._synced[func] = super().ensure_sync(func)
+            return synced
+        except TypeError:  # (an unhashable callable: asked each time, as Flask does)
+            return super().ensure_sync(func)
+
+
 def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSettings | None = None, web: WebSettings | None = None) -> Flask:
     """The API app; the ledger is built lazily once per process by ``build_ledger``; ``edge``:
     the body size and rate limits; ``web``: CORS and operations settings (both from the
     environment unless given)."""
     edge = EdgeSettings.from_env() if edge is None else edge
     web = web or web_settings()
-    app = Flask("chase_ledger")
+    app = ChaseLedgerFlask("chase_ledger")
     observability.install(app, web.metrics_token)  # first: every request gets its id and is counted
     cors.install(app, web.cors_origins)  # then a preflight is answered, before authentication
     app.config.update(
