@@ -21,7 +21,7 @@ class OptionalRules(MethodView):
     @blp.response(200, core.CommandResult)
     def put(self, data, chase_id: UUID):
         """The Keeper chooses which optional rules the chase uses from now on (an action undo takes back)."""
-        return result(coc7e().change_optional_rules(chase_id, data["optional_rules"], expected_version(), by=principal(chase_id)))
+        return result(coc7e().optional.change_optional_rules(chase_id, data["optional_rules"], expected_version(), by=principal(chase_id)))
 
 
 @reference.route("/optional-rules")
@@ -30,3 +30,21 @@ class OptionalRuleList(MethodView):
     def get(self):
         """Every optional rule of part 5, by the name POST /chases and PUT .../optional-rules take."""
         return {"optional_rules": [{"name": r.name, "what": r.what, "source": r.source} for r in RULES]}
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/join")
+class Join(MethodView):
+    @blp.arguments(s.Join)
+    @blp.response(200, core.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """The Keeper places one joining the chase in progress, after their speed roll (optional rule joining_and_leaving)."""
+        return result(coc7e().optional.join(chase_id, participant_id, data["location"], data["keep_if_slower"], expected_version(), by=principal(chase_id)))
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/leave")
+class Leave(MethodView):
+    @blp.arguments(s.Leave)
+    @blp.response(200, core.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """The Keeper rules that a participant leaves the chase; no one's movement actions change (optional rule joining_and_leaving)."""
+        return result(coc7e().optional.leave(chase_id, participant_id, data["reason"], expected_version(), by=principal(chase_id)))

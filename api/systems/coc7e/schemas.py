@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.schemas import ChaseView, DiceInput
+from domain.rules.coc7e import joining
 from domain.rules.coc7e.arms import MAX_WEAPONS
 from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
@@ -104,3 +105,12 @@ class OptionalRules(Schema):
         fields.String(validate=validate.OneOf(OPTIONAL_RULES)), required=True, validate=validate.Length(0, len(OPTIONAL_RULES)),
         metadata={"description": "every optional rule the chase uses from now on; those left out are switched off"},
     )
+
+
+class Join(Schema):
+    location = fields.Integer(strict=True, required=True, validate=validate.Range(0, joining.MAX_LOCATION), metadata={"description": "where the Keeper places the joiner on the track"})
+    keep_if_slower = fields.Boolean(load_default=False, metadata={"description": "keep a pursuer slower than the slowest quarry (by default such a pursuer is ignored: left behind)"})
+
+
+class Leave(Schema):
+    reason = fields.String(load_default="", validate=validate.Length(0, joining.MAX_REASON))

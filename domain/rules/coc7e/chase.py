@@ -18,6 +18,7 @@ from domain.rules.coc7e import (
     conflict_procedures,
     damage_events,
     fire_procedures,
+    joining,
     keeper_rolls,
     mishaps,
     obstacle_events,
@@ -100,6 +101,8 @@ class Chase(RecordedChase):
     RandomHazardRolled = random_hazards.RandomHazardRolled
     OptionalRulesChosen = optional_rules.OptionalRulesChosen  # the table's optional rules (optional_rules.py)
     OptionalRulesChanged = optional_rules.OptionalRulesChanged
+    ParticipantJoined = joining.ParticipantJoined  # joining.py: joining a chase in progress, leaving it
+    ParticipantLeft = joining.ParticipantLeft
 
     # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
     LocationNamed = obstacle_events.LocationNamed
@@ -137,6 +140,8 @@ class Chase(RecordedChase):
     change_optional_rules = optional_rules.change_optional_rules
     require_optional_rule = optional_rules.require_optional_rule
     uses = optional_rules.uses
+    join = joining.join  # joining.py
+    leave = joining.leave
     move = rounds.move  # rounds.py: moving, delaying, ending turns
     delay = rounds.delay
     end_turn = rounds.end_turn
@@ -218,7 +223,7 @@ class Chase(RecordedChase):
 
     def add_participant(self, participant_id: str, spec: dict[str, Any]) -> None:
         """Add a character, creature or vehicle, or a character aboard a vehicle."""
-        self._require_phase("setup", "participants join before the cut to the chase", "Establishing the Chase")
+        joining.require_joining(self, None, "participants join")  # after the cut: "Characters Joining a Chase in Progress"
         vehicles = {pid: p for pid, p in self.participants.items() if p.kind == "vehicle"}
         vehicle_id = spec.get("vehicle_id") if isinstance(spec, dict) else None
         aboard = sum(1 for p in self.participants.values() if p.vehicle == vehicle_id and p.seat == "passenger") if vehicle_id else 0
@@ -232,7 +237,7 @@ class Chase(RecordedChase):
         """"Speed Roll": CON on foot, the driver's driving skill for a vehicle."""
         rule = f"{CHASES} \"Speed Roll\""
         p = self.participant(participant_id)
-        self._require_phase("setup", "speed rolls are made before the cut to the chase", "Speed Roll")
+        joining.require_joining(self, p, "speed rolls are made")
         if p.aboard:
             raise RuleBroken(f"{p.name} rides in a vehicle: passengers and drivers make no speed roll of their own; roll for the vehicle", rule)
         if p.speed_mov is not None:

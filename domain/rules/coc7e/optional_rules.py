@@ -130,13 +130,15 @@ def change_optional_rules(chase: UsesOptionalRules, names: Iterable[Any]) -> Non
 def require_optional_rule(chase: UsesOptionalRules, name: str) -> OptionalRule:
     """Refuse unless the chase uses the optional rule ``name`` (one of NAMES)."""
     rule = BY_NAME[name]
-    if name not in chase.optional_rules:
+    if not uses(chase, name):
         raise OptionalRuleOff(rule)
     return rule
 
 
-def uses(chase: UsesOptionalRules, name: str) -> bool:
-    return name in chase.optional_rules
+def uses(chase: Any, name: str) -> bool:
+    """Whether the chase uses the optional rule; a fight without a chase (Encounter, which
+    shares some of the chase's procedures) has none of them."""
+    return name in getattr(chase, "optional_rules", ())
 
 
 def state_v2_v3(state: dict[str, Any]) -> None:

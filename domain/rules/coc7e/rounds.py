@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from domain.rules.coc7e import chase_events, obstacle_events, track_features
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, ParticipantNotFound, RuleBroken
-from domain.rules.coc7e.movement import allotment, dex_order
+from domain.rules.coc7e.movement import allotment, dex_order, slowest_of_round
 from domain.rules.coc7e.participants import Participant
 from domain.track import Track
 
@@ -29,6 +29,7 @@ class RoundsChase(track_features.TrackChase, Protocol):
     waiting_on: dict[str, str]
     mishaps: dict[str, dict[str, Any]]
     track: Track
+    slowest_mov: int | None
 
     @property
     def whose_turn(self) -> str | None: ...
@@ -139,7 +140,7 @@ def begin_round(chase: RoundsChase, number: int) -> None:
 def chase_round(chase: RoundsChase, runners: list[Participant], aboard: list[Participant]) -> RoundPlan:
     """A chase round's plan: the DEX order, movement actions by MOV ("Movement Actions"), none
     for passengers ("Passengers"), and what is still owed."""
-    slowest = min(p.chase_mov for p in runners)
+    slowest = slowest_of_round(chase.slowest_mov, (p.chase_mov for p in runners))
     actions, owed = {}, {}
     for p in runners:
         actions[p.id], owed[p.id] = allotment(p.chase_mov, slowest, p.owed)
