@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.schemas import ChaseView, DiceInput
-from domain.rules.coc7e import joining
+from domain.rules.coc7e import fleeing, joining, modes, monsters
 from domain.rules.coc7e.arms import MAX_WEAPONS
 from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
@@ -114,3 +114,24 @@ class Join(Schema):
 
 class Leave(Schema):
     reason = fields.String(load_default="", validate=validate.Length(0, joining.MAX_REASON))
+
+
+class SwitchMode(Schema):
+    mode = fields.String(required=True, validate=validate.OneOf(modes.MODES))
+    mov = _whole("mov", load_default=None, allow_none=True, metadata={"description": "the MOV listed for the mode; default: the standard MOV on foot, half of it swimming (flying needs one)"})
+
+
+class Board(DiceInput):
+    vehicle_id = fields.String(required=True, validate=validate.Length(1, 200), metadata={"description": "the vehicle to take the wheel of"})
+
+
+class SubstituteSkill(Schema):
+    skill = fields.String(required=True, validate=validate.Length(1, monsters.MAX_SKILL_NAME), metadata={"example": "Swim"})
+    aptitude = fields.String(required=True, validate=validate.OneOf(list(monsters.APTITUDES)), metadata={"description": "full (implied aptitude), half (neither), fifth (implied ineptitude)"})
+    characteristic = fields.String(load_default="DEX", validate=validate.OneOf(monsters.CHARACTERISTICS))
+    characteristic_value = _whole("dex", load_default=None, allow_none=True, metadata={"description": "the characteristic's value, when the chase does not record it (all but DEX and CON)"})
+
+
+class FleeingTheScene(Schema):
+    rounds = fields.Integer(strict=False, required=True, validate=validate.Range(1, fleeing.MAX_ROUNDS))
+    from_round = fields.Integer(strict=False, load_default=1, validate=validate.Range(1, fleeing.MAX_ROUNDS))

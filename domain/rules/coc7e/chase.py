@@ -6,29 +6,11 @@ from typing import Any
 
 from domain.dice import DiceSource
 from domain.recorded_chase import RecordedChase
-from domain.rules.coc7e.establishing import (
-    DEFAULT_OPENING_RANGE,
-    OPENING_RANGES,
-    SPEED_ROLL_MOV_CHANGE,
-    establish,
-)
+from domain.rules.coc7e.establishing import DEFAULT_OPENING_RANGE, OPENING_RANGES, SPEED_ROLL_MOV_CHANGE, establish
 from domain.rules.coc7e import (
-    chase_events,
-    combat_events,
-    conflict_procedures,
-    damage_events,
-    fire_procedures,
-    joining,
-    keeper_rolls,
-    mishaps,
-    obstacle_events,
-    obstacle_procedures,
-    optional_rules,
-    random_hazards,
-    rounds,
-    track_features,
-    wound_events,
-    wound_procedures,
+    boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, joining, keeper_rolls,
+    mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, random_hazards, rounds,
+    track_features, wound_events, wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
@@ -99,10 +81,12 @@ class Chase(RecordedChase):
     SkillRolled = chase_events.SkillRolled
     DiceRolled = chase_events.DiceRolled
     RandomHazardRolled = random_hazards.RandomHazardRolled
-    OptionalRulesChosen = optional_rules.OptionalRulesChosen  # the table's optional rules (optional_rules.py)
-    OptionalRulesChanged = optional_rules.OptionalRulesChanged
-    ParticipantJoined = joining.ParticipantJoined  # joining.py: joining a chase in progress, leaving it
-    ParticipantLeft = joining.ParticipantLeft
+    # Part 5's optional rules: the table's choice (optional_rules.py), joining and leaving (joining.py),
+    # modes of movement (modes.py, boarding.py), monsters (monsters.py).
+    OptionalRulesChosen, OptionalRulesChanged = optional_rules.OptionalRulesChosen, optional_rules.OptionalRulesChanged
+    ParticipantJoined, ParticipantLeft, SkillSubstituted = joining.ParticipantJoined, joining.ParticipantLeft, monsters.SkillSubstituted
+    ModeSwitched, ObstacleFlownOver = modes.ModeSwitched, modes.ObstacleFlownOver
+    VehicleBoarded, VehicleAlighted = boarding.VehicleBoarded, boarding.VehicleAlighted
 
     # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
     LocationNamed = obstacle_events.LocationNamed
@@ -136,12 +120,10 @@ class Chase(RecordedChase):
     ConditionRuled = wound_events.ConditionRuled
 
     # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
-    choose_optional_rules = optional_rules.choose_optional_rules  # optional_rules.py: part 5's switch
-    change_optional_rules = optional_rules.change_optional_rules
-    require_optional_rule = optional_rules.require_optional_rule
-    uses = optional_rules.uses
-    join = joining.join  # joining.py
-    leave = joining.leave
+    choose_optional_rules, change_optional_rules = optional_rules.choose_optional_rules, optional_rules.change_optional_rules  # part 5
+    require_optional_rule, uses = optional_rules.require_optional_rule, optional_rules.uses
+    join, leave, substitute_skill = joining.join, joining.leave, monsters.substitute_skill
+    switch_mode, fly_over, board, alight = modes.switch_mode, modes.fly_over, boarding.board, boarding.alight
     move = rounds.move  # rounds.py: moving, delaying, ending turns
     delay = rounds.delay
     end_turn = rounds.end_turn
@@ -183,6 +165,7 @@ class Chase(RecordedChase):
         self.caught_up: list[dict[str, Any]] = []
         self.slowest_mov: int | None = None
         self.optional_rules: list[str] = list(optional_rules.ALL_ON)  # part 5: every one unless the Keeper chose
+        self.modes: dict[str, dict[str, Any]] = {}  # participant id: mode of movement, when not their standard (modes.py)
         # Ordinary attributes, so that undo and rewind restore them with the rest of the game state.
         self.location_names: dict[str, str] = {}  # location index (as text): the Keeper's name for it
         self.obstacles: dict[str, dict[str, Any]] = {}  # hazards and barriers by id

@@ -142,6 +142,8 @@ def uses(chase: Any, name: str) -> bool:
 
 
 def state_v2_v3(state: dict[str, Any]) -> None:
-    """A chase's stored state, schema 2 -> 3: schema 3 keeps the optional rules in use. Every
-    chase recorded before could play them all (the default)."""
+    """A chase's stored state, schema 2 -> 3: schema 3 keeps part 5's state, the optional rules in
+    use and each participant's mode of movement (modes.py). Every chase recorded before could play
+    every optional rule (the default), and everyone in it moved in their standard mode."""
     state.setdefault("optional_rules", list(ALL_ON))
+    state.setdefault("modes", {})
