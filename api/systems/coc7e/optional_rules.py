@@ -107,3 +107,21 @@ class FleeingTheScene(MethodView):
         """Locations each participant covered in ?rounds= rounds from ?from_round= (default 1) (optional rule fleeing_the_scene)."""
         principal(chase_id)
         return coc7e().optional.fleeing_the_scene(chase_id, query["rounds"], query["from_round"])
+
+
+@blp.route("/<uuid:chase_id>/forks")
+class Forks(MethodView):
+    @blp.arguments(s.Fork)
+    @blp.response(201, core.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """The Keeper presents a choice of routes where the track branches (optional rule choosing_a_route)."""
+        return result(coc7e().optional.place_fork(chase_id, data["at"], data["routes"], expected_version(), by=principal(chase_id)), 201)
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/choose-route")
+class ChooseRoute(MethodView):
+    @blp.arguments(s.ChooseRoute)
+    @blp.response(200, core.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """At a fork, on their turn, a participant takes a route; moves stop at a fork until then (optional rule choosing_a_route)."""
+        return result(coc7e().optional.choose_route(chase_id, participant_id, data["route"], expected_version(), by=principal(chase_id)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.schemas import ChaseView, DiceInput
-from domain.rules.coc7e import fleeing, joining, modes, monsters
+from domain.rules.coc7e import fleeing, forks, joining, modes, monsters
 from domain.rules.coc7e.arms import MAX_WEAPONS
 from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
@@ -94,6 +94,7 @@ class Coc7eView(ChaseView):
 
     slowest_mov = fields.Integer()
     optional_rules = fields.List(fields.String(), metadata={"description": "the optional rules of coc7e-chases.txt part 5 this chase uses (GET /rules/coc7e/optional-rules); changed by PUT .../optional-rules"})
+    forks = fields.List(fields.Dict(), metadata={"description": "where the track branches (\"Choosing a Route\"): {at, routes}; each participant's routes maps each fork passed to the route taken"})
     caught_up = fields.List(fields.Dict())
     location_names = fields.List(fields.Dict(), metadata={"description": "the Keeper's names for locations: {index, name}"})
     obstacles = fields.List(fields.Dict(), metadata={"description": "hazards and barriers: id, kind, name, between (two adjacent locations), skills, difficulty, hit_points, starting_hit_points, preset, destroyed, debris_of"})
@@ -135,3 +136,15 @@ class SubstituteSkill(Schema):
 class FleeingTheScene(Schema):
     rounds = fields.Integer(strict=False, required=True, validate=validate.Range(1, fleeing.MAX_ROUNDS))
     from_round = fields.Integer(strict=False, load_default=1, validate=validate.Range(1, fleeing.MAX_ROUNDS))
+
+
+class Fork(Schema):
+    at = fields.Integer(strict=True, required=True, validate=validate.Range(0, joining.MAX_LOCATION), metadata={"description": "the location where the track branches"})
+    routes = fields.List(
+        fields.String(validate=validate.Length(1, forks.MAX_ROUTE_NAME)), required=True, validate=validate.Length(2, forks.MAX_ROUTES),
+        metadata={"example": ["into the river", "along the bank"]},
+    )
+
+
+class ChooseRoute(Schema):
+    route = fields.String(required=True, validate=validate.Length(1, forks.MAX_ROUTE_NAME))

@@ -90,3 +90,13 @@ class OptionalRuleCommands:
         kept = {n: at for n, at in starts.items() if n <= chase.round}
         report = locations_covered(kept, chase.track.positions, chase.round, from_round, rounds)
         return {**report, "round": chase.round, "version": chase.version}
+
+    def place_fork(self, chase_id: UUID, at: int, routes: Sequence[str], expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        """The Keeper presents a choice of routes at a location (routes.py)."""
+        by.require_keeper("present a choice of routes")
+        return self._run(chase_id, expected_version, lambda c: c.place_fork(at, list(routes))).track
+
+    def choose_route(self, chase_id: UUID, participant_id: str, route: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        """A participant at a fork takes one of its routes, on their turn (routes.py)."""
+        by.require_acts_for(participant_id, "choose a route")
+        return self._run(chase_id, expected_version, lambda c: c.choose_route(participant_id, route)).track

@@ -8,8 +8,8 @@ from domain.dice import DiceSource
 from domain.recorded_chase import RecordedChase
 from domain.rules.coc7e.establishing import DEFAULT_OPENING_RANGE, OPENING_RANGES, SPEED_ROLL_MOV_CHANGE, establish
 from domain.rules.coc7e import (
-    boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, joining, keeper_rolls,
-    mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, random_hazards, rounds,
+    boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, forks, joining, keeper_rolls,
+    mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, random_hazards, rounds, routes,
     track_features, wound_events, wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
@@ -87,6 +87,7 @@ class Chase(RecordedChase):
     ParticipantJoined, ParticipantLeft, SkillSubstituted = joining.ParticipantJoined, joining.ParticipantLeft, monsters.SkillSubstituted
     ModeSwitched, ObstacleFlownOver = modes.ModeSwitched, modes.ObstacleFlownOver
     VehicleBoarded, VehicleAlighted = boarding.VehicleBoarded, boarding.VehicleAlighted
+    ForkPlaced, RouteChosen = forks.ForkPlaced, forks.RouteChosen  # forks.py, routes.py: choosing a route
 
     # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
     LocationNamed = obstacle_events.LocationNamed
@@ -124,6 +125,7 @@ class Chase(RecordedChase):
     require_optional_rule, uses = optional_rules.require_optional_rule, optional_rules.uses
     join, leave, substitute_skill = joining.join, joining.leave, monsters.substitute_skill
     switch_mode, fly_over, board, alight = modes.switch_mode, modes.fly_over, boarding.board, boarding.alight
+    place_fork, choose_route = routes.place_fork, routes.choose_route
     move = rounds.move  # rounds.py: moving, delaying, ending turns
     delay = rounds.delay
     end_turn = rounds.end_turn
@@ -164,8 +166,7 @@ class Chase(RecordedChase):
         self.waiting_on: dict[str, str] = {}  # who delayed until after whom, this round
         self.caught_up: list[dict[str, Any]] = []
         self.slowest_mov: int | None = None
-        self.optional_rules: list[str] = list(optional_rules.ALL_ON)  # part 5: every one unless the Keeper chose
-        self.modes: dict[str, dict[str, Any]] = {}  # participant id: mode of movement, when not their standard (modes.py)
+        vars(self).update(optional_rules.fresh_state())  # part 5's: optional_rules, modes, forks and paths
         # Ordinary attributes, so that undo and rewind restore them with the rest of the game state.
         self.location_names: dict[str, str] = {}  # location index (as text): the Keeper's name for it
         self.obstacles: dict[str, dict[str, Any]] = {}  # hazards and barriers by id

@@ -15,14 +15,14 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from domain.recorded_chase import RecordedChase
-from domain.rules.coc7e import optional_rules, rounds
+from domain.rules.coc7e import optional_rules, rounds, track_features
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.participants import Participant
 from domain.track import Track
 
 JOINING = f'{CHASES} "Characters Joining a Chase in Progress"'
 RULE = "joining_and_leaving"
-MAX_LOCATION = 10**6  # a track position the Keeper may name; far beyond any chase
+MAX_LOCATION = track_features.MAX_LOCATION
 MAX_REASON = 500
 
 Event = RecordedChase.Event

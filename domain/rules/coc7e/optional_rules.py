@@ -141,9 +141,15 @@ def uses(chase: Any, name: str) -> bool:
     return name in getattr(chase, "optional_rules", ())
 
 
+def fresh_state() -> dict[str, Any]:
+    """Part 5's state of a new chase: every optional rule in use; everyone in their standard mode
+    of movement (modes.py: participant id -> mode); no forks in the track and no routes taken
+    (forks.py: location -> route names; participant id -> location -> route)."""
+    return {"optional_rules": list(ALL_ON), "modes": {}, "forks": {}, "paths": {}}
+
+
 def state_v2_v3(state: dict[str, Any]) -> None:
-    """A chase's stored state, schema 2 -> 3: schema 3 keeps part 5's state, the optional rules in
-    use and each participant's mode of movement (modes.py). Every chase recorded before could play
-    every optional rule (the default), and everyone in it moved in their standard mode."""
-    state.setdefault("optional_rules", list(ALL_ON))
-    state.setdefault("modes", {})
+    """A chase's stored state, schema 2 -> 3: schema 3 keeps part 5's state (fresh_state). Every
+    chase recorded before could play every optional rule (the default), and had none of the rest."""
+    for key, value in fresh_state().items():
+        state.setdefault(key, value)
