@@ -48,14 +48,15 @@ class RouteChosen(Event):
         chase.paths.setdefault(self.participant_id, {})[str(self.at)] = self.route
 
 
-def fork_unchosen(chase: ForkedChase, participant_id: str, start: int, locations: int) -> int | None:
+def fork_unchosen(chase: Any, participant_id: str, start: int, locations: int) -> int | None:
     """The first fork from ``start`` on a move of ``locations`` where the participant has not
-    chosen a route yet: the move stops there."""
-    chosen = chase.paths.get(participant_id, {})
-    return next((at for at in range(start, start + locations) if str(at) in chase.forks and str(at) not in chosen), None) if chase.forks else None
+    chosen a route yet: the move stops there. (Asked by the round procedures, which a fight
+    without a chase shares: it has no track to branch.)"""
+    branches, chosen = getattr(chase, "forks", {}), getattr(chase, "paths", {}).get(participant_id, {})
+    return next((at for at in range(start, start + locations) if str(at) in branches and str(at) not in chosen), None) if branches else None
 
 
-def same_place(chase: ForkedChase, a: str, b: str, location: int) -> bool:
+def same_place(chase: Any, a: str, b: str, location: int) -> bool:
     """Whether two participants at the same index are at the same place: on the same route past
     every fork behind it."""
     # A fight without a chase (Encounter, which shares the round procedures) has no track to branch.

@@ -18,7 +18,7 @@ from domain.track import Track
 RoundPlan = tuple[list[str], dict[str, int], dict[str, int], int]
 
 
-class RoundsChase(track_features.TrackChase, forks.ForkedChase, Protocol):
+class RoundsChase(track_features.TrackChase, Protocol):
     """What the round procedures use of a chase (domain.rules.coc7e.chase.Chase)."""
 
     participants: dict[str, Participant]
@@ -73,7 +73,7 @@ def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
     # A choice of routes stops the move too, until the participant takes one ("Choosing a Route").
     fork = forks.fork_unchosen(chase, participant_id, start, locations)
     if fork == start:
-        raise RuleBroken(f"{p.name} stands where the track branches: choose a route ({', '.join(chase.forks[str(fork)])})", forks.ROUTES)
+        raise RuleBroken(f"{p.name} stands where the track branches: choose a route first", forks.ROUTES)
     if fork is not None and (blocking is None or fork < blocking["from_location"]):
         blocking = None
         locations = fork - start
