@@ -6,29 +6,11 @@ from typing import Any
 
 from domain.dice import DiceSource
 from domain.recorded_chase import RecordedChase
-from domain.rules.coc7e.establishing import (
-    DEFAULT_OPENING_RANGE,
-    OPENING_RANGES,
-    SPEED_ROLL_MOV_CHANGE,
-    establish,
-)
+from domain.rules.coc7e.establishing import DEFAULT_OPENING_RANGE, OPENING_RANGES, SPEED_ROLL_MOV_CHANGE, establish
 from domain.rules.coc7e import (
-    chase_events,
-    combat_events,
-    conflict_procedures,
-    damage_events,
-    fire_procedures,
-    firearm_events,
-    keeper_rolls,
-    mishaps,
-    obstacle_events,
-    obstacle_procedures,
-    random_hazards,
-    rounds,
-    shooting,
-    track_features,
-    wound_events,
-    wound_procedures,
+    boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, firearm_events, forks, joining,
+    keeper_rolls, mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, random_hazards, rounds, routes,
+    shooting, splitting, track_features, wound_events, wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
@@ -50,6 +32,8 @@ class Chase(RecordedChase):
 
     TOPIC = "coc7e:Chase"
     SYSTEM = "coc7e"
+    class_version = 3  # the stored state's schema; v3: optional_rules (optional_rules.py)
+    upcast_v2_v3 = staticmethod(optional_rules.state_v2_v3)
 
     class Created(RecordedChase.Created):
         TOPIC = "coc7e:Chase.Created"
@@ -97,6 +81,13 @@ class Chase(RecordedChase):
     SkillRolled = chase_events.SkillRolled
     DiceRolled = chase_events.DiceRolled
     RandomHazardRolled = random_hazards.RandomHazardRolled
+    # Part 5's optional rules: the table's choice (optional_rules.py), joining and leaving (joining.py),
+    # modes of movement (modes.py, boarding.py), monsters (monsters.py).
+    OptionalRulesChosen, OptionalRulesChanged = optional_rules.OptionalRulesChosen, optional_rules.OptionalRulesChanged
+    ParticipantJoined, ParticipantLeft, SkillSubstituted = joining.ParticipantJoined, joining.ParticipantLeft, monsters.SkillSubstituted
+    ModeSwitched, ObstacleFlownOver = modes.ModeSwitched, modes.ObstacleFlownOver
+    VehicleBoarded, VehicleAlighted = boarding.VehicleBoarded, boarding.VehicleAlighted
+    ForkPlaced, RouteChosen, ChaseSplit, SplitFrom = forks.ForkPlaced, forks.RouteChosen, splitting.ChaseSplit, splitting.SplitFrom  # routes, splitting up
 
     # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
     LocationNamed = obstacle_events.LocationNamed
@@ -132,6 +123,11 @@ class Chase(RecordedChase):
     ConditionRuled = wound_events.ConditionRuled
 
     # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
+    choose_optional_rules, change_optional_rules = optional_rules.choose_optional_rules, optional_rules.change_optional_rules  # part 5
+    require_optional_rule, uses = optional_rules.require_optional_rule, optional_rules.uses
+    join, leave, substitute_skill = joining.join, joining.leave, monsters.substitute_skill
+    switch_mode, fly_over, board, alight = modes.switch_mode, modes.fly_over, boarding.board, boarding.alight
+    place_fork, choose_route, split_off, begin_split = routes.place_fork, routes.choose_route, splitting.split_off, splitting.begin_split
     move = rounds.move  # rounds.py: moving, delaying, ending turns
     delay = rounds.delay
     end_turn = rounds.end_turn
@@ -173,6 +169,7 @@ class Chase(RecordedChase):
         self.waiting_on: dict[str, str] = {}  # who delayed until after whom, this round
         self.caught_up: list[dict[str, Any]] = []
         self.slowest_mov: int | None = None
+        vars(self).update(optional_rules.fresh_state())  # part 5's: optional_rules, modes, forks and paths
         # Ordinary attributes, so that undo and rewind restore them with the rest of the game state.
         self.location_names: dict[str, str] = {}  # location index (as text): the Keeper's name for it
         self.obstacles: dict[str, dict[str, Any]] = {}  # hazards and barriers by id
@@ -213,7 +210,7 @@ class Chase(RecordedChase):
 
     def add_participant(self, participant_id: str, spec: dict[str, Any]) -> None:
         """Add a character, creature or vehicle, or a character aboard a vehicle."""
-        self._require_phase("setup", "participants join before the cut to the chase", "Establishing the Chase")
+        joining.require_joining(self, None, "participants join")  # after the cut: "Characters Joining a Chase in Progress"
         vehicles = {pid: p for pid, p in self.participants.items() if p.kind == "vehicle"}
         vehicle_id = spec.get("vehicle_id") if isinstance(spec, dict) else None
         aboard = sum(1 for p in self.participants.values() if p.vehicle == vehicle_id and p.seat == "passenger") if vehicle_id else 0
@@ -227,7 +224,7 @@ class Chase(RecordedChase):
         """"Speed Roll": CON on foot, the driver's driving skill for a vehicle."""
         rule = f"{CHASES} \"Speed Roll\""
         p = self.participant(participant_id)
-        self._require_phase("setup", "speed rolls are made before the cut to the chase", "Speed Roll")
+        joining.require_joining(self, p, "speed rolls are made")
         if p.aboard:
             raise RuleBroken(f"{p.name} rides in a vehicle: passengers and drivers make no speed roll of their own; roll for the vehicle", rule)
         if p.speed_mov is not None:
