@@ -22,9 +22,13 @@ from domain.rules.coc7e import (
     mishaps,
     obstacle_events,
     obstacle_procedures,
+    pedal_procedures,
+    pursuit_events,
     random_hazards,
+    road_procedures,
     rounds,
     track_features,
+    trail_procedures,
     wound_events,
     wound_procedures,
 )
@@ -126,6 +130,12 @@ class Chase(RecordedChase):
     MedicineGiven = wound_events.MedicineGiven
     Recovered = wound_events.Recovered
     ConditionRuled = wound_events.ConditionRuled
+    # Part 5's optional rules on the road and the trail (pursuit_events.py).
+    SuddenHazardCalled, SuddenHazardPlaced = pursuit_events.SuddenHazardCalled, pursuit_events.SuddenHazardPlaced
+    Accelerated, Sped, AccelerationEnded = pursuit_events.Accelerated, pursuit_events.Sped, pursuit_events.AccelerationEnded
+    VisibilityJudged, StretchRevealed = pursuit_events.VisibilityJudged, pursuit_events.StretchRevealed
+    TrailFollowed, HidingAttempted, NavigationGiven = pursuit_events.TrailFollowed, pursuit_events.HidingAttempted, pursuit_events.NavigationGiven
+    FiredOnTheMove, TireShot, ControlRolled, HazardCreated = pursuit_events.FiredOnTheMove, pursuit_events.TireShot, pursuit_events.ControlRolled, pursuit_events.HazardCreated
 
     # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
     move = rounds.move  # rounds.py: moving, delaying, ending turns
@@ -155,6 +165,17 @@ class Chase(RecordedChase):
     medicine = wound_procedures.medicine
     recover = wound_procedures.recover
     rule_condition = wound_procedures.rule_condition
+    call_sudden_hazard = pedal_procedures.call_sudden_hazard  # pedal_procedures.py: sudden hazards, acceleration, visibility
+    place_sudden_hazard = pedal_procedures.place_sudden_hazard
+    accelerate = pedal_procedures.accelerate
+    judge_visibility = pedal_procedures.judge_visibility
+    follow_trail = trail_procedures.follow_trail  # trail_procedures.py: escaping and hiding
+    hide = trail_procedures.hide
+    navigate = road_procedures.navigate  # road_procedures.py: navigating, shooting in a chase, driver damage, creating hazards
+    shoot_tire = road_procedures.shoot_tire
+    shoot_on_the_move = road_procedures.shoot_on_the_move
+    keep_control = road_procedures.keep_control
+    create_hazard = road_procedures.create_hazard
 
     # -- creation --------------------------------------------------------------------------
 
@@ -286,7 +307,7 @@ class Chase(RecordedChase):
         self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
 
     def game_state(self) -> dict[str, Any]:
-        return random_hazards.without_keys(super().game_state())
+        return pursuit_events.with_state(random_hazards.without_keys(super().game_state()))
 
     # -- guards ----------------------------------------------------------------------------
 
