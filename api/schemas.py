@@ -16,6 +16,7 @@ from domain.recorded_chase import DICE_MODES, MAX_UNDO
 from infrastructure.systems import SYSTEMS, system_names
 
 SYSTEM_NAMES = system_names()
+OPTIONAL_RULES = sorted({name for p in SYSTEMS for name in p.optional_rules})
 
 
 class ChaseCreate(Schema):
@@ -24,6 +25,11 @@ class ChaseCreate(Schema):
     system = fields.String(
         load_default=SYSTEM_NAMES[0], validate=validate.OneOf(SYSTEM_NAMES),
         metadata={"description": "the rules: " + "; ".join(f"{', '.join(p.chases)} ({p.title})" for p in SYSTEMS)},
+    )
+    optional_rules = fields.List(
+        fields.String(validate=validate.OneOf(OPTIONAL_RULES)), validate=validate.Length(0, len(OPTIONAL_RULES)), load_default=None,
+        metadata={"description": "the optional rules of the system the table uses, and no others (absent: the system's default; "
+                  "Call of Cthulhu: every optional rule of coc7e-chases.txt part 5); see GET /rules/<system>/optional-rules"},
     )
 
 

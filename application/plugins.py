@@ -48,6 +48,7 @@ class GameSystem:
     roll_odds: Sequence[RollOdds] = ()  # exact odds of the system's recorded rolls (domain/odds.py)
     game_counts: GameCounts = GameCounts()  # analytics: what its events count and its dice faces
     outcome_odds: Sequence[OutcomeOdds] = ()  # ... and of what its commands decide from several rolls (who wins)
+    optional_rules: Sequence[str] = ()  # names a chase's creation may list (POST /chases "optional_rules")
 
 
 def roll_odds_of(systems: Sequence[GameSystem]) -> RollOdds:

@@ -5,6 +5,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.schemas import ChaseView, DiceInput
 from domain.rules.coc7e.arms import MAX_WEAPONS
+from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
 from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY
 from domain.rules.coc7e.vehicles import ERAS, VEHICLES
@@ -91,7 +92,15 @@ class Coc7eView(ChaseView):
     """The track view of a Call of Cthulhu chase: locations in order and who stands where."""
 
     slowest_mov = fields.Integer()
+    optional_rules = fields.List(fields.String(), metadata={"description": "the optional rules of coc7e-chases.txt part 5 this chase uses (GET /rules/coc7e/optional-rules); changed by PUT .../optional-rules"})
     caught_up = fields.List(fields.Dict())
     location_names = fields.List(fields.Dict(), metadata={"description": "the Keeper's names for locations: {index, name}"})
     obstacles = fields.List(fields.Dict(), metadata={"description": "hazards and barriers: id, kind, name, between (two adjacent locations), skills, difficulty, hit_points, starting_hit_points, preset, destroyed, debris_of"})
     mishaps = fields.List(fields.Dict(), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
+
+
+class OptionalRules(Schema):
+    optional_rules = fields.List(
+        fields.String(validate=validate.OneOf(OPTIONAL_RULES)), required=True, validate=validate.Length(0, len(OPTIONAL_RULES)),
+        metadata={"description": "every optional rule the chase uses from now on; those left out are switched off"},
+    )

@@ -10,6 +10,7 @@ from application.systems.coc7e.hazards import JOB_KINDS
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.encounter import Encounter
 from domain.rules.coc7e.odds import attack_odds, roll_odds
+from domain.rules.coc7e.optional_rules import NAMES
 from domain.rules.coc7e.participants import Participant
 from domain.rules.coc7e.verification import check_roll
 
@@ -25,4 +26,5 @@ PLUGIN = GameSystem(
     job_kinds=JOB_KINDS,
     roll_odds=(roll_odds,),  # percentile, random hazards table and dice-expression rolls
     outcome_odds=(attack_odds,),  # who wins an attack
+    optional_rules=NAMES,  # part 5 of coc7e-chases.txt, switched per chase (optional_rules.py)
 )

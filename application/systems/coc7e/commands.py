@@ -99,6 +99,11 @@ class Coc7eCommands:
         done = self._run(chase_id, expected_version, lambda c: c.roll_dice(self.dice.dice(c, dice), expression, participant_id, purpose))
         return done.result, done.track
 
+    def change_optional_rules(self, chase_id: UUID, optional_rules: Sequence[str], expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
+        """The Keeper changes which optional rules of part 5 the chase uses (optional_rules.py)."""
+        by.require_keeper("choose the optional rules")
+        return self._run_chase(chase_id, expected_version, lambda c: c.change_optional_rules(list(optional_rules))).track
+
     # -- the track: location names and obstacles (the Keeper's) ----------------------------
 
     def name_location(self, chase_id: UUID, location: int, name: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:

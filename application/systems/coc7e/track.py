@@ -18,6 +18,8 @@ def render(chase: Any) -> dict[str, Any]:
     return {
         **record_fields(chase),
         "slowest_mov": chase.slowest_mov,
+        # The optional rules of part 5 in use (a fight without a chase has none of them).
+        "optional_rules": list(getattr(chase, "optional_rules", ())),
         "locations": _locations(chase, participants),
         "participants": participants,
         "location_names": [{"index": int(k), "name": v} for k, v in sorted(chase.location_names.items(), key=lambda kv: int(kv[0]))],

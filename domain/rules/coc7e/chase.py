@@ -22,6 +22,7 @@ from domain.rules.coc7e import (
     mishaps,
     obstacle_events,
     obstacle_procedures,
+    optional_rules,
     pedal_procedures,
     pursuit_events,
     random_hazards,
@@ -52,6 +53,8 @@ class Chase(RecordedChase):
 
     TOPIC = "coc7e:Chase"
     SYSTEM = "coc7e"
+    class_version = 3  # the stored state's schema; v3: optional_rules (optional_rules.py)
+    upcast_v2_v3 = staticmethod(optional_rules.state_v2_v3)
 
     class Created(RecordedChase.Created):
         TOPIC = "coc7e:Chase.Created"
@@ -99,6 +102,8 @@ class Chase(RecordedChase):
     SkillRolled = chase_events.SkillRolled
     DiceRolled = chase_events.DiceRolled
     RandomHazardRolled = random_hazards.RandomHazardRolled
+    OptionalRulesChosen = optional_rules.OptionalRulesChosen  # the table's optional rules (optional_rules.py)
+    OptionalRulesChanged = optional_rules.OptionalRulesChanged
 
     # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
     LocationNamed = obstacle_events.LocationNamed
@@ -138,6 +143,10 @@ class Chase(RecordedChase):
     FiredOnTheMove, TireShot, ControlRolled, HazardCreated = pursuit_events.FiredOnTheMove, pursuit_events.TireShot, pursuit_events.ControlRolled, pursuit_events.HazardCreated
 
     # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
+    choose_optional_rules = optional_rules.choose_optional_rules  # optional_rules.py: part 5's switch
+    change_optional_rules = optional_rules.change_optional_rules
+    require_optional_rule = optional_rules.require_optional_rule
+    uses = optional_rules.uses
     move = rounds.move  # rounds.py: moving, delaying, ending turns
     delay = rounds.delay
     end_turn = rounds.end_turn
@@ -189,6 +198,7 @@ class Chase(RecordedChase):
         self.waiting_on: dict[str, str] = {}  # who delayed until after whom, this round
         self.caught_up: list[dict[str, Any]] = []
         self.slowest_mov: int | None = None
+        self.optional_rules: list[str] = list(optional_rules.ALL_ON)  # part 5: every one unless the Keeper chose
         # Ordinary attributes, so that undo and rewind restore them with the rest of the game state.
         self.location_names: dict[str, str] = {}  # location index (as text): the Keeper's name for it
         self.obstacles: dict[str, dict[str, Any]] = {}  # hazards and barriers by id

@@ -20,8 +20,9 @@ from domain.rules.coc7e.track_features import TrackChase
 
 PedalChase = rounds.RoundsChase
 
-SUDDEN_HAZARDS_RULE = "sudden hazards"
-PEDAL_RULE = "pedal to the metal"
+SUDDEN_HAZARDS_RULE = "sudden_hazards"
+PEDAL_RULE = "pedal_to_the_metal"
+VISIBILITY_RULE = "visibility"
 
 
 # -- Sudden hazards ------------------------------------------------------------------------------
@@ -162,7 +163,7 @@ def judge_visibility(
     1D10 (country); each stretch in view not yet made is rolled on the random hazards table
     ("The Keeper may not have determined what these upcoming locations are, and should do so as
     required"; rolls "location.<index>"). What a hazard or barrier *is* stays the Keeper's."""
-    chase.require_optional_rule(PEDAL_RULE)
+    chase.require_optional_rule(VISIBILITY_RULE)
     _require_running(chase)
     p = chase.participant(participant_id)
     if p.status != "in_chase":

@@ -20,9 +20,9 @@ from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 
 PASSENGERS_RULE = "passengers"
-RANGED_RULE = "ranged attacks"
-DRIVER_DAMAGE_RULE = "driver damage"
-CREATING_RULE = "creating hazards"
+RANGED_RULE = "ranged_attacks"
+DRIVER_DAMAGE_RULE = "driver_damage"
+CREATING_RULE = "characters_creating_hazards"
 NAVIGATION_SKILLS = ("Spot Hidden", "Navigate")
 
 

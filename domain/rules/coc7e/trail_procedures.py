@@ -18,7 +18,7 @@ from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.participants import Participant
 
-ESCAPING_RULE = "escaping and hiding"
+ESCAPING_RULE = "escaping_and_hiding"
 DEFAULT_TRACKING_SKILL = "Track"
 
 
