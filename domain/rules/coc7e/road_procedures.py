@@ -125,10 +125,14 @@ def shoot_tire(
 
 
 def control_due(chase: Any, driver: Any) -> bool:
-    """A driver with a major wound since their last roll to keep control."""
-    if driver.seat != "driver" or driver.status != "in_chase" or not driver.major_wound:
+    """A driver with a major wound since their last roll to keep control. A major wound is one
+    blow of half their hit points or more (coc7e-combat.txt "Major Wound"), so a new one since the
+    roll has added at least that much damage; lesser blows since (the collision's own hit points)
+    do not call for another roll."""
+    if driver.seat != "driver" or driver.status != "in_chase" or not driver.major_wound or driver.hp is None:
         return False
-    return driver.damage > pursuit_events.read(chase)["control_checked"].get(driver.id, 0)
+    checked = pursuit_events.read(chase)["control_checked"].get(driver.id)
+    return checked is None or 2 * (driver.damage - checked) >= driver.hp
 
 
 def keep_control(chase: Any, driver_id: str, dice: RollSources, *, target: int | None = None) -> dict[str, Any]:
