@@ -10,15 +10,24 @@ and "any further movement must be paid for and started afresh".
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-from domain.rules.coc7e import keeper_rolls, obstacle_events, obstacles, pursuit, pursuit_events, random_hazards, rounds, track_features
+from domain.rules.coc7e import keeper_rolls, mishaps, obstacle_events, obstacles, pursuit, pursuit_events, random_hazards, rounds, track_features
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.participants import Participant
-from domain.rules.coc7e.track_features import TrackChase
 
-PedalChase = rounds.RoundsChase
+
+class PursuitChase(mishaps.MishapChase, Protocol):
+    """What part 5's procedures on the road and the trail use of a chase: the mishaps' needs
+    (rounds, rolls, track, damage), the optional rules' switch, and the record's id and version
+    (the keys of the random hazards rolled for a stretch in view)."""
+
+    id: Any
+    version: int
+    slowest_mov: int | None
+
+    def require_optional_rule(self, name: str) -> Any: ...
 
 SUDDEN_HAZARDS_RULE = "sudden_hazards"
 PEDAL_RULE = "pedal_to_the_metal"
@@ -28,7 +37,7 @@ VISIBILITY_RULE = "visibility"
 # -- Sudden hazards ------------------------------------------------------------------------------
 
 def call_sudden_hazard(
-    chase: Any, dice: RollSources, *, called_by: str, target: int | None = None, roller_id: str | None = None, difficulty: str = pursuit.SUDDEN_DIFFICULTY,
+    chase: PursuitChase, dice: RollSources, *, called_by: str, target: int | None = None, roller_id: str | None = None, difficulty: str = pursuit.SUDDEN_DIFFICULTY,
 ) -> dict[str, Any]:
     """A group Luck roll for a sudden hazard: passed, the players place it; failed, the Keeper.
 
@@ -55,7 +64,7 @@ def call_sudden_hazard(
     return {"luck_passed": record["success"], "placed_by": placed_by, "rolls": [record]}
 
 
-def place_sudden_hazard(chase: Any, obstacle_id: str, spec: dict[str, Any]) -> str:
+def place_sudden_hazard(chase: PursuitChase, obstacle_id: str, spec: dict[str, Any]) -> str:
     """Put the sudden hazard into play where its placer says, at the difficulty it was called at."""
     chase.require_optional_rule(SUDDEN_HAZARDS_RULE)
     pending = pursuit_events.read(chase)["sudden_hazards"]["pending"]
@@ -70,7 +79,7 @@ def place_sudden_hazard(chase: Any, obstacle_id: str, spec: dict[str, Any]) -> s
 
 # -- Pedal to the metal ---------------------------------------------------------------------------
 
-def accelerate(chase: Any, participant_id: str, locations: int) -> dict[str, Any]:
+def accelerate(chase: PursuitChase, participant_id: str, locations: int) -> dict[str, Any]:
     """Spend one movement action to cover ``locations`` (2 to 5), announced before moving."""
     chase.require_optional_rule(PEDAL_RULE)
     p = rounds.require_turn(chase, participant_id)
@@ -91,14 +100,14 @@ def accelerate(chase: Any, participant_id: str, locations: int) -> dict[str, Any
     return {"penalty_dice": penalty, "navigated": navigated, "location": chase.track.location_of(p.id)}
 
 
-def live(chase: Any, participant_id: str) -> dict[str, Any] | None:
+def live(chase: PursuitChase, participant_id: str) -> dict[str, Any] | None:
     """The acceleration under way for ``participant_id`` this round, if any."""
     acc = pursuit_events.read(chase)["accelerations"].get(participant_id)
     here = chase.track.location_of(participant_id)
     return acc if acc is not None and acc["round"] == chase.round and here is not None and acc["to_location"] > here else None
 
 
-def at_speed(chase: Any, p: Participant, kind: str) -> tuple[int, int]:
+def at_speed(chase: PursuitChase, p: Participant, kind: str) -> tuple[int, int]:
     """(movement cost to move on, penalty dice) for negotiating an obstacle: an acceleration
     under way has paid for the move, and hazards take its penalty dice."""
     acc = live(chase, p.id)
@@ -107,7 +116,7 @@ def at_speed(chase: Any, p: Participant, kind: str) -> tuple[int, int]:
     return 0, pursuit.hazard_penalty(kind, acc["penalty_dice"])
 
 
-def speed_on(chase: Any, p: Participant) -> None:
+def speed_on(chase: PursuitChase, p: Participant) -> None:
     """Travel what is left of the acceleration, stopping in front of a hazard or barrier."""
     acc = live(chase, p.id)
     if acc is None:
@@ -127,7 +136,7 @@ def speed_on(chase: Any, p: Participant) -> None:
     goes_on(chase, p)
 
 
-def after_obstacle(chase: Any, p: Participant, passed: bool, moved_on: bool) -> None:
+def after_obstacle(chase: PursuitChase, p: Participant, passed: bool, moved_on: bool) -> None:
     """After negotiating or breaking through: speed on when passed, else the acceleration ends."""
     acc = live(chase, p.id)
     if acc is None:
@@ -141,14 +150,14 @@ def after_obstacle(chase: Any, p: Participant, passed: bool, moved_on: bool) -> 
     rounds.turn_goes_on(chase, p)
 
 
-def goes_on(chase: Any, p: Participant) -> None:
+def goes_on(chase: PursuitChase, p: Participant) -> None:
     """The turn goes on while an acceleration still has locations to cover, however few
     movement actions are left."""
     if live(chase, p.id) is None or p.status != "in_chase":
         rounds.turn_goes_on(chase, p)
 
 
-def navigation_ready(chase: Any, vehicle_id: str) -> bool:
+def navigation_ready(chase: PursuitChase, vehicle_id: str) -> bool:
     """A navigator's success counts "on the vehicle's next move": this round or the next."""
     given = pursuit_events.read(chase)["navigation"].get(vehicle_id)
     return given is not None and given["round"] >= chase.round - 1
@@ -157,7 +166,7 @@ def navigation_ready(chase: Any, vehicle_id: str) -> bool:
 # -- Visibility -----------------------------------------------------------------------------------
 
 def judge_visibility(
-    chase: Any, participant_id: str, dice: RollSources, *, area: str | None = None, locations: int | None = None, environment: str = "normal",
+    chase: PursuitChase, participant_id: str, dice: RollSources, *, area: str | None = None, locations: int | None = None, environment: str = "normal",
 ) -> dict[str, Any]:
     """How far a driver sees: the Keeper's number of ``locations``, or 1D3 (city), 1D6 (suburbs),
     1D10 (country); each stretch in view not yet made is rolled on the random hazards table
@@ -198,7 +207,7 @@ def judge_visibility(
     return {"sees": seen, "sees_to": here + seen, "stretches": stretches, "rolls": rolls}
 
 
-def _require_running(chase: TrackChase) -> None:
+def _require_running(chase: PursuitChase) -> None:
     chase.require_not_ended()
-    if chase.phase != "running":  # type: ignore[attr-defined]
+    if chase.phase != "running":
         raise RuleBroken("the chase has not been cut to yet", f"{obstacles.CHASES} \"Cut to the chase\"")

@@ -10,7 +10,7 @@ Hard row for the Keeper's ruling (mishaps.rule_consequences: "moderate incident"
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from domain.rules.coc7e import (
     arms, combat_events, keeper_rolls, mishaps, movement, obstacle_events, percentile, pursuit, pursuit_events, rounds, track_features, weapon_damage,
@@ -18,6 +18,16 @@ from domain.rules.coc7e import (
 from domain.rules.coc7e.damage import DEFAULT_BY_DIFFICULTY
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
+from domain.rules.coc7e.pedal_procedures import PursuitChase
+
+
+class RoadChase(PursuitChase, Protocol):
+    """What navigating, shooting, keeping control and creating hazards use of a chase: part 5's
+    needs, and the attacks a shot on the move is made with (conflict_procedures, fire_procedures)."""
+
+    def attack(self, attacker_id: str, target_id: str, dice: RollSources, **options: Any) -> dict[str, Any]: ...
+
+    def fire(self, attacker_id: str, dice: RollSources, **options: Any) -> dict[str, Any]: ...
 
 PASSENGERS_RULE = "passengers"
 RANGED_RULE = "ranged_attacks"
@@ -26,7 +36,7 @@ CREATING_RULE = "characters_creating_hazards"
 NAVIGATION_SKILLS = ("Spot Hidden", "Navigate")
 
 
-def navigate(chase: Any, navigator_id: str, dice: RollSources, *, skill: str = "Navigate", target: int | None = None) -> dict[str, Any]:
+def navigate(chase: RoadChase, navigator_id: str, dice: RollSources, *, skill: str = "Navigate", target: int | None = None) -> dict[str, Any]:
     """A passenger's action: a Spot Hidden or Navigate roll; a success lets the vehicle accelerate
     once, on its next move, with 1 fewer penalty die."""
     chase.require_optional_rule(PASSENGERS_RULE)
@@ -46,7 +56,7 @@ def navigate(chase: Any, navigator_id: str, dice: RollSources, *, skill: str = "
     return {"success": record["success"], "rolls": [record]}
 
 
-def shoot_on_the_move(chase: Any, shooter_id: str, dice: RollSources, *, with_weapon: str = "attack", **options: Any) -> dict[str, Any]:
+def shoot_on_the_move(chase: RoadChase, shooter_id: str, dice: RollSources, *, with_weapon: str = "attack", **options: Any) -> dict[str, Any]:
     """Shoot while racing on (on foot or in a vehicle): one more penalty die, and no movement
     action for it. ``with_weapon``: "attack" (the chase's attack, at ``target_id``) or "fire"
     (several shots, a burst, full auto), each given ``options``."""
@@ -66,7 +76,7 @@ def shoot_on_the_move(chase: Any, shooter_id: str, dice: RollSources, *, with_we
 
 
 def shoot_tire(
-    chase: Any, shooter_id: str, vehicle_id: str, dice: RollSources, *, weapon: str, difficulty: str = "regular", bonus_dice: int = 0,
+    chase: RoadChase, shooter_id: str, vehicle_id: str, dice: RollSources, *, weapon: str, difficulty: str = "regular", bonus_dice: int = 0,
     penalty_dice: int = 0, moving: bool = False, malfunction: str | None = None,
 ) -> dict[str, Any]:
     """Shoot at a vehicle's tire: an extra penalty die; armor 3; only impaling weapons harm it; 2
@@ -124,7 +134,7 @@ def shoot_tire(
     return {"hit": hit, "burst": tire.burst, "taken": tire.taken, "malfunction": jam, "rolls": rolls}
 
 
-def control_due(chase: Any, driver: Any) -> bool:
+def control_due(chase: RoadChase, driver: Any) -> bool:
     """A driver with a major wound since their last roll to keep control. A major wound is one
     blow of half their hit points or more (coc7e-combat.txt "Major Wound"), so a new one since the
     roll has added at least that much damage; lesser blows since (the collision's own hit points)
@@ -135,7 +145,7 @@ def control_due(chase: Any, driver: Any) -> bool:
     return checked is None or 2 * (driver.damage - checked) >= driver.hp
 
 
-def keep_control(chase: Any, driver_id: str, dice: RollSources, *, target: int | None = None) -> dict[str, Any]:
+def keep_control(chase: RoadChase, driver_id: str, dice: RollSources, *, target: int | None = None) -> dict[str, Any]:
     """After a major wound: a Hard roll of the driving skill, as for a hazard; unconscious, control
     is lost without one. Lost, the vehicle has a mishap of the Hard row for the Keeper to rule on."""
     chase.require_optional_rule(DRIVER_DAMAGE_RULE)
@@ -166,7 +176,7 @@ def keep_control(chase: Any, driver_id: str, dice: RollSources, *, target: int |
 
 
 def create_hazard(
-    chase: Any, participant_id: str, obstacle_id: str, dice: RollSources, *, action: str, obstacle: dict[str, Any] | None = None,
+    chase: RoadChase, participant_id: str, obstacle_id: str, dice: RollSources, *, action: str, obstacle: dict[str, Any] | None = None,
     skill: str | None = None, target: int | None = None, difficulty: str = "regular", weapon: str | None = None,
 ) -> dict[str, Any]:
     """Create a hazard or barrier on one's turn: its cost in movement actions, its roll, and on a
@@ -210,11 +220,11 @@ def create_hazard(
     return {"success": success, "obstacle_id": obstacle_id if success else None, "rolls": rolls}
 
 
-def _full_allotment(chase: Any, p: Any) -> int:
+def _full_allotment(chase: RoadChase, p: Any) -> int:
     """A whole round's movement actions by MOV ("Movement Actions"); a round shortened by actions
     owed from the last is not a whole one."""
     return movement.allotment(p.chase_mov, chase.slowest_mov, 0)[0]
 
 
-def _navigated(chase: Any, passenger_id: str) -> bool:
+def _navigated(chase: RoadChase, passenger_id: str) -> bool:
     return any(g["navigator_id"] == passenger_id and g["round"] == chase.round for g in pursuit_events.read(chase)["navigation"].values())

@@ -11,19 +11,26 @@ investigator with a Spot Hidden roll, the quarry has evaded capture").
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from domain.rules.coc7e import keeper_rolls, percentile, pursuit, pursuit_events, rounds
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.participants import Participant
+from domain.rules.coc7e.pedal_procedures import PursuitChase
+
+
+class TrailChase(PursuitChase, Protocol):
+    """What escaping and hiding use of a chase: part 5's needs, and its end."""
+
+    ChaseEnded: Any
 
 ESCAPING_RULE = "escaping_and_hiding"
 DEFAULT_TRACKING_SKILL = "Track"
 
 
 def follow_trail(
-    chase: Any, pursuer_id: str, quarry_id: str, dice: RollSources, *, skill: str = DEFAULT_TRACKING_SKILL, target: int | None = None,
+    chase: TrailChase, pursuer_id: str, quarry_id: str, dice: RollSources, *, skill: str = DEFAULT_TRACKING_SKILL, target: int | None = None,
     difficulty: str = "regular", bonus_dice: int = 0, penalty_dice: int = 0,
 ) -> dict[str, Any]:
     """Can the pursuer pick up the quarry's trail? (the deep one's Tracking roll)"""
@@ -44,7 +51,7 @@ def follow_trail(
 
 
 def hide(
-    chase: Any, participant_id: str, dice: RollSources, *, difficulty: str = "regular", bonus_dice: int = 0, penalty_dice: int = 0,
+    chase: TrailChase, participant_id: str, dice: RollSources, *, difficulty: str = "regular", bonus_dice: int = 0, penalty_dice: int = 0,
     searcher_id: str | None = None, search_target: int | None = None, search_difficulty: str = "regular",
 ) -> dict[str, Any]:
     """A quarry hides (Stealth; a vehicle: Stealth and Drive Auto on one roll, its driver's values);
@@ -84,7 +91,7 @@ def hide(
     return {"hidden": hiding.hidden, "levels": levels, "failed_skills": list(hiding.failed_skills), "found": not escaped, "escaped": escaped, "rolls": rolls}
 
 
-def _in_chase(chase: Any, participant_id: str | None, field: str) -> Participant:
+def _in_chase(chase: TrailChase, participant_id: str | None, field: str) -> Participant:
     chase.require_not_ended()
     if chase.phase != "running":
         raise RuleBroken("the chase has not been cut to yet", f"{pursuit.CHASES} \"Cut to the chase\"")
@@ -99,7 +106,7 @@ def _difficulty(difficulty: str) -> None:
         raise InvalidCommand("difficulty", f"must be one of {', '.join(percentile.DIFFICULTIES)}")
 
 
-def _end_if_none_left(chase: Any, role: str, why: str) -> bool:
+def _end_if_none_left(chase: TrailChase, role: str, why: str) -> bool:
     """"If not, the chase is over": no pursuer left on the trail (or no quarry left to find), the
     quarry has escaped."""
     if any(p.role == role and p.status == "in_chase" for p in chase.on_track()):
