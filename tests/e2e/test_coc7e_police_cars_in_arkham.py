@@ -134,3 +134,22 @@ def test_a_car_moves_1_to_5_locations_and_only_a_vehicle_accelerates(keeper):
         refused(keeper, keeper.post(f"/participants/{harvey}/accelerate", {"locations": locations}), 422, before, field="locations")
     refused(keeper, keeper.post(f"/participants/{keeper.ids['Harvey']}/accelerate", {"locations": 2}), 409, before, rule="Dexterity and the Order of Movement")
     assert table.keeper.track()["round"] == 2
+
+
+def test_undo_takes_back_what_the_driver_saw_and_the_sudden_hazard_called(keeper):
+    table = arkham(keeper)
+    harvey = keeper.ids["Harvey's car"]
+    # The city: 1D3 rolled 2; the two stretches ahead are rolled (Regular hazard, then clear).
+    seen = table.post(f"/participants/{harvey}/visibility", {"area": "city", "rolls": {"visibility": [2], "location": {"3": [60, 0], "4": [10, 0]}}})
+    assert seen["outcome"]["sees"] == 2 and [s["outcome"] for s in seen["outcome"]["stretches"]] == ["regular", "clear"]
+    # Looking again sees nothing new to make: no roll for a stretch already made.
+    again = table.post(f"/participants/{harvey}/visibility", {"locations": 2})
+    assert again["outcome"]["stretches"] == [] and again["rolls"] == []
+    table.post("/sudden-hazards", {"called_by": "keeper", "target": 50, "rolls": {"luck": [90, 0]}})
+    chase = keeper.track()
+    assert chase["pursuit"]["sudden_hazards"]["to_place"]["placed_by"] == "keeper"
+    # Undo the call, then both looks: the state is as before them; the rolls stay in the history, undone.
+    chase = keeper.ok(keeper.post("/undo", {"count": 3}))["chase"]
+    assert chase["pursuit"]["sudden_hazards"] == {"last_called_by": None, "may_call": ["players", "keeper"], "to_place": None}
+    assert chase["pursuit"]["stretches"] == [] and chase["pursuit"]["visibility"] == {}
+    assert [r["undone"] for r in keeper.rolls()][-4:] == [True, True, True, True]
