@@ -16,6 +16,7 @@ from application.access import SYSTEM, Principal
 from application.dice import SERVER_DICE, DiceChoice, DiceResolver
 from application.runner import CommandRunner, Done
 from application.systems.coc7e.pursuit_commands import PursuitCommands
+from application.systems.coc7e.part5 import OptionalRuleCommands
 from application.systems.coc7e.rolls import SERVER_ROLLS, RollChoices, roll_sources
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.damage import DEFAULT
@@ -34,6 +35,7 @@ class Coc7eCommands:
         self.runner = runner
         self.dice = dice
         self.pursuit = PursuitCommands(runner, dice)  # part 5 on the road and the trail (pursuit_commands.py)
+        self.optional = OptionalRuleCommands(runner, dice)  # part 5's optional rules (part5.py)
 
     def _run(self, chase_id: UUID, expected_version: int | None, command: Callable[[Chase], T]) -> Done[T]:
         return self.runner.run(chase_id, command, expected_version=expected_version, systems=self.SYSTEMS)
@@ -100,11 +102,6 @@ class Coc7eCommands:
         by.require_acts_for(participant_id, "roll")
         done = self._run(chase_id, expected_version, lambda c: c.roll_dice(self.dice.dice(c, dice), expression, participant_id, purpose))
         return done.result, done.track
-
-    def change_optional_rules(self, chase_id: UUID, optional_rules: Sequence[str], expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
-        """The Keeper changes which optional rules of part 5 the chase uses (optional_rules.py)."""
-        by.require_keeper("choose the optional rules")
-        return self._run_chase(chase_id, expected_version, lambda c: c.change_optional_rules(list(optional_rules))).track
 
     # -- the track: location names and obstacles (the Keeper's) ----------------------------
 

@@ -21,6 +21,7 @@ def render(chase: Any) -> dict[str, Any]:
         "slowest_mov": chase.slowest_mov,
         # The optional rules of part 5 in use (a fight without a chase has none of them).
         "optional_rules": list(getattr(chase, "optional_rules", ())),
+        "forks": [{"at": int(at), "routes": list(names)} for at, names in sorted(getattr(chase, "forks", {}).items(), key=lambda kv: int(kv[0]))],
         "locations": _locations(chase, participants),
         "participants": participants,
         "location_names": [{"index": int(k), "name": v} for k, v in sorted(chase.location_names.items(), key=lambda kv: int(kv[0]))],
@@ -73,6 +74,8 @@ def _participant(chase: Any, p: Any, acted: bool) -> dict[str, Any]:
         "disadvantage": p.disadvantage,
         "outnumbered": p.defended_round is not None and p.defended_round == chase.round,
         "obstacle_ahead": _ahead(chase, p),
+        # The routes taken at each fork passed ("Choosing a Route"): location -> route.
+        "routes": dict(getattr(chase, "paths", {}).get(p.id, {})),
         "mishap": dict(chase.mishaps[p.id]) if p.id in chase.mishaps else None,
     }
 

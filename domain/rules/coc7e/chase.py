@@ -6,32 +6,11 @@ from typing import Any
 
 from domain.dice import DiceSource
 from domain.recorded_chase import RecordedChase
-from domain.rules.coc7e.establishing import (
-    DEFAULT_OPENING_RANGE,
-    OPENING_RANGES,
-    SPEED_ROLL_MOV_CHANGE,
-    establish,
-)
+from domain.rules.coc7e.establishing import DEFAULT_OPENING_RANGE, OPENING_RANGES, SPEED_ROLL_MOV_CHANGE, establish
 from domain.rules.coc7e import (
-    chase_events,
-    combat_events,
-    conflict_procedures,
-    damage_events,
-    fire_procedures,
-    keeper_rolls,
-    mishaps,
-    obstacle_events,
-    obstacle_procedures,
-    optional_rules,
-    pedal_procedures,
-    pursuit_events,
-    random_hazards,
-    road_procedures,
-    rounds,
-    track_features,
-    trail_procedures,
-    wound_events,
-    wound_procedures,
+    boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, forks, joining, keeper_rolls,
+    mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, pedal_procedures, pursuit_events, random_hazards,
+    road_procedures, rounds, routes, track_features, trail_procedures, wound_events, wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
@@ -102,8 +81,13 @@ class Chase(RecordedChase):
     SkillRolled = chase_events.SkillRolled
     DiceRolled = chase_events.DiceRolled
     RandomHazardRolled = random_hazards.RandomHazardRolled
-    OptionalRulesChosen = optional_rules.OptionalRulesChosen  # the table's optional rules (optional_rules.py)
-    OptionalRulesChanged = optional_rules.OptionalRulesChanged
+    # Part 5's optional rules: the table's choice (optional_rules.py), joining and leaving (joining.py),
+    # modes of movement (modes.py, boarding.py), monsters (monsters.py).
+    OptionalRulesChosen, OptionalRulesChanged = optional_rules.OptionalRulesChosen, optional_rules.OptionalRulesChanged
+    ParticipantJoined, ParticipantLeft, SkillSubstituted = joining.ParticipantJoined, joining.ParticipantLeft, monsters.SkillSubstituted
+    ModeSwitched, ObstacleFlownOver = modes.ModeSwitched, modes.ObstacleFlownOver
+    VehicleBoarded, VehicleAlighted = boarding.VehicleBoarded, boarding.VehicleAlighted
+    ForkPlaced, RouteChosen = forks.ForkPlaced, forks.RouteChosen  # forks.py, routes.py: choosing a route
 
     # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
     LocationNamed = obstacle_events.LocationNamed
@@ -143,10 +127,11 @@ class Chase(RecordedChase):
     FiredOnTheMove, TireShot, ControlRolled, HazardCreated = pursuit_events.FiredOnTheMove, pursuit_events.TireShot, pursuit_events.ControlRolled, pursuit_events.HazardCreated
 
     # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
-    choose_optional_rules = optional_rules.choose_optional_rules  # optional_rules.py: part 5's switch
-    change_optional_rules = optional_rules.change_optional_rules
-    require_optional_rule = optional_rules.require_optional_rule
-    uses = optional_rules.uses
+    choose_optional_rules, change_optional_rules = optional_rules.choose_optional_rules, optional_rules.change_optional_rules  # part 5
+    require_optional_rule, uses = optional_rules.require_optional_rule, optional_rules.uses
+    join, leave, substitute_skill = joining.join, joining.leave, monsters.substitute_skill
+    switch_mode, fly_over, board, alight = modes.switch_mode, modes.fly_over, boarding.board, boarding.alight
+    place_fork, choose_route = routes.place_fork, routes.choose_route
     move = rounds.move  # rounds.py: moving, delaying, ending turns
     delay = rounds.delay
     end_turn = rounds.end_turn
@@ -174,17 +159,13 @@ class Chase(RecordedChase):
     medicine = wound_procedures.medicine
     recover = wound_procedures.recover
     rule_condition = wound_procedures.rule_condition
-    call_sudden_hazard = pedal_procedures.call_sudden_hazard  # pedal_procedures.py: sudden hazards, acceleration, visibility
-    place_sudden_hazard = pedal_procedures.place_sudden_hazard
-    accelerate = pedal_procedures.accelerate
-    judge_visibility = pedal_procedures.judge_visibility
-    follow_trail = trail_procedures.follow_trail  # trail_procedures.py: escaping and hiding
-    hide = trail_procedures.hide
-    navigate = road_procedures.navigate  # road_procedures.py: navigating, shooting in a chase, driver damage, creating hazards
-    shoot_tire = road_procedures.shoot_tire
-    shoot_on_the_move = road_procedures.shoot_on_the_move
-    keep_control = road_procedures.keep_control
-    create_hazard = road_procedures.create_hazard
+    # Part 5 on the road and the trail: pedal_procedures.py (sudden hazards, acceleration, visibility),
+    # trail_procedures.py (escaping and hiding), road_procedures.py (passengers, shooting, driver damage, created hazards).
+    call_sudden_hazard, place_sudden_hazard = pedal_procedures.call_sudden_hazard, pedal_procedures.place_sudden_hazard
+    accelerate, judge_visibility = pedal_procedures.accelerate, pedal_procedures.judge_visibility
+    follow_trail, hide, navigate = trail_procedures.follow_trail, trail_procedures.hide, road_procedures.navigate
+    shoot_tire, shoot_on_the_move = road_procedures.shoot_tire, road_procedures.shoot_on_the_move
+    keep_control, create_hazard = road_procedures.keep_control, road_procedures.create_hazard
 
     # -- creation --------------------------------------------------------------------------
 
@@ -198,7 +179,7 @@ class Chase(RecordedChase):
         self.waiting_on: dict[str, str] = {}  # who delayed until after whom, this round
         self.caught_up: list[dict[str, Any]] = []
         self.slowest_mov: int | None = None
-        self.optional_rules: list[str] = list(optional_rules.ALL_ON)  # part 5: every one unless the Keeper chose
+        vars(self).update(optional_rules.fresh_state())  # part 5's: optional_rules, modes, forks and paths
         # Ordinary attributes, so that undo and rewind restore them with the rest of the game state.
         self.location_names: dict[str, str] = {}  # location index (as text): the Keeper's name for it
         self.obstacles: dict[str, dict[str, Any]] = {}  # hazards and barriers by id
@@ -239,7 +220,7 @@ class Chase(RecordedChase):
 
     def add_participant(self, participant_id: str, spec: dict[str, Any]) -> None:
         """Add a character, creature or vehicle, or a character aboard a vehicle."""
-        self._require_phase("setup", "participants join before the cut to the chase", "Establishing the Chase")
+        joining.require_joining(self, None, "participants join")  # after the cut: "Characters Joining a Chase in Progress"
         vehicles = {pid: p for pid, p in self.participants.items() if p.kind == "vehicle"}
         vehicle_id = spec.get("vehicle_id") if isinstance(spec, dict) else None
         aboard = sum(1 for p in self.participants.values() if p.vehicle == vehicle_id and p.seat == "passenger") if vehicle_id else 0
@@ -253,7 +234,7 @@ class Chase(RecordedChase):
         """"Speed Roll": CON on foot, the driver's driving skill for a vehicle."""
         rule = f"{CHASES} \"Speed Roll\""
         p = self.participant(participant_id)
-        self._require_phase("setup", "speed rolls are made before the cut to the chase", "Speed Roll")
+        joining.require_joining(self, p, "speed rolls are made")
         if p.aboard:
             raise RuleBroken(f"{p.name} rides in a vehicle: passengers and drivers make no speed roll of their own; roll for the vehicle", rule)
         if p.speed_mov is not None:

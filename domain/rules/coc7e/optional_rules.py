@@ -130,16 +130,26 @@ def change_optional_rules(chase: UsesOptionalRules, names: Iterable[Any]) -> Non
 def require_optional_rule(chase: UsesOptionalRules, name: str) -> OptionalRule:
     """Refuse unless the chase uses the optional rule ``name`` (one of NAMES)."""
     rule = BY_NAME[name]
-    if name not in chase.optional_rules:
+    if not uses(chase, name):
         raise OptionalRuleOff(rule)
     return rule
 
 
-def uses(chase: UsesOptionalRules, name: str) -> bool:
-    return name in chase.optional_rules
+def uses(chase: Any, name: str) -> bool:
+    """Whether the chase uses the optional rule; a fight without a chase (Encounter, which
+    shares some of the chase's procedures) has none of them."""
+    return name in getattr(chase, "optional_rules", ())
+
+
+def fresh_state() -> dict[str, Any]:
+    """Part 5's state of a new chase: every optional rule in use; everyone in their standard mode
+    of movement (modes.py: participant id -> mode); no forks in the track and no routes taken
+    (forks.py: location -> route names; participant id -> location -> route)."""
+    return {"optional_rules": list(ALL_ON), "modes": {}, "forks": {}, "paths": {}}
 
 
 def state_v2_v3(state: dict[str, Any]) -> None:
-    """A chase's stored state, schema 2 -> 3: schema 3 keeps the optional rules in use. Every
-    chase recorded before could play them all (the default)."""
-    state.setdefault("optional_rules", list(ALL_ON))
+    """A chase's stored state, schema 2 -> 3: schema 3 keeps part 5's state (fresh_state). Every
+    chase recorded before could play every optional rule (the default), and had none of the rest."""
+    for key, value in fresh_state().items():
+        state.setdefault(key, value)
