@@ -1,11 +1,7 @@
 """Call of Cthulhu 7e over HTTP: chases, fights without a chase, track features, conflict, random hazards, reference data."""
 from __future__ import annotations
 
-<<<<<<< HEAD
-from api.systems.coc7e import chases, combat_rules, conflict, encounters, hazards, obstacles, optional_rules, pursuit, wounds  # noqa: F401 (optional_rules adds routes)
-=======
-from api.systems.coc7e import chases, combat_rules, conflict, encounters, hazards, obstacles, optional_rules, samples, wounds  # noqa: F401 (optional_rules, samples add routes)
->>>>>>> s4-opta
+from api.systems.coc7e import chases, combat_rules, conflict, encounters, hazards, obstacles, optional_rules, pursuit, samples, wounds  # noqa: F401 (optional_rules, samples add routes)
 from api.systems.coc7e.schemas import Coc7eView
 
 blueprints = [chases.blp, obstacles.blp, conflict.blp, obstacles.reference, combat_rules.blp, wounds.blp, hazards.blp, encounters.blp, pursuit.blp]
