@@ -153,3 +153,15 @@ def test_undo_takes_back_what_the_driver_saw_and_the_sudden_hazard_called(keeper
     assert chase["pursuit"]["sudden_hazards"] == {"last_called_by": None, "may_call": ["players", "keeper"], "to_place": None}
     assert chase["pursuit"]["stretches"] == [] and chase["pursuit"]["visibility"] == {}
     assert [r["undone"] for r in keeper.rolls()][-4:] == [True, True, True, True]
+
+
+def test_an_accelerating_car_stops_where_the_road_forks_and_speeds_on_down_the_route_taken(keeper):
+    table = arkham(keeper)
+    harvey = keeper.ids["Harvey's car"]
+    keeper.ok(keeper.post("/forks", {"at": 4, "routes": ["the Aylesbury Pike", "the Dean's Corners road"]}), 201)
+    # Harvey announces 4 locations: the road forks after one.
+    reached = table.post(f"/participants/{harvey}/accelerate", {"locations": 4})
+    assert keeper.location_of(reached["chase"], "Harvey's car") == 4 and reached["chase"]["whose_turn"] == harvey
+    # He takes the Aylesbury Pike and covers the 3 locations left of the 4 announced.
+    chase = keeper.ok(keeper.post(f"/participants/{harvey}/choose-route", {"route": "the Aylesbury Pike"}))["chase"]
+    assert keeper.location_of(chase, "Harvey's car") == 7 and chase["whose_turn"] != harvey

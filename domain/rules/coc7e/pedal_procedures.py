@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from domain.rules.coc7e import keeper_rolls, mishaps, obstacle_events, obstacles, pursuit, pursuit_events, random_hazards, rounds, track_features
+from domain.rules.coc7e import forks, keeper_rolls, mishaps, obstacle_events, obstacles, pursuit, pursuit_events, random_hazards, rounds, track_features
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.participants import Participant
@@ -124,6 +124,10 @@ def speed_on(chase: PursuitChase, p: Participant) -> None:
     start = chase.track.location_of(p.id)
     left = acc["to_location"] - start
     blocking = next((o for o in (track_features.obstacle_ahead(chase, at) for at in range(start, start + left)) if o), None)
+    # A choice of routes stops it too, until the driver takes one; it then speeds on (routes.py).
+    fork = forks.fork_unchosen(chase, p.id, start, left)
+    if fork is not None and (blocking is None or fork < blocking["from_location"]):
+        blocking, left = None, fork - start
     moved = blocking["from_location"] - start if blocking else left
     if moved:
         chase.trigger_event(pursuit_events.Sped, participant_id=p.id, from_location=start, to_location=start + moved)
