@@ -106,3 +106,36 @@ def test_a_rule_the_chase_does_not_use_is_refused_naming_it(keeper, rule, path, 
     before = keeper.events()
     problem = refused(keeper, keeper.post(path, body), 409, before, rule=heading)
     assert rule in problem["detail"]
+
+
+def test_without_random_hazards_the_keeper_makes_the_stretches_in_view_himself(keeper):
+    table = new_york(keeper, optional_rules=["visibility"])
+    seen = table.post(f"{table.participant('Harvey')}/visibility", {"locations": 3})
+    # Nothing is rolled: the table does not use random hazards; only how far Harvey sees is kept.
+    assert seen["rolls"] == [] and seen["outcome"]["stretches"] == []
+    assert seen["chase"]["pursuit"]["visibility"][keeper.ids["Harvey"]]["sees_to"] == 5
+
+
+BAD = [
+    ("/sudden-hazards", {"target": 45}, "called_by"),
+    ("/sudden-hazards", {"called_by": "the dog", "target": 45}, "called_by"),
+    ("/sudden-hazards", {"called_by": "players"}, "target"),
+    ("/sudden-hazards", {"called_by": "players", "target": 45, "rolls": {"luck": [30]}}, "rolls.luck"),
+    ("/sudden-hazards/placement", {"between": [2, 3], "name": "Dog"}, "skills"),
+    ("{Harvey}/visibility", {"area": "city", "locations": 2}, "area"),
+    ("{Harvey}/visibility", {"locations": 11}, "locations"),
+    ("{Harvey}/visibility", {"area": "city", "rolls": {"sight": [2]}}, "rolls"),
+    ("{Harvey}/hide", {"bonus_dice": 3}, "bonus_dice"),
+    ("{Harvey}/hide", {"searcher_id": "x" * 201}, "searcher_id"),
+    ("{Harvey}/create-hazard", {"action": "set fire to the city"}, "action"),
+    ("{Harvey}/create-hazard", {"action": "panic crowd", "obstacle": {"hit_points": 0}}, "obstacle"),
+    ("{Harvey}/shoot-tire", {"weapon": REVOLVER}, "vehicle_id"),
+    ("{Harvey}/navigate", {"skill": "Astrology"}, "skill"),
+]
+
+
+@pytest.mark.parametrize("path,body,field", BAD, ids=[f"{b[0].split('/')[-1]}:{b[2]}" for b in BAD])
+def test_bad_input_is_a_422_naming_the_field_and_records_nothing(keeper, path, body, field):
+    table = new_york(keeper)
+    before = keeper.events()
+    refused(keeper, keeper.post(path.format(Harvey=table.participant("Harvey")), body), 422, before, field=field)

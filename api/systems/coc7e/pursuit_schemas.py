@@ -12,13 +12,14 @@ from domain.rules.coc7e.random_hazards import ENVIRONMENTS
 from domain.rules.coc7e.road_procedures import NAVIGATION_SKILLS
 
 VALUE = validate.Range(0, 999)
+ID = validate.Length(1, 200)  # a participant's id
 DICE = validate.Range(0, MAX_BONUS_OR_PENALTY)
 
 
 class SuddenHazardCall(RollsInput):
     called_by = fields.String(required=True, validate=validate.OneOf(pursuit.SIDES), metadata={"description": "who calls it: the players and the Keeper alternate"})
     target = fields.Integer(strict=True, validate=VALUE, metadata={"description": "the group's Luck: the lowest Luck of the investigators"})
-    roller_id = fields.String(metadata={"description": "the participant whose Luck (skills.Luck) is rolled, instead of target"})
+    roller_id = fields.String(validate=ID, metadata={"description": "the participant whose Luck (skills.Luck) is rolled, instead of target"})
     difficulty = fields.String(validate=validate.OneOf(DIFFICULTIES), metadata={"description": "the sudden hazard's: Regular, raised by the Keeper in a long chase"})
     rolls = Rolls(("luck",))
 
@@ -42,7 +43,7 @@ class Visibility(RollsInput):
 
 
 class FollowTrail(RollsInput):
-    quarry_id = fields.String(required=True)
+    quarry_id = fields.String(validate=ID, required=True)
     skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default Track"})
     target = fields.Integer(strict=True, validate=VALUE, metadata={"description": "the value when the pursuer has none listed (a monster)"})
     difficulty = fields.String(validate=validate.OneOf(ROLL_DIFFICULTIES))
@@ -55,7 +56,7 @@ class Hide(RollsInput):
     difficulty = fields.String(validate=validate.OneOf(ROLL_DIFFICULTIES), metadata={"description": "the Keeper's, weighing the lead and the pursuer's Spot Hidden"})
     bonus_dice = fields.Integer(strict=True, validate=DICE, metadata={"description": "the Keeper's: a good lead, plenty of hiding places"})
     penalty_dice = fields.Integer(strict=True, validate=DICE)
-    searcher_id = fields.String(metadata={"description": "a pursuer who then searches with Spot Hidden (roll spot_hidden)"})
+    searcher_id = fields.String(validate=ID, metadata={"description": "a pursuer who then searches with Spot Hidden (roll spot_hidden)"})
     search_target = fields.Integer(strict=True, validate=VALUE, metadata={"description": "the searcher's Spot Hidden when none is listed"})
     search_difficulty = fields.String(validate=validate.OneOf(ROLL_DIFFICULTIES))
     rolls = Rolls(("stealth", "spot_hidden"))
@@ -76,7 +77,7 @@ class FireOnTheMove(Fire):
 
 
 class ShootTire(RollsInput):
-    vehicle_id = fields.String(required=True)
+    vehicle_id = fields.String(validate=ID, required=True)
     weapon = fields.String(required=True, validate=validate.Length(1, 100), metadata={"description": "an impaling gun the shooter carries, loaded"})
     difficulty = fields.String(validate=validate.OneOf(("regular", "hard", "extreme")), metadata={"description": "the range's difficulty"})
     bonus_dice = fields.Integer(strict=True, validate=DICE)

@@ -29,6 +29,8 @@ class PursuitChase(mishaps.MishapChase, Protocol):
 
     def require_optional_rule(self, name: str) -> Any: ...
 
+    def uses(self, name: str) -> bool: ...
+
 SUDDEN_HAZARDS_RULE = "sudden_hazards"
 PEDAL_RULE = "pedal_to_the_metal"
 VISIBILITY_RULE = "visibility"
@@ -175,7 +177,8 @@ def judge_visibility(
     """How far a driver sees: the Keeper's number of ``locations``, or 1D3 (city), 1D6 (suburbs),
     1D10 (country); each stretch in view not yet made is rolled on the random hazards table
     ("The Keeper may not have determined what these upcoming locations are, and should do so as
-    required"; rolls "location.<index>"). What a hazard or barrier *is* stays the Keeper's."""
+    required"; rolls "location.<index>", when the chase uses random hazards). What a hazard or
+    barrier *is* stays the Keeper's."""
     chase.require_optional_rule(VISIBILITY_RULE)
     _require_running(chase)
     p = chase.participant(participant_id)
@@ -196,7 +199,10 @@ def judge_visibility(
         raise InvalidCommand("environment", f"must be one of {', '.join(random_hazards.ENVIRONMENTS)}")
     here = chase.track.location_of(p.vehicle or p.id)
     made = pursuit_events.read(chase)["revealed"]
-    revealing = [at for at in range(here, here + seen) if str(at) not in made and track_features.obstacle_ahead(chase, at) is None]
+    # Stretches are made on the random hazards table only where the table uses it; otherwise the
+    # Keeper makes them with the obstacle commands.
+    rolled = chase.uses("random_hazards")
+    revealing = [at for at in range(here, here + seen) if rolled and str(at) not in made and track_features.obstacle_ahead(chase, at) is None]
     chase.trigger_event(
         pursuit_events.VisibilityJudged, participant_id=p.id, area=area, locations=seen, roll_sequence=sequence, from_location=here, revealing=revealing,
     )
