@@ -8,9 +8,9 @@ from domain.dice import DiceSource
 from domain.recorded_chase import RecordedChase
 from domain.rules.coc7e.establishing import DEFAULT_OPENING_RANGE, OPENING_RANGES, SPEED_ROLL_MOV_CHANGE, establish
 from domain.rules.coc7e import (
-    boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, forks, joining, keeper_rolls,
-    mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, pedal_procedures, pursuit_events, random_hazards,
-    road_procedures, rounds, routes, track_features, trail_procedures, wound_events, wound_procedures,
+    boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, firearm_events, forks, joining,
+    keeper_rolls, mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, pedal_procedures, pursuit_events,
+    random_hazards, road_procedures, rounds, routes, shooting, track_features, trail_procedures, wound_events, wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
@@ -112,6 +112,8 @@ class Chase(RecordedChase):
     WeaponReloaded = combat_events.WeaponReloaded
     Fired = combat_events.Fired
     ManeuverSucceeded = combat_events.ManeuverSucceeded
+    DivedForCover, AimTaken, AimEnded = firearm_events.DivedForCover, firearm_events.AimTaken, firearm_events.AimEnded  # firearm_events.py
+    ReloadingTimeSpent, RoundChambered = firearm_events.ReloadingTimeSpent, firearm_events.RoundChambered
     Wounded = wound_events.Wounded  # wounds and healing (wound_events.py)
     ConsciousnessRolled = wound_events.ConsciousnessRolled
     DyingRolled = wound_events.DyingRolled
@@ -151,6 +153,7 @@ class Chase(RecordedChase):
     attack = conflict_procedures.attack  # conflict_procedures.py: attacks and fighting maneuvers
     fire = fire_procedures.fire  # fire_procedures.py: several shots, bursts, full auto, reloading
     reload = fire_procedures.reload
+    take_aim = shooting.take_aim  # shooting.py: aiming, diving for cover
     mishap_roll = mishaps.mishap_roll  # mishaps.py: mishaps, damage and Build
     rule_consequences = mishaps.rule_consequences
     inflict = wound_procedures.inflict  # wound_procedures.py: wounds and healing
