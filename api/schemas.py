@@ -129,6 +129,7 @@ class CommandResult(Schema):
     outcome = fields.Dict(metadata={"description": "what the command's rolls decided (passed, winner, destroyed, ...)"})
     obstacle_id = fields.String()
     participant_id = fields.String()
+    chases = fields.List(fields.Dict(), metadata={"description": "chases the command made (a chase split up): each {chase_id, keeper_token (shown once), chase (its track view)}"})
     keeper_token = fields.String(metadata={"description": "only when a chase is created: the Keeper's token, shown once"})
     request_id = fields.Integer()
 

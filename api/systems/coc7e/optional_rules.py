@@ -9,6 +9,8 @@ from flask.views import MethodView
 from api import schemas as core
 from api.auth import principal
 from api.chases import dice, expected_version, result
+from api.runtime import ledger
+from application.access import KEEPER
 from api.systems.coc7e import schemas as s
 from api.systems.coc7e.chases import blp, coc7e
 from api.systems.coc7e.obstacles import reference
@@ -125,3 +127,15 @@ class ChooseRoute(MethodView):
     def post(self, data, chase_id: UUID, participant_id: str):
         """At a fork, on their turn, a participant takes a route; moves stop at a fork until then (optional rule choosing_a_route)."""
         return result(coc7e().optional.choose_route(chase_id, participant_id, data["route"], expected_version(), by=principal(chase_id)))
+
+
+@blp.route("/<uuid:chase_id>/split")
+class Split(MethodView):
+    @blp.arguments(s.Split)
+    @blp.response(201, core.CommandResult)
+    def post(self, data, chase_id: UUID):
+        """The Keeper splits groups off the chase, each into a chase of its own, linked to this one and to each other
+        (optional rule splitting_up); answers each new chase with its Keeper's token (shown once)."""
+        chase, parts = coc7e().optional.split(chase_id, data["groups"], expected_version(), by=principal(chase_id))
+        made = [{"chase_id": part["chase_id"], "keeper_token": ledger().access.issue(part["chase_id"], KEEPER, label="keeper"), "chase": part} for part in parts]
+        return result(chase, 201, chases=made)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.schemas import ChaseView, DiceInput
-from domain.rules.coc7e import fleeing, forks, joining, modes, monsters
+from domain.rules.coc7e import fleeing, forks, joining, modes, monsters, splitting
 from domain.rules.coc7e.arms import MAX_WEAPONS
 from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
@@ -94,6 +94,9 @@ class Coc7eView(ChaseView):
 
     slowest_mov = fields.Integer()
     optional_rules = fields.List(fields.String(), metadata={"description": "the optional rules of coc7e-chases.txt part 5 this chase uses (GET /rules/coc7e/optional-rules); changed by PUT .../optional-rules"})
+    split_from = fields.String(allow_none=True, metadata={"description": "the chase this one split off from (\"Splitting Up\")"})
+    split_into = fields.List(fields.String(), metadata={"description": "the chases split off from this one"})
+    split_sisters = fields.List(fields.String(), metadata={"description": "the chases split off the same chase at the same time as this one"})
     forks = fields.List(fields.Dict(), metadata={"description": "where the track branches (\"Choosing a Route\"): {at, routes}; each participant's routes maps each fork passed to the route taken"})
     caught_up = fields.List(fields.Dict())
     location_names = fields.List(fields.Dict(), metadata={"description": "the Keeper's names for locations: {index, name}"})
@@ -149,3 +152,11 @@ class Fork(Schema):
 
 class ChooseRoute(Schema):
     route = fields.String(required=True, validate=validate.Length(1, forks.MAX_ROUTE_NAME))
+
+
+class Split(Schema):
+    groups = fields.List(
+        fields.List(fields.String(validate=validate.Length(1, 200)), validate=validate.Length(1, 1000)), required=True,
+        validate=validate.Length(1, splitting.MAX_GROUPS),
+        metadata={"description": "the groups that split off, each a list of participant ids (a vehicle takes those aboard); each becomes a chase"},
+    )

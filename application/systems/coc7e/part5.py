@@ -5,11 +5,13 @@ CommandRunner, as Coc7eCommands does (it holds one of these as ``optional``)."""
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence, TypeVar
-from uuid import UUID
+from uuid import UUID, uuid4
+
+from eventsourcing.persistence import IntegrityError
 
 from application.access import SYSTEM, Principal
 from application.dice import SERVER_DICE, DiceChoice, DiceResolver
-from application.runner import ChaseNotFound, CommandRunner, Done
+from application.runner import ChaseNotFound, CommandRunner, Done, VersionConflict
 from domain.errors import WrongSystem
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.fleeing import locations_covered
@@ -100,3 +102,37 @@ class OptionalRuleCommands:
         """A participant at a fork takes one of its routes, on their turn (routes.py)."""
         by.require_acts_for(participant_id, "choose a route")
         return self._run(chase_id, expected_version, lambda c: c.choose_route(participant_id, route)).track
+
+    def split(self, chase_id: UUID, groups: Sequence[Sequence[str]], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[View, list[View]]:
+        """The Keeper splits groups off the chase, each into a chase of its own (splitting.py): the
+        original and the new chases are recorded in one transaction; answers their track views."""
+        by.require_keeper("split the chase")
+        runner = self.runner
+        original = runner.check_out(chase_id)
+        saved, parts = False, []
+        try:
+            if original.SYSTEM != Chase.SYSTEM:
+                raise WrongSystem(original.SYSTEM, (Chase.SYSTEM,))
+            if expected_version is not None and original.version != expected_version:
+                raise VersionConflict(f"the chase is at version {original.version}, not {expected_version}: reload and try again", original.version)
+            starts = original.split_off([list(g) for g in groups], [uuid4() for _ in groups])
+            for start in starts:
+                part = Chase.start(start["id"], start["name"], original.dice, runner.seeds.new_seed(start["id"]))
+                part.begin_split(start["origin"], start["sisters"], start["state"])
+                parts.append(part)
+            chases = [original, *parts]
+            views = [runner.read_side.views_for(c) for c in chases]
+            try:
+                recordings = runner.store.save(*chases, along=tuple(v for v in views if v) + tuple(runner.also(original)))
+            except IntegrityError:
+                raise VersionConflict("another command was recorded on this chase meanwhile: reload and try again") from None
+            saved = True
+            docs = [runner.read_side.after_save(c, recordings, v) for c, v in zip(chases, views)]
+        finally:
+            if saved or (not original.pending_events):
+                runner.cache.check_in(original)
+            else:
+                runner.cache.release(chase_id)
+        for part in parts:
+            runner.cache.check_in(part)
+        return docs[0]["track"], [d["track"] for d in docs[1:]]

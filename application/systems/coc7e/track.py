@@ -21,6 +21,10 @@ def render(chase: Any) -> dict[str, Any]:
         "slowest_mov": chase.slowest_mov,
         # The optional rules of part 5 in use (a fight without a chase has none of them).
         "optional_rules": list(getattr(chase, "optional_rules", ())),
+        # Splitting up: the chase this one split from, those split from it, and its sister chases.
+        "split_from": getattr(chase, "split_from", None),
+        "split_into": list(getattr(chase, "split_into", ())),
+        "split_sisters": list(getattr(chase, "split_sisters", ())),
         "forks": [{"at": int(at), "routes": list(names)} for at, names in sorted(getattr(chase, "forks", {}).items(), key=lambda kv: int(kv[0]))],
         "locations": _locations(chase, participants),
         "participants": participants,

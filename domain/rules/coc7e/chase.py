@@ -10,7 +10,7 @@ from domain.rules.coc7e.establishing import DEFAULT_OPENING_RANGE, OPENING_RANGE
 from domain.rules.coc7e import (
     boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, firearm_events, forks, joining,
     keeper_rolls, mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, pedal_procedures, pursuit_events,
-    random_hazards, road_procedures, rounds, routes, shooting, track_features, trail_procedures, wound_events, wound_procedures,
+    random_hazards, road_procedures, rounds, routes, shooting, splitting, track_features, trail_procedures, wound_events, wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
@@ -87,7 +87,7 @@ class Chase(RecordedChase):
     ParticipantJoined, ParticipantLeft, SkillSubstituted = joining.ParticipantJoined, joining.ParticipantLeft, monsters.SkillSubstituted
     ModeSwitched, ObstacleFlownOver = modes.ModeSwitched, modes.ObstacleFlownOver
     VehicleBoarded, VehicleAlighted = boarding.VehicleBoarded, boarding.VehicleAlighted
-    ForkPlaced, RouteChosen = forks.ForkPlaced, forks.RouteChosen  # forks.py, routes.py: choosing a route
+    ForkPlaced, RouteChosen, ChaseSplit, SplitFrom = forks.ForkPlaced, forks.RouteChosen, splitting.ChaseSplit, splitting.SplitFrom  # routes, splitting up
 
     # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
     LocationNamed = obstacle_events.LocationNamed
@@ -133,7 +133,7 @@ class Chase(RecordedChase):
     require_optional_rule, uses = optional_rules.require_optional_rule, optional_rules.uses
     join, leave, substitute_skill = joining.join, joining.leave, monsters.substitute_skill
     switch_mode, fly_over, board, alight = modes.switch_mode, modes.fly_over, boarding.board, boarding.alight
-    place_fork, choose_route = routes.place_fork, routes.choose_route
+    place_fork, choose_route, split_off, begin_split = routes.place_fork, routes.choose_route, splitting.split_off, splitting.begin_split
     move = rounds.move  # rounds.py: moving, delaying, ending turns
     delay = rounds.delay
     end_turn = rounds.end_turn

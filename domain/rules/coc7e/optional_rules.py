@@ -144,8 +144,9 @@ def uses(chase: Any, name: str) -> bool:
 def fresh_state() -> dict[str, Any]:
     """Part 5's state of a new chase: every optional rule in use; everyone in their standard mode
     of movement (modes.py: participant id -> mode); no forks in the track and no routes taken
-    (forks.py: location -> route names; participant id -> location -> route)."""
-    return {"optional_rules": list(ALL_ON), "modes": {}, "forks": {}, "paths": {}}
+    (forks.py: location -> route names; participant id -> location -> route); not split from or
+    into other chases (splitting.py: their ids)."""
+    return {"optional_rules": list(ALL_ON), "modes": {}, "forks": {}, "paths": {}, "split_from": None, "split_into": [], "split_sisters": []}
 
 
 def state_v2_v3(state: dict[str, Any]) -> None:
