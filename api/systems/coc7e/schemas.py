@@ -102,6 +102,7 @@ class Coc7eView(ChaseView):
     location_names = fields.List(fields.Dict(), metadata={"description": "the Keeper's names for locations: {index, name}"})
     obstacles = fields.List(fields.Dict(), metadata={"description": "hazards and barriers: id, kind, name, between (two adjacent locations), skills, difficulty, hit_points, starting_hit_points, preset, destroyed, debris_of"})
     mishaps = fields.List(fields.Dict(), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
+    pursuit = fields.Dict(metadata={"description": "part 5's optional rules in play: sudden_hazards {last_called_by, may_call, to_place}, accelerating {id: {locations, to_location, penalty_dice}}, visibility {id: {area, locations, sees_to}}, stretches [{location, outcome}], navigated [vehicle ids], burst_tires {vehicle id: n}, keep_control_due [driver ids]"})
 
 
 class OptionalRules(Schema):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from application.projections.record import record_fields
+from application.systems.coc7e import pursuit_view
 
 
 def render(chase: Any) -> dict[str, Any]:
@@ -33,6 +34,7 @@ def render(chase: Any) -> dict[str, Any]:
         # it was rendered (the replay job keeps a frame per event; issue 10 property test).
         "mishaps": [dict(m) for m in chase.mishaps.values()],
         "caught_up": list(chase.caught_up),
+        "pursuit": pursuit_view.render(chase),  # part 5 on the road and the trail
     }
 
 

@@ -9,8 +9,8 @@ from domain.recorded_chase import RecordedChase
 from domain.rules.coc7e.establishing import DEFAULT_OPENING_RANGE, OPENING_RANGES, SPEED_ROLL_MOV_CHANGE, establish
 from domain.rules.coc7e import (
     boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, firearm_events, forks, joining,
-    keeper_rolls, mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, random_hazards, rounds, routes,
-    shooting, splitting, track_features, wound_events, wound_procedures,
+    keeper_rolls, mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, pedal_procedures, pursuit_events,
+    random_hazards, road_procedures, rounds, routes, shooting, splitting, track_features, trail_procedures, wound_events, wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
@@ -121,6 +121,12 @@ class Chase(RecordedChase):
     MedicineGiven = wound_events.MedicineGiven
     Recovered = wound_events.Recovered
     ConditionRuled = wound_events.ConditionRuled
+    # Part 5's optional rules on the road and the trail (pursuit_events.py).
+    SuddenHazardCalled, SuddenHazardPlaced = pursuit_events.SuddenHazardCalled, pursuit_events.SuddenHazardPlaced
+    Accelerated, Sped, AccelerationEnded = pursuit_events.Accelerated, pursuit_events.Sped, pursuit_events.AccelerationEnded
+    VisibilityJudged, StretchRevealed = pursuit_events.VisibilityJudged, pursuit_events.StretchRevealed
+    TrailFollowed, HidingAttempted, NavigationGiven = pursuit_events.TrailFollowed, pursuit_events.HidingAttempted, pursuit_events.NavigationGiven
+    FiredOnTheMove, TireShot, ControlRolled, HazardCreated = pursuit_events.FiredOnTheMove, pursuit_events.TireShot, pursuit_events.ControlRolled, pursuit_events.HazardCreated
 
     # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
     choose_optional_rules, change_optional_rules = optional_rules.choose_optional_rules, optional_rules.change_optional_rules  # part 5
@@ -156,6 +162,13 @@ class Chase(RecordedChase):
     medicine = wound_procedures.medicine
     recover = wound_procedures.recover
     rule_condition = wound_procedures.rule_condition
+    # Part 5 on the road and the trail: pedal_procedures.py (sudden hazards, acceleration, visibility),
+    # trail_procedures.py (escaping and hiding), road_procedures.py (passengers, shooting, driver damage, created hazards).
+    call_sudden_hazard, place_sudden_hazard = pedal_procedures.call_sudden_hazard, pedal_procedures.place_sudden_hazard
+    accelerate, judge_visibility = pedal_procedures.accelerate, pedal_procedures.judge_visibility
+    follow_trail, hide, navigate = trail_procedures.follow_trail, trail_procedures.hide, road_procedures.navigate
+    shoot_tire, shoot_on_the_move = road_procedures.shoot_tire, road_procedures.shoot_on_the_move
+    keep_control, create_hazard = road_procedures.keep_control, road_procedures.create_hazard
 
     # -- creation --------------------------------------------------------------------------
 
@@ -288,7 +301,7 @@ class Chase(RecordedChase):
         self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
 
     def game_state(self) -> dict[str, Any]:
-        return random_hazards.without_keys(super().game_state())
+        return pursuit_events.with_state(random_hazards.without_keys(super().game_state()))
 
     # -- guards ----------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from domain.rules.coc7e import rounds
+from domain.rules.coc7e import pedal_procedures, rounds
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.forks import MAX_ROUTE_NAME, MAX_ROUTES, ROUTES, ForkedChase, ForkPlaced, RouteChosen
 from domain.rules.coc7e.track_features import MAX_LOCATION
@@ -45,3 +45,4 @@ def choose_route(chase: RoutesChase, participant_id: str, route: Any) -> None:
     if route not in chase.forks[str(at)]:
         raise InvalidCommand("route", f"must be one of {', '.join(chase.forks[str(at)])}")
     chase.trigger_event(RouteChosen, participant_id=p.id, at=at, route=route)
+    pedal_procedures.speed_on(chase, p)  # a vehicle stopped here mid-acceleration covers the rest ("Pedal to the Metal")
