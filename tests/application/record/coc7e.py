@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
 from tests.application.record.checks import history_restores
+from tests.application.record.coc7e_attacks import LegalAttacks
 from tests.application.record.machine import UNKNOWN, RecordMachine, in_phase
 
 SKILLS = ("Climb", "Jump", "Dodge", "Fighting (Brawl)", "Firearms (Handgun)", "Drive Auto", "Stealth", "Swim")
@@ -20,7 +21,7 @@ INCIDENTS = ("default", "minor", "moderate", "severe", "deadly", "road kill", No
 
 
 
-class Coc7eMachine(RecordMachine):
+class Coc7eMachine(LegalAttacks, RecordMachine):
     SYSTEM = "coc7e"
 
     def set_up(self, data: Any) -> None:
