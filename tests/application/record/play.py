@@ -143,7 +143,7 @@ class Play:
         return None
 
     def _accepted(self, response: Any, answer: dict[str, Any], before: tuple[int, str], by_player: bool) -> None:
-        for roll in answer["rolls"]:
+        for roll in answer.get("rolls") or []:  # a token or a job answers without rolls
             self.rolls_shown[roll["sequence"]] = roll
         chase = answer.get("chase")
         if chase is None:
