@@ -68,6 +68,11 @@ def _participant(chase: Any, p: Any, acted: bool) -> dict[str, Any]:
         "held_by": p.held_by,
         "disadvantage": p.disadvantage,
         "outnumbered": p.defended_round is not None and p.defended_round == chase.round,
+        # Firearms over turns: the round through which a diver forfeits attacks ("Diving for
+        # Cover"), the aim being taken ("Aiming"), and whether First Aid has succeeded.
+        "dived_for_cover_until_round": p.dived_until_round if p.dived_until_round is not None and p.dived_until_round >= chase.round else None,
+        "aiming": dict(p.aim) if p.aim else None,
+        "first_aid_succeeded": p.first_aid_succeeded,
         "obstacle_ahead": _ahead(chase, p),
         "mishap": dict(chase.mishaps[p.id]) if p.id in chase.mishaps else None,
     }

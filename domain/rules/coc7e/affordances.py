@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.affordances import Legal, Refusal, judge, record_actions, same_for_all
-from domain.rules.coc7e import conflict_procedures, encounter_rounds, fire_procedures, mishaps, obstacle_procedures, rounds, wound_procedures
+from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, mishaps, obstacle_procedures, rounds, wound_procedures
 from domain.rules.coc7e.errors import CHASES
 
 # The commands only the one whose turn it is may send (each calls rounds.require_turn first).
@@ -53,7 +53,8 @@ def legal_fight_actions(encounter: Any) -> Legal:
         participants[pid] = actions
     return {
         "chase": {
-            "add_participant": judge(encounter.check_add_participant),
+            # Joining a fight in progress is allowed (Encounter.add_participant): stand by, then join_fight.
+            "add_participant": None if encounter.phase == "running" else judge(encounter.check_add_participant),
             "begin_fight": judge(lambda: encounter_rounds.check_begin_fight(encounter)),
             "skill_roll": judge(encounter.require_not_ended),
             "dice_roll": judge(encounter.require_not_ended),
@@ -87,7 +88,7 @@ _PAST_THE_TURN = {
     "break_barrier": obstacle_procedures.check_break,
     "attack": conflict_procedures.check_attack,
     "fire": fire_procedures.check_fire,
-    "reload": fire_procedures.check_fire,
+    "reload": lambda chase, pid: arms.require_gun(rounds.require_turn(chase, pid)),
 }
 
 

@@ -18,12 +18,14 @@ from domain.rules.coc7e import (
     conflict_procedures,
     damage_events,
     fire_procedures,
+    firearm_events,
     keeper_rolls,
     mishaps,
     obstacle_events,
     obstacle_procedures,
     random_hazards,
     rounds,
+    shooting,
     track_features,
     wound_events,
     wound_procedures,
@@ -119,6 +121,8 @@ class Chase(RecordedChase):
     WeaponReloaded = combat_events.WeaponReloaded
     Fired = combat_events.Fired
     ManeuverSucceeded = combat_events.ManeuverSucceeded
+    DivedForCover, AimTaken, AimEnded = firearm_events.DivedForCover, firearm_events.AimTaken, firearm_events.AimEnded  # firearm_events.py
+    ReloadingTimeSpent, RoundChambered = firearm_events.ReloadingTimeSpent, firearm_events.RoundChambered
     Wounded = wound_events.Wounded  # wounds and healing (wound_events.py)
     ConsciousnessRolled = wound_events.ConsciousnessRolled
     DyingRolled = wound_events.DyingRolled
@@ -147,6 +151,7 @@ class Chase(RecordedChase):
     attack = conflict_procedures.attack  # conflict_procedures.py: attacks and fighting maneuvers
     fire = fire_procedures.fire  # fire_procedures.py: several shots, bursts, full auto, reloading
     reload = fire_procedures.reload
+    take_aim = shooting.take_aim  # shooting.py: aiming, diving for cover
     mishap_roll = mishaps.mishap_roll  # mishaps.py: mishaps, damage and Build
     rule_consequences = mishaps.rule_consequences
     inflict = wound_procedures.inflict  # wound_procedures.py: wounds and healing

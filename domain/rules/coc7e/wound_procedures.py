@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from domain.rules.coc7e import damage_events, keeper_rolls, weapon_damage, wound_events, wounds
+from domain.rules.coc7e import damage_events, firearm_events, keeper_rolls, weapon_damage, wound_events, wounds
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
 from domain.rules.coc7e.participants import Participant
@@ -29,6 +29,9 @@ def suffer(chase: WoundChase, p: Participant, hp_left_before: int | None, taken:
     if p.kind == "vehicle" or p.hp is None or hp_left_before is None or p.dead or taken <= 0:
         return []
     read = wounds.blow(p.hp, hp_left_before, taken, major_wound_before=p.major_wound)
+    if p.aim is not None:
+        # "If the aiming character takes damage ... the advantage of aiming is lost" ("Aiming (Bonus die)").
+        chase.trigger_event(firearm_events.AimEnded, participant_id=p.id, bonus=False, reason=f"took damage: {cause}")
     chase.trigger_event(
         wound_events.Wounded, participant_id=p.id, taken=taken, major_wound=read.major_wound, killed=read.killed,
         unconscious=read.unconscious, dying=read.dying, cause=cause,
@@ -81,9 +84,9 @@ def first_aid(
     once, "with subsequent attempts constituting a Pushed roll". ``assistant_id``: "Two people can
     work together to administer First Aid, with a success granted if either one of them rolls a
     success" (their roll: "assistant")."""
-    p = check_first_aid(chase, participant_id, pushed)
     if assistant_id is not None and assistant_id == healer_id:
         raise InvalidCommand("assistant_id", "the assistant is a second person, not the healer")
+    p = check_first_aid(chase, participant_id, pushed)
     record = _treatment_roll(chase, dice, "first_aid", p, healer_id, "First Aid", target)
     rolls = [record]
     if assistant_id is not None:
@@ -203,6 +206,10 @@ def check_first_aid(chase: WoundChase, participant_id: str, pushed: bool = False
         raise RuleBroken(f"{p.name} is stabilised: Medicine must follow", wounds.DYING)
     if pushed and p.first_aid_tries == 0:
         raise InvalidCommand("pushed", "First Aid is attempted once before a pushed roll")
+    if p.first_aid_succeeded:
+        # "It may be attempted once, with subsequent attempts constituting a Pushed roll": a push is
+        # a second try at a failed roll; after a success there is nothing to push (Medicine follows).
+        raise RuleBroken(f"First Aid has already succeeded on {p.name}: no further attempt, pushed or not (Medicine follows)", wounds.FIRST_AID)
     if p.first_aid_tries >= 1 and not pushed:
         raise RuleBroken(f"First Aid was attempted on {p.name}: a further attempt is a pushed roll (pushed: true)", wounds.FIRST_AID)
     if p.first_aid_tries >= wounds.FIRST_AID_TRIES:
