@@ -18,13 +18,39 @@ from infrastructure.settings import WebSettings, web_settings  # noqa: E402
 from infrastructure.systems import SYSTEMS  # noqa: E402
 
 
+class ChaseLedgerFlask(Flask):
+    """Flask, asking once per function whether it is a coroutine function: Flask asks for every
+    request hook of every request (``ensure_sync``), some seventeen ``inspect`` calls a command
+    (bench/http_profile.py --cprofile). The answer is kept by the function itself (a method
+    view's bound methods are new each request, their function is not), for a bounded number."""
+
+    KEPT = 10_000  # functions whose answer is kept: the app's hooks and views are a few hundred
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._is_async: dict[Any, bool] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        key = getattr(func, "__func__", func)
+        try:
+            is_async = self._is_async.get(key)
+        except TypeError:  # (an unhashable callable: asked each time, as Flask does)
+            return super().ensure_sync(func)
+        if is_async is None:
+            synced = super().ensure_sync(func)
+            if len(self._is_async) < self.KEPT:
+                self._is_async[key] = synced is not func
+            return synced
+        return self.async_to_sync(func) if is_async else func
+
+
 def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSettings | None = None, web: WebSettings | None = None) -> Flask:
     """The API app; the ledger is built lazily once per process by ``build_ledger``; ``edge``:
     the body size and rate limits; ``web``: CORS and operations settings (both from the
     environment unless given)."""
     edge = EdgeSettings.from_env() if edge is None else edge
     web = web or web_settings()
-    app = Flask("chase_ledger")
+    app = ChaseLedgerFlask("chase_ledger")
     observability.install(app, web.metrics_token)  # first: every request gets its id and is counted
     cors.install(app, web.cors_origins)  # then a preflight is answered, before authentication
     app.config.update(

@@ -53,7 +53,7 @@ class Chases(MethodView):
     @blp.response(201, s.CommandResult)
     def post(self, data):
         """Create a chase; answers with the Keeper's token (shown once) and the seed commitment."""
-        chase, token = ledger().start_chase(data["name"], data["dice"], data["system"])
+        chase, token = ledger().start_chase(data["name"], data["dice"], data["system"], data["optional_rules"])
         return result(chase, 201, keeper_token=token)
 
 

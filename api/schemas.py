@@ -16,6 +16,7 @@ from domain.recorded_chase import DICE_MODES, MAX_UNDO
 from infrastructure.systems import SYSTEMS, system_names
 
 SYSTEM_NAMES = system_names()
+OPTIONAL_RULES = sorted({name for p in SYSTEMS for name in p.optional_rules})
 
 
 class ChaseCreate(Schema):
@@ -24,6 +25,11 @@ class ChaseCreate(Schema):
     system = fields.String(
         load_default=SYSTEM_NAMES[0], validate=validate.OneOf(SYSTEM_NAMES),
         metadata={"description": "the rules: " + "; ".join(f"{', '.join(p.chases)} ({p.title})" for p in SYSTEMS)},
+    )
+    optional_rules = fields.List(
+        fields.String(validate=validate.OneOf(OPTIONAL_RULES)), validate=validate.Length(0, len(OPTIONAL_RULES)), load_default=None,
+        metadata={"description": "the optional rules of the system the table uses, and no others (absent: the system's default; "
+                  "Call of Cthulhu: every optional rule of coc7e-chases.txt part 5); see GET /rules/<system>/optional-rules"},
     )
 
 
@@ -125,6 +131,7 @@ class CommandResult(Schema):
     outcome = fields.Dict(metadata={"description": "what the command's rolls decided (passed, winner, destroyed, ...)"})
     obstacle_id = fields.String()
     participant_id = fields.String()
+    chases = fields.List(fields.Dict(), metadata={"description": "chases the command made (a chase split up): each {chase_id, keeper_token (shown once), chase (its track view)}"})
     keeper_token = fields.String(metadata={"description": "only when a chase is created: the Keeper's token, shown once"})
     request_id = fields.Integer()
 

@@ -50,6 +50,7 @@ class GameSystem:
     outcome_odds: Sequence[OutcomeOdds] = ()  # ... and of what its commands decide from several rolls (who wins)
     # system -> what may be done now in a chase of it, from its commands' guards (domain/affordances.py)
     affordances: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    optional_rules: Sequence[str] = ()  # names a chase's creation may list (POST /chases "optional_rules")
 
 
 def roll_odds_of(systems: Sequence[GameSystem]) -> RollOdds:

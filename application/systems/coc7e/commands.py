@@ -15,6 +15,8 @@ from uuid import UUID, uuid4
 from application.access import SYSTEM, Principal
 from application.dice import SERVER_DICE, DiceChoice, DiceResolver
 from application.runner import CommandRunner, Done
+from application.systems.coc7e.pursuit_commands import PursuitCommands
+from application.systems.coc7e.part5 import OptionalRuleCommands
 from application.systems.coc7e.rolls import SERVER_ROLLS, RollChoices, roll_sources
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.damage import DEFAULT
@@ -32,6 +34,8 @@ class Coc7eCommands:
     def __init__(self, runner: CommandRunner, dice: DiceResolver) -> None:
         self.runner = runner
         self.dice = dice
+        self.pursuit = PursuitCommands(runner, dice)  # part 5 on the road and the trail (pursuit_commands.py)
+        self.optional = OptionalRuleCommands(runner, dice)  # part 5's optional rules (part5.py)
 
     def _run(self, chase_id: UUID, expected_version: int | None, command: Callable[[Chase], T]) -> Done[T]:
         return self.runner.run(chase_id, command, expected_version=expected_version, systems=self.SYSTEMS)

@@ -22,10 +22,9 @@ ENDING = f"{CHASES} \"Escaping the Pursuer\""
 
 def legal_actions(chase: Any) -> Legal:
     """What may be done now in a chase (coc7e-chases.txt), by participant and for the chase."""
-    setup = chase.phase == "setup"
     participants = {}
     for pid in chase.participants:
-        actions = {"speed_roll": judge(lambda: chase.check_speed_roll(pid))} if setup else {"speed_roll": _speed_roll_over(chase)}
+        actions = {"speed_roll": judge(lambda: chase.check_speed_roll(pid))}
         actions.update(_on_turn(chase, pid, ON_TURN_CHASE))
         actions.update(_keeper_rulings(chase, pid))
         participants[pid] = actions
@@ -62,10 +61,6 @@ def legal_fight_actions(encounter: Any) -> Legal:
         },
         "participants": participants,
     }
-
-
-def _speed_roll_over(chase: Any) -> Refusal:
-    return judge(lambda: chase._require_phase("setup", "speed rolls are made before the cut to the chase", "Speed Roll"))
 
 
 def _on_turn(chase: Any, pid: str, actions: tuple[str, ...]) -> dict[str, Refusal]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.coc7e import keeper_rolls, mishaps, obstacle_events, obstacles, rounds, track_features, vehicles
+from domain.rules.coc7e import keeper_rolls, mishaps, obstacle_events, obstacles, pedal_procedures, rounds, track_features, vehicles
 from domain.rules.coc7e.damage import DEFAULT_BY_DIFFICULTY
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
@@ -58,8 +58,11 @@ def negotiate(
         if len(o["skills"]) > 1:
             raise InvalidCommand("skill", f"choose one of {', '.join(o['skills'])}")
         skill = o["skills"][0]
+    # An accelerated move has paid for moving on, and puts its penalty dice on hazards ("Pedal to the Metal").
+    cost, speeding = pedal_procedures.at_speed(chase, p, o["kind"])
     plan = obstacles.attempt(
-        pure(o), skill, p.movement_actions, caution=caution, penalty_dice=penalty_dice, keeper_accepts_skill=keeper_accepts_skill
+        pure(o), skill, p.movement_actions, caution=caution, penalty_dice=penalty_dice + speeding, movement_cost=cost,
+        keeper_accepts_skill=keeper_accepts_skill,
     )
     roller, value = keeper_rolls.roller_value(chase, p, plan.skill, target)
     penalty = plan.penalty_dice + keeper_rolls.impaired_penalty(p, plan.skill)
@@ -88,7 +91,7 @@ def negotiate(
         )
     if outcome.moves_on:
         rounds.record_caught_up(chase, p, start + 1)
-    rounds.turn_goes_on(chase, p)
+    pedal_procedures.after_obstacle(chase, p, outcome.passed, outcome.moves_on)
     return {"passed": outcome.passed, "moved_on": outcome.moves_on, "mishap": p.id in chase.mishaps, "rolls": [record]}
 
 
@@ -134,7 +137,7 @@ def break_barrier(
         rolls += mishaps.vehicle_hit(chase, p, broken.vehicle_damage, None, f"broke through {o['name']} (half its hit points)", aftermath, dice)
     if broken.destroyed and p.status == "in_chase":
         rounds.record_caught_up(chase, p, start + 1)
-    rounds.turn_goes_on(chase, p)
+    pedal_procedures.after_obstacle(chase, p, broken.destroyed, broken.destroyed)
     return {"destroyed": broken.destroyed, "hit_points_left": broken.barrier_after.hit_points, "rolls": rolls}
 
 # -- internals -----------------------------------------------------------------------------

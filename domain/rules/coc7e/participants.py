@@ -17,8 +17,10 @@ from domain.rules.coc7e.errors import InvalidCommand
 
 KINDS = ("character", "creature", "vehicle")
 # "ready" before the cut; "out" for a wrecked or undrivable vehicle and those who were aboard
-# (coc7e-chases.txt "Vehicle Reference Charts", notes: "out of action").
-STATUSES = ("ready", "in_chase", "escaped", "left_behind", "out")
+# (coc7e-chases.txt "Vehicle Reference Charts", notes: "out of action"); "left" for one who left
+# the chase ("Characters Joining a Chase in Progress"); "split_off" for one now in a chase of
+# their own ("Splitting Up").
+STATUSES = ("ready", "in_chase", "escaped", "left_behind", "out", "left", "split_off")
 ROLES = ("pursuer", "quarry")
 SEATS = ("driver", "passenger")
 DRIVING_SKILLS = ("Drive Auto", "Pilot", "Operate Heavy Machinery", "Ride")

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from domain.rules.coc7e import chase_events, obstacle_events, track_features
+from domain.rules.coc7e import chase_events, forks, obstacle_events, track_features
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, ParticipantNotFound, RuleBroken
-from domain.rules.coc7e.movement import allotment, dex_order
+from domain.rules.coc7e.movement import allotment, dex_order, slowest_of_round
 from domain.rules.coc7e.participants import Participant
 from domain.track import Track
 
@@ -29,6 +29,7 @@ class RoundsChase(track_features.TrackChase, Protocol):
     waiting_on: dict[str, str]
     mishaps: dict[str, dict[str, Any]]
     track: Track
+    slowest_mov: int | None
 
     @property
     def whose_turn(self) -> str | None: ...
@@ -49,6 +50,13 @@ class RoundsChase(track_features.TrackChase, Protocol):
 def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
     """Spend movement actions to move forward, one location for each ("Moving From One Location to the Next")."""
     p, start, blocking = check_move(chase, participant_id, locations)
+    # A choice of routes stops the move too, until the participant takes one ("Choosing a Route").
+    fork = forks.fork_unchosen(chase, participant_id, start, locations)
+    if fork == start:
+        raise RuleBroken(f"{p.name} stands where the track branches: choose a route first", forks.ROUTES)
+    if fork is not None and (blocking is None or fork < blocking["from_location"]):
+        blocking = None
+        locations = fork - start
     moved = blocking["from_location"] - start if blocking else locations
     chase.trigger_event(
         chase_events.Moved,
@@ -151,7 +159,7 @@ def begin_round(chase: RoundsChase, number: int) -> None:
 def chase_round(chase: RoundsChase, runners: list[Participant], aboard: list[Participant]) -> RoundPlan:
     """A chase round's plan: the DEX order, movement actions by MOV ("Movement Actions"), none
     for passengers ("Passengers"), and what is still owed."""
-    slowest = min(p.chase_mov for p in runners)
+    slowest = slowest_of_round(chase.slowest_mov, (p.chase_mov for p in runners))
     actions, owed = {}, {}
     for p in runners:
         actions[p.id], owed[p.id] = allotment(p.chase_mov, slowest, p.owed)
@@ -182,7 +190,7 @@ def finish_turn(chase: RoundsChase, p: Participant, reason: str) -> None:
 def record_caught_up(chase: RoundsChase, mover: Participant, location: int) -> None:
     for other_id in chase.track.occupants(location):
         other = chase.participants[other_id]
-        if other.status != "in_chase" or other.role == mover.role:
+        if other.status != "in_chase" or other.role == mover.role or not forks.same_place(chase, mover.id, other_id, location):
             continue
         pursuer, quarry = (mover, other) if mover.role == "pursuer" else (other, mover)
         chase.trigger_event(chase_events.CaughtUp, pursuer_id=pursuer.id, quarry_id=quarry.id, location=location)
