@@ -11,7 +11,7 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, cors, edge_docs, guards, limits, observability, problems, representation  # noqa: E402
+from api import auth, contract, cors, docs_ui, guards, limits, observability, problems, representation  # noqa: E402
 from api.runtime import install  # noqa: E402
 from infrastructure.edge_settings import EdgeSettings  # noqa: E402
 from infrastructure.settings import WebSettings, web_settings  # noqa: E402
@@ -30,12 +30,11 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     app.config.update(
         API_TITLE="Chase Ledger",
         API_VERSION="0.1.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION=contract.OPENAPI_VERSION,
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
     )
+    docs_ui.install(app)  # Swagger UI and ReDoc from the package's own files
     if build_ledger is None:
         from infrastructure.bootstrap import build_ledger as default_build
 
@@ -47,9 +46,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     from api.idempotency import IdempotencyKeyDoc
 
     api = Api(app, spec_kwargs={"extra_plugins": [IdempotencyKeyDoc()]})
-    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    api.spec.options["security"] = [{"bearerAuth": []}]
-    edge_docs.install(api.spec)
+    contract.install(api)  # operationIds, security, problems and headers of every operation
     from api.chases import blp as chases
     from api.history import blp as record
     from api.jobs import admin, blp as jobs

@@ -1,0 +1,201 @@
+"""The OpenAPI 3.1 document as the contract (issue 18 part 1, DESIGN.md section 10).
+
+flask-smorest and apispec write each operation from its blueprint; this module finishes the
+document once it is built, from rules that hold for every operation of every game system, so
+that no blueprint has to repeat them: an operationId, a description, the security it really
+needs, every error status it can answer (one problem schema, api/problem_docs.py) and the
+headers of its answers. What apispec 6 lacks for 3.1 is fixed here too: ``example`` in a
+schema becomes ``examples`` (3.1 is JSON Schema 2020-12, where ``example`` is deprecated).
+"""
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any, Callable
+
+from flask_smorest import Api
+
+from api import problem_docs
+from api.problem_docs import answer
+
+OPENAPI_VERSION = "3.1.0"
+WRITES = ("post", "put", "patch", "delete")
+# flask-smorest's own error documentation ({code, status, message, errors} as application/json),
+# which this API never answers: every error is problem+json.
+SMOREST_LEFTOVERS = ("Error", "PaginationMetadata")
+
+SECURITY_SCHEMES = {
+    "chaseToken": {"type": "http", "scheme": "bearer", "description": "the chase's Keeper token (from POST /chases) or a player token (POST /chases/{chase_id}/tokens)"},
+    "streamTicket": {"type": "apiKey", "in": "query", "name": "ticket", "description": "a stream ticket (POST /chases/{chase_id}/stream-tickets), for EventSource, which cannot send headers"},
+    "groupToken": {"type": "http", "scheme": "bearer", "description": "the session's or campaign's Keeper token (from POST /sessions or POST /campaigns)"},
+    "operatorToken": {"type": "http", "scheme": "bearer", "description": "the operator's token (CHASE_LEDGER_ADMIN_TOKEN)"},
+    "metricsToken": {"type": "http", "scheme": "bearer", "description": "CHASE_LEDGER_METRICS_TOKEN, when it is set"},
+}
+PUBLIC = "Public: no token needed."
+WHO = {
+    "chaseToken": "Needs the chase's token: the Keeper's, or a player's where players may act (for their own participants).",
+    "groupToken": "Needs the Keeper token of the session or campaign.",
+    "operatorToken": "Operator only: needs CHASE_LEDGER_ADMIN_TOKEN.",
+    "metricsToken": "Needs CHASE_LEDGER_METRICS_TOKEN when it is set; public otherwise.",
+}
+
+_INT = {"type": "string", "pattern": "^[0-9]+$"}
+RATE_HEADERS = {
+    "RateLimit-Limit": {"description": "requests allowed in the window of the limit nearest to running out", "schema": _INT},
+    "RateLimit-Remaining": {"description": "requests left in that window", "schema": _INT},
+    "RateLimit-Reset": {"description": "seconds until that window frees a request", "schema": _INT},
+    "X-Request-ID": {"description": "the request's id, as sent in X-Request-ID or made up; it is in the logs", "schema": {"type": "string"}},
+}
+CHASE_HEADERS = {
+    "ETag": {"description": "the chase's version, quoted (\"12\"): send it back as If-Match to make a command conditional", "required": True, "schema": {"type": "string", "pattern": '^"[0-9]+"$'}},
+    "X-Chase-Version": {"description": "the chase's version", "required": True, "schema": _INT},
+    "X-Chain-Head": {"description": "hash of the chase's latest event: keep it, `chase verify --head` proves later that the log still holds it", "required": True, "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
+}
+COMMAND_HEADERS = {
+    "Idempotent-Replayed": {"description": "true when this is the kept answer to an earlier request with the same Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}},
+    "Preference-Applied": {"description": "return=minimal when the request's Prefer: return=minimal was honoured", "schema": {"type": "string", "enum": ["return=minimal"]}},
+}
+LOCATION = {"Location": {"description": "where the created resource (or the accepted job) is read", "schema": {"type": "string"}}}
+# Answers that carry the chase's envelope headers (api/chases.py result, api/history.py with_head).
+CHASE_ANSWERS = re.compile(r"^#/components/schemas/(CommandResult|\w*Result|RollHistory|EventLog|Export)$")
+
+
+def operation_id(method: str, path: str) -> str:
+    """method_words, from the path: /chases/{chase_id}/d6/participants/{participant_id}/move is
+    post_d6_participants_move; a path ending in a parameter says so (get_jobs_by_job)."""
+    segments = [s for s in path.split("/") if s]
+    if segments[:2] == ["chases", "{chase_id}"] and len(segments) > 2:
+        segments = segments[2:]
+    words = []
+    for i, segment in enumerate(segments):
+        names = re.findall(r"\{(\w+)\}", segment)
+        if not names:
+            words.append(re.sub(r"\W", "_", segment))
+        elif names == ["system"]:
+            words.append("system")
+        elif i == len(segments) - 1:
+            words.append("by_" + "_".join(n.removesuffix("_id") for n in names))
+    return "_".join([method, *words])
+
+
+def security_of(method: str, path: str) -> list[dict[str, list[str]]]:
+    if path.startswith("/rules/") or path in ("/health", "/ready", "/openapi.json") or (method == "post" and path in ("/chases", "/sessions", "/campaigns")):
+        return []
+    if path.startswith("/admin/"):
+        return [{"operatorToken": []}]
+    if path == "/metrics":
+        return [{"metricsToken": []}, {}]
+    if path.startswith(("/sessions/", "/campaigns/")):
+        return [{"groupToken": []}]
+    if path.endswith("/stream"):
+        return [{"chaseToken": []}, {"streamTicket": []}]
+    return [{"chaseToken": []}]
+
+
+def errors_of(method: str, path: str, operation: dict[str, Any], security: list[dict[str, list[str]]]) -> list[str]:
+    """Every error status the operation can answer, by what it takes and what it touches."""
+    statuses = ["422", "429"]  # any request: a bad query parameter (unknown ones too), the rate limit
+    if method in WRITES:
+        statuses += ["413", "415"]  # api/guards.py: before the body is read
+    if "requestBody" in operation:
+        statuses.append("400")
+    if any(security_option for security_option in security):
+        statuses += ["401", "403"]
+    if "{" in path:
+        statuses.append("404")
+    if method == "post" or (method in WRITES and "{chase_id}" in path):
+        statuses.append("409")  # a rule broken, the record refusing, an Idempotency-Key in flight
+    if method in WRITES and "{chase_id}" in path:
+        statuses += ["412", "428"]  # If-Match
+    if "{chase_id}" in path:
+        statuses.append("503")  # the chase's views set aside
+    return sorted(set(statuses))
+
+
+def _success_headers(method: str, status: str, response: dict[str, Any]) -> dict[str, Any]:
+    headers = dict(RATE_HEADERS)
+    schema = next(iter(response.get("content", {}).values()), {}).get("schema", {})
+    if CHASE_ANSWERS.match(schema.get("$ref", "")):
+        headers.update(CHASE_HEADERS)
+    if method == "post":
+        headers.update(COMMAND_HEADERS)
+    if status in ("201", "202"):
+        headers.update(LOCATION)
+    return {name: {"$ref": f"#/components/headers/{name}"} for name in headers}
+
+
+def _describe(operation: dict[str, Any], security: list[dict[str, list[str]]]) -> None:
+    summary = operation.get("summary") or operation.get("description", "").split("\n")[0]
+    operation["summary"] = summary
+    schemes = [name for option in security for name in option]
+    who = PUBLIC if not schemes else WHO[schemes[0]]
+    if "streamTicket" in schemes:
+        who += " A browser's EventSource sends a stream ticket instead (?ticket=)."
+    operation["description"] = (operation.get("description") or summary).rstrip() + "\n\n" + who
+
+
+def _examples(node: Any) -> None:
+    """3.1 schemas say ``examples: [...]``; apispec writes marshmallow's ``example`` metadata as is."""
+    if isinstance(node, dict):
+        if "example" in node and ("type" in node or "$ref" in node or "properties" in node):
+            node["examples"] = [node.pop("example")]
+        for value in node.values():
+            _examples(value)
+    elif isinstance(node, list):
+        for value in node:
+            _examples(value)
+
+
+_PROBE = {"type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}}
+PROBES = {
+    "/health": {"get": {"tags": ["operations"], "summary": "Liveness: the process answers.", "description": "For a load balancer; readiness, with the store and Redis, is GET /ready.",
+                        "responses": {"200": {"description": "alive", "content": {"application/json": {"schema": {**_PROBE, "properties": {"status": {"type": "string", "enum": ["ok"]}}}}}}}}},
+    "/ready": {"get": {"tags": ["operations"], "summary": "Readiness: the store answers, and Redis when it is configured.", "description": "503 (problem+json with `checks`) while a check fails.",
+                       "responses": {"200": {"description": "ready", "content": {"application/json": {"schema": {**_PROBE, "properties": {
+                           "status": {"type": "string", "enum": ["ready"]}, "checks": {"type": "object", "additionalProperties": {"type": "string"}}}}}}},
+                           "503": {"description": "a check fails", "content": {problem_docs.PROBLEM_JSON: {"schema": {"$ref": problem_docs.REF}}}}}}},
+    "/metrics": {"get": {"tags": ["operations"], "summary": "Prometheus metrics: requests, latencies, commands, events, jobs, projection lag.", "description": "The Prometheus text exposition format.",
+                         "responses": {"200": {"description": "the metrics", "content": {"text/plain": {"schema": {"type": "string"}}}},
+                                       "401": answer("401")}}},
+}
+
+
+def finish(doc: dict[str, Any]) -> dict[str, Any]:
+    doc["openapi"] = OPENAPI_VERSION
+    doc.pop("security", None)  # declared per operation
+    # The app's own routes (api/__init__.py, api/observability.py), which no blueprint documents.
+    doc.setdefault("paths", {}).update(copy.deepcopy(PROBES))
+    doc.setdefault("tags", []).append({"name": "operations", "description": "Liveness, readiness and metrics, for operators and load balancers"})
+    components = doc.setdefault("components", {})
+    for name in SMOREST_LEFTOVERS:
+        components.get("schemas", {}).pop(name, None)
+    components["responses"] = {}
+    problem_docs.install(components)
+    components["securitySchemes"] = SECURITY_SCHEMES
+    components["headers"] = {**RATE_HEADERS, **CHASE_HEADERS, **COMMAND_HEADERS, **LOCATION}
+    for path, item in doc.get("paths", {}).items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            operation["operationId"] = operation_id(method, path)
+            security = security_of(method, path)
+            operation["security"] = security
+            _describe(operation, security)
+            responses = {status: response for status, response in operation.get("responses", {}).items() if status[0] in "123"}
+            for status, response in responses.items():
+                response.setdefault("headers", {}).update(_success_headers(method, status, response))
+            for status in errors_of(method, path, operation, security):
+                responses[status] = answer(status)
+            operation["responses"] = dict(sorted(responses.items()))
+    for schema in components.get("schemas", {}).values():
+        _examples(schema)
+    for item in doc.get("paths", {}).values():
+        _examples(item)
+    return doc
+
+
+def install(api: Api) -> None:
+    """The document is finished every time it is written (GET /openapi.json, flask openapi write)."""
+    build: Callable[[], dict[str, Any]] = api.spec.to_dict
+    api.spec.to_dict = lambda: finish(build())  # type: ignore[method-assign]
+
