@@ -46,7 +46,8 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     from api.idempotency import IdempotencyKeyDoc
 
     api = Api(app, spec_kwargs={"extra_plugins": [IdempotencyKeyDoc()]})
-    contract.install(api)  # operationIds, security, problems and headers of every operation
+    app.extensions["chase_view_schemas"] = {}
+    contract.install(api, app.extensions["chase_view_schemas"])  # operationIds, security, problems, headers
     from api.chases import blp as chases
     from api.history import blp as record
     from api.jobs import admin, blp as jobs
@@ -57,7 +58,6 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     for blueprint in (chases, record, jobs, stream, webhooks, admin, analytics):
         api.register_blueprint(blueprint)
     # Each registered game system's blueprints (api/systems/<package>/) and track-view schemas.
-    app.extensions["chase_view_schemas"] = {}
     for plugin in SYSTEMS:
         module = import_module(f"api.systems.{plugin.package}")
         for blueprint in module.blueprints:

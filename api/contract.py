@@ -160,8 +160,25 @@ PROBES = {
 }
 
 
-def finish(doc: dict[str, Any]) -> dict[str, Any]:
+def track_view(doc: dict[str, Any], views: dict[str, type]) -> None:
+    """A command's ``chase`` is its system's track view (api/schemas.py SystemView), chosen by
+    ``system``; with Prefer: return=minimal, only the envelope's identity, which each matches."""
+    schemas = doc["components"]["schemas"]
+    schemas["TrackView"] = {
+        "description": "the chase's track view, as its game system (`system`) shows it",
+        "anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in sorted({view.__name__ for view in views.values()})],
+        "discriminator": {"propertyName": "system", "mapping": {system: f"#/components/schemas/{view.__name__}" for system, view in sorted(views.items())}},
+    }
+    for schema in schemas.values():
+        for prop in schema.get("properties", {}).values():
+            if prop.get("$ref") == "#/components/schemas/ChaseView":
+                prop["$ref"] = "#/components/schemas/TrackView"
+
+
+def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[str, Any]:
     doc["openapi"] = OPENAPI_VERSION
+    if views:
+        track_view(doc, views)
     doc.pop("security", None)  # declared per operation
     # The app's own routes (api/__init__.py, api/observability.py), which no blueprint documents.
     doc.setdefault("paths", {}).update(copy.deepcopy(PROBES))
@@ -194,8 +211,9 @@ def finish(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def install(api: Api) -> None:
-    """The document is finished every time it is written (GET /openapi.json, flask openapi write)."""
+def install(api: Api, views: dict[str, type]) -> None:
+    """The document is finished every time it is written (GET /openapi.json, flask openapi write);
+    ``views``: each system's track-view schema, filled in as the systems are registered."""
     build: Callable[[], dict[str, Any]] = api.spec.to_dict
-    api.spec.to_dict = lambda: finish(build())  # type: ignore[method-assign]
+    api.spec.to_dict = lambda: finish(build(), views)  # type: ignore[method-assign]
 
