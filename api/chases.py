@@ -2,7 +2,6 @@
 the application, dump; the helpers every blueprint uses (If-Match, dice, the command's answer)."""
 from __future__ import annotations
 
-import re
 from typing import Any
 from uuid import UUID
 
@@ -12,22 +11,11 @@ from flask_smorest import Blueprint
 
 from api import schemas as s
 from api.auth import principal
+from api.conditional import expected_version
 from api.runtime import ledger
 from application.dice import DiceChoice
-from application.runner import VersionConflict
 
 blp = Blueprint("chases", __name__, url_prefix="/chases", description="Chases of every game system: create one, read its views, end it")
-
-
-def expected_version() -> int | None:
-    """The chase version the client acted on, from If-Match (optimistic concurrency)."""
-    tag = request.headers.get("If-Match", "").strip()
-    if tag in ("", "*"):
-        return None
-    match = re.fullmatch(r'"([0-9]{1,18})"|([0-9]{1,18})', tag)
-    if not match:
-        raise VersionConflict(f"If-Match must be the chase's ETag, such as \"12\", not {tag}")
-    return int(match.group(1) or match.group(2))
 
 
 def dice(data: dict[str, Any]) -> DiceChoice:

@@ -72,8 +72,10 @@ class Rewind(MethodView):
     @blp.arguments(s.Rewind)
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID):
-        """Rewind to an earlier version (Keeper), as one new event."""
-        return result(ledger().history.rewind(chase_id, data["to_version"], data["reason"], expected_version(), by=principal(chase_id)))
+        """Rewind to an earlier version (Keeper), as one new event; needs If-Match (428 without)."""
+        by = principal(chase_id)
+        by.require_keeper("rewind")  # a player is told that before what a rewind needs (If-Match)
+        return result(ledger().history.rewind(chase_id, data["to_version"], data["reason"], expected_version(required=True), by=by))
 
 
 @blp.route("/<uuid:chase_id>/redo")

@@ -215,7 +215,7 @@ def test_the_seed_is_in_no_response_before_the_reveal_and_in_the_log_after_the_e
         reader.http.get(f"/chases/{keeper.chase_id}")
     keeper.http.client.get(f"/chases/{keeper.chase_id}/track")  # no token: 401
     keeper.post(path(keeper, "Harvey", "move"), {"locations": 9})
-    keeper.post("/rewind", {"to_version": 10**6})
+    keeper.post("/rewind", {"to_version": 10**6}, headers=keeper.if_match())
     assert any(r.status_code == 401 for r in recorder.responses) and any(r.status_code == 422 for r in recorder.responses)
 
     seed = seed_of(ledger, keeper.chase_id)

@@ -92,7 +92,7 @@ def test_a_full_server_dice_chase_reads_its_writes_and_never_shows_its_seed(ledg
     etag = keeper.http.get(f"/chases/{chase_id}").headers["ETag"]
     command(keeper.post("/dice-rolls", {"expression": "1D3"}, headers={"If-Match": etag}))
     stale = keeper.post("/dice-rolls", {"expression": "1D3"}, headers={"If-Match": etag})
-    assert stale.status_code == 409 and stale.get_json()["type"] == "/problems/version-conflict"
+    assert stale.status_code == 412 and stale.get_json()["type"] == "/problems/precondition-failed"
     # Refusals are answered too (and searched for the seed below).
     assert keeper.post(f"/participants/{keeper.ids['Harvey']}/move", {"locations": 5}).status_code in (409, 422)
     assert keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [7]}).status_code == 422
