@@ -10,6 +10,7 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, fields, validate
 
+from api import view_docs as docs
 from api.parsing import MAX_POSITION, Position, Text, Whole
 from api.representation import MINIMAL_CHASE, minimal, prefers_minimal
 from domain.recorded_chase import DICE_MODES, MAX_UNDO
@@ -63,27 +64,27 @@ class ChaseView(Schema):
     name = fields.String()
     system = fields.String(metadata={"description": "the game system, which decides the other fields of the view"})
     dice = fields.String()
-    seed_commitment = fields.String()
+    seed_commitment = fields.String(allow_none=True, metadata={"description": "SHA-256 of the server-dice seed of this epoch (null once revealed, until the next is committed)"})
     phase = fields.String(metadata={"description": "setup, running or ended"})
     outcome = fields.String(allow_none=True)
     version = fields.Integer()
     round = fields.Integer()
     turn_order = fields.List(fields.String())
     whose_turn = fields.String(allow_none=True)
-    locations = fields.List(fields.Dict())
-    participants = fields.Dict(keys=fields.String(), values=fields.Dict())
+    locations = fields.List(fields.Dict(), metadata={"description": "the track as the system lays it out (each system's view types it)"})
+    participants = fields.Dict(keys=fields.String(), values=fields.Dict(), metadata={"description": "by participant id (each system's view types them)"})
     created_at = fields.String()
     end_note = fields.String()
     chain_head = fields.String(metadata={"description": "hash of the chase's latest event (also the X-Chain-Head header)"})
     seed_epoch = fields.Integer()
-    revealed_seeds = fields.List(fields.Dict())
+    revealed_seeds = fields.List(docs.Shown(docs.RevealedSeed))
     entropy = fields.String()
     rolls_made = fields.Integer()
-    actions = fields.List(fields.Dict(), metadata={"description": "the chase-level commands, each {action, method, href, allowed} and, when not allowed, why and rule (api/affordances.py); empty in a past version"})
+    actions = fields.List(docs.Shown(docs.Action), metadata={"description": "the chase-level commands, each {action, method, href, allowed} and, when not allowed, why and rule (api/affordances.py); empty in a past version"})
     actions_counted = fields.Integer(metadata={"description": "actions that count (not undone)"})
-    turn = fields.Dict(metadata={"description": "{round, participant_id (whose turn now), next_participant_id, ended_by_last_command}"})
+    turn = docs.Shown(docs.Turn, metadata={"description": "{round, participant_id (whose turn now), next_participant_id, ended_by_last_command}"})
     can_redo = fields.Boolean()
-    undo_requests = fields.List(fields.Dict(), metadata={"description": "undo requests awaiting the Keeper"})
+    undo_requests = fields.List(docs.Shown(docs.PendingUndo), metadata={"description": "undo requests awaiting the Keeper"})
 
 
 class SystemView(fields.Nested):
@@ -120,8 +121,8 @@ def _field_names(schema: type[Schema]) -> tuple[str, ...]:
 
 class CommandResult(Schema):
     chase = SystemView()
-    roll = fields.Dict()
-    rolls = fields.List(fields.Dict(), metadata={"description": "every roll the command made, in sequence order"})
+    roll = docs.Shown(docs.Roll)
+    rolls = fields.List(docs.Shown(docs.Roll), metadata={"description": "every roll the command made, in sequence order"})
     outcome = fields.Dict(metadata={"description": "what the command's rolls decided (passed, winner, destroyed, ...)"})
     obstacle_id = fields.String()
     participant_id = fields.String()
@@ -130,14 +131,14 @@ class CommandResult(Schema):
 
 
 class RollHistory(Schema):
-    rolls = fields.List(fields.Dict(), metadata={"description": (
+    rolls = fields.List(docs.Shown(docs.RollRow), metadata={"description": (
         "one row per roll: its context, its dice, whether it was undone, and `odds`: the exact odds it had "
         "({outcomes: {name: {p, exact}}, success, observed}; null for a roll without odds, such as a shuffle)"
     )})
 
 
 class EventLog(Schema):
-    events = fields.List(fields.Dict())
+    events = fields.List(docs.Shown(docs.Event))
 
 
 class AtVersion(Schema):

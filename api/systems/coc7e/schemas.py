@@ -4,6 +4,8 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.schemas import ChaseView, DiceInput
+from api.systems.coc7e import view_docs as docs
+from api.view_docs import Shown
 from domain.rules.coc7e.arms import MAX_WEAPONS
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
 from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY
@@ -90,8 +92,10 @@ class DiceRoll(DiceInput):
 class Coc7eView(ChaseView):
     """The track view of a Call of Cthulhu chase: locations in order and who stands where."""
 
-    slowest_mov = fields.Integer()
-    caught_up = fields.List(fields.Dict())
-    location_names = fields.List(fields.Dict(), metadata={"description": "the Keeper's names for locations: {index, name}"})
-    obstacles = fields.List(fields.Dict(), metadata={"description": "hazards and barriers: id, kind, name, between (two adjacent locations), skills, difficulty, hit_points, starting_hit_points, preset, destroyed, debris_of"})
-    mishaps = fields.List(fields.Dict(), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
+    locations = fields.List(Shown(docs.Coc7eLocation), metadata={"description": "from the back of the chase to one beyond the leader"})
+    participants = fields.Dict(keys=fields.String(), values=Shown(docs.Coc7eParticipant), metadata={"description": "by participant id"})
+    slowest_mov = fields.Integer(allow_none=True, metadata={"description": "the slowest quarry's MOV (null before the chase is cut to)"})
+    caught_up = fields.List(Shown(docs.CaughtUp))
+    location_names = fields.List(Shown(docs.NamedLocation), metadata={"description": "the Keeper's names for locations"})
+    obstacles = fields.List(Shown(docs.Obstacle), metadata={"description": "hazards and barriers"})
+    mishaps = fields.List(Shown(docs.Mishap), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
