@@ -17,6 +17,7 @@ from flask_smorest import Api
 
 from api import problem_docs
 from api.problem_docs import answer
+from api.view_docs import DryRun
 
 OPENAPI_VERSION = "3.1.0"
 WRITES = ("post", "put", "patch", "delete")
@@ -55,9 +56,21 @@ COMMAND_HEADERS = {
     "Idempotent-Replayed": {"description": "true when this is the kept answer to an earlier request with the same Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}},
     "Preference-Applied": {"description": "return=minimal when the request's Prefer: return=minimal was honoured", "schema": {"type": "string", "enum": ["return=minimal"]}},
 }
+CACHING = {
+    "Cache-Control": {"description": "a view at a past version (?version=) never changes: private, max-age=31536000, immutable; "
+                      "rules data: public, max-age=86400; anything else a token reads: private, no-cache", "schema": {"type": "string"}},
+    "Vary": {"description": "Authorization on what a token reads (what it may see is its own)", "schema": {"type": "string"}},
+}
+NOT_MODIFIED = {
+    "description": "Not Modified: If-None-Match named the ETag this answer would have (api/conditional.py); no body",
+    "headers": {name: {"$ref": f"#/components/headers/{name}"} for name in ("ETag", "Cache-Control")},
+}
 LOCATION = {"Location": {"description": "where the created resource (or the accepted job) is read", "schema": {"type": "string"}}}
-# Answers that carry the chase's envelope headers (api/chases.py result, api/history.py with_head).
-CHASE_ANSWERS = re.compile(r"^#/components/schemas/(CommandResult|\w*Result|RollHistory|EventLog|Export)$")
+# Answers that carry the chase's envelope headers (api/chases.py result), and reads of the record
+# that carry its chain head (api/history.py with_head).
+CHASE_ANSWERS = re.compile(r"^#/components/schemas/(CommandResult|\w*Result)$")
+RECORD_READS = re.compile(r"^#/components/schemas/(RollHistory|EventLog|Export)$")
+DRY_RUN = "#/components/schemas/DryRun"
 
 
 def operation_id(method: str, path: str) -> str:
@@ -113,15 +126,43 @@ def errors_of(method: str, path: str, operation: dict[str, Any], security: list[
 
 
 def _success_headers(method: str, status: str, response: dict[str, Any]) -> dict[str, Any]:
-    headers = dict(RATE_HEADERS)
+    headers = {name: {"$ref": f"#/components/headers/{name}"} for name in RATE_HEADERS}
     schema = next(iter(response.get("content", {}).values()), {}).get("schema", {})
-    if CHASE_ANSWERS.match(schema.get("$ref", "")):
-        headers.update(CHASE_HEADERS)
+    refs = [schema.get("$ref", "")] + [option.get("$ref", "") for option in schema.get("anyOf", ())]
+    if any(CHASE_ANSWERS.match(ref) for ref in refs):
+        # A dry run answers without them: required only where every answer has them.
+        required = DRY_RUN not in refs
+        headers.update({name: {"$ref": f"#/components/headers/{name}" + ("" if required else "Optional")} for name in CHASE_HEADERS})
+    if any(RECORD_READS.match(ref) for ref in refs):
+        headers["X-Chain-Head"] = {"$ref": "#/components/headers/X-Chain-Head"}
+    headers.update({name: {"$ref": f"#/components/headers/{name}"} for name in _more_headers(method, status)})
+    return headers
+
+
+def _more_headers(method: str, status: str) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
     if method == "post":
         headers.update(COMMAND_HEADERS)
+    if method == "get" and status == "200":
+        headers.update(CACHING)
     if status in ("201", "202"):
         headers.update(LOCATION)
-    return {name: {"$ref": f"#/components/headers/{name}"} for name in headers}
+    return headers
+
+
+def dry_runs(operation: dict[str, Any]) -> None:
+    """An operation with ``?dry_run=`` (api/dry_run.py) may answer 200 with what it would do."""
+    if not any(p.get("name") == "dry_run" and p.get("in") == "query" for p in operation.get("parameters", ())):
+        return
+    responses = operation.setdefault("responses", {})
+    recorded = next((status for status in ("200", "201", "202") if status in responses), None)
+    dry = {"$ref": DRY_RUN}
+    if recorded == "200":
+        media = responses["200"].setdefault("content", {}).setdefault("application/json", {})
+        media["schema"] = {"anyOf": [media["schema"], dry]} if "schema" in media else dry
+        responses["200"]["description"] += "; with ?dry_run=true, what the command would do (DryRun)"
+    else:
+        responses["200"] = {"description": "?dry_run=true: what the command would do, recorded nothing", "content": {"application/json": {"schema": dry}}}
 
 
 def _describe(operation: dict[str, Any], security: list[dict[str, list[str]]]) -> None:
@@ -189,7 +230,9 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
     components["responses"] = {}
     problem_docs.install(components)
     components["securitySchemes"] = SECURITY_SCHEMES
-    components["headers"] = {**RATE_HEADERS, **CHASE_HEADERS, **COMMAND_HEADERS, **LOCATION}
+    components["headers"] = {**RATE_HEADERS, **CHASE_HEADERS, **COMMAND_HEADERS, **LOCATION, **CACHING}
+    components["responses"]["NotModified"] = NOT_MODIFIED
+    components["headers"].update({f"{name}Optional": {**header, "required": False} for name, header in CHASE_HEADERS.items()})
     for path, item in doc.get("paths", {}).items():
         for method, operation in item.items():
             if method == "parameters":
@@ -198,9 +241,12 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
             security = security_of(method, path)
             operation["security"] = security
             _describe(operation, security)
+            dry_runs(operation)
             responses = {status: response for status, response in operation.get("responses", {}).items() if status[0] in "123"}
             for status, response in responses.items():
                 response.setdefault("headers", {}).update(_success_headers(method, status, response))
+            if method == "get" and "200" in responses and "text/event-stream" not in responses["200"].get("content", {}):
+                responses["304"] = {"$ref": "#/components/responses/NotModified"}  # If-None-Match
             for status in errors_of(method, path, operation, security):
                 responses[status] = answer(status)
             operation["responses"] = dict(sorted(responses.items()))
@@ -214,6 +260,7 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
 def install(api: Api, views: dict[str, type]) -> None:
     """The document is finished every time it is written (GET /openapi.json, flask openapi write);
     ``views``: each system's track-view schema, filled in as the systems are registered."""
+    api.spec.components.schema("DryRun", schema=DryRun)
     build: Callable[[], dict[str, Any]] = api.spec.to_dict
     api.spec.to_dict = lambda: finish(build(), views)  # type: ignore[method-assign]
 

@@ -135,3 +135,27 @@ class Event(Schema):
     recorded_at = fields.String(required=True)
     hash = fields.String(required=True, metadata={"description": "the event's hash in the chain (VERIFYING.md)"})
     data = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), required=True, metadata={"description": "the event's own fields; previous_hash links it to the one before"})
+
+
+class RollAhead(Schema):
+    """A roll a dry run would make, with its exact odds."""
+
+    sequence = fields.Integer(required=True)
+    event = fields.String(required=True, metadata={"description": "the event that would record it"})
+    participant_id = fields.String(required=True, allow_none=True)
+    purpose = fields.String(required=True, allow_none=True)
+    odds = Shown(Odds, required=True, allow_none=True, metadata={"description": "null for a roll no system has odds for"})
+
+
+class OutcomeAhead(Schema):
+    event = fields.String(required=True, metadata={"description": "what the rolls would decide together (who wins an opposed roll)"})
+    odds = Shown(Odds, required=True)
+
+
+class DryRun(Schema):
+    """The answer to ``?dry_run=true`` (api/dry_run.py): nothing recorded."""
+
+    dry_run = fields.Boolean(required=True, metadata={"enum": [True]})
+    version = fields.Integer(required=True, allow_none=True, metadata={"description": "the chase version tried (null: the command never came to a chase)"})
+    rolls = fields.List(Shown(RollAhead), required=True, metadata={"description": "each roll the command would make; the first is the one about to be made"})
+    outcomes = fields.List(Shown(OutcomeAhead), required=True)
