@@ -11,7 +11,7 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, conditional, contract, cors, docs_ui, guards, limits, observability, problems, representation  # noqa: E402
+from api import auth, conditional, contract, cors, docs_ui, guards, limits, observability, problems, query_params, representation  # noqa: E402
 from api.runtime import install  # noqa: E402
 from infrastructure.edge_settings import EdgeSettings  # noqa: E402
 from infrastructure.settings import WebSettings, web_settings  # noqa: E402
@@ -41,6 +41,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
         build_ledger = default_build
     limits.install(app, edge)  # first: a refused request counts too
     guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
+    query_params.install(app)  # so is an unknown query parameter
     representation.install(app)
     conditional.install(app)
     install(app, build_ledger)

@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from api.auth import principal
-from api.jobs import Job, JobAccepted, Wait, accepted, job_not_found
+from api.jobs import JobAccepted, Wait, accepted, job_not_found
 from api.runtime import ledger
 from application.access import PLAYER
 from application.analytics.sessions import CAMPAIGN, MAX_NAME, SESSION
@@ -178,7 +178,7 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
     @blp.route(f"{plural}/<uuid:{key}>/jobs/<job_id>", endpoint=f"{kind}-job")
     class GroupJob(MethodView):
         @blp.arguments(Wait, location="query")
-        @blp.response(200, Job)
+        @blp.response(200, JobAccepted)
         def get(self, query, job_id: str, **ids):
             by = reader(ids[key])
             jobs = ledger().jobs
@@ -187,7 +187,7 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
             # A player reads only players' reports: the Keeper's holds the Keeper's rolls.
             if params.get("group_id") != str(ids[key]) or (by.role == PLAYER and params.get("viewer") != PLAYER):
                 raise JobNotFound(f"no job {job_id} of this {kind}")
-            return job
+            return {"job": job}
 
     docs = {  # set here: one text per kind of group
         (Groups, "post"): f"Create a {kind}; answers with its Keeper's token (shown once).",

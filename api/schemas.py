@@ -11,6 +11,7 @@ from flask import current_app
 from marshmallow import Schema, fields, validate
 
 from api import view_docs as docs
+from api.paging import Limit, Next
 from api.parsing import MAX_POSITION, Position, Text, Whole
 from api.representation import MINIMAL_CHASE, minimal, prefers_minimal
 from domain.recorded_chase import DICE_MODES, MAX_UNDO
@@ -52,8 +53,8 @@ class RollFilters(Schema):
 
 
 class EventPage(Schema):
-    after = Position(load_default=0)
-    limit = fields.Integer(load_default=1000, validate=validate.Range(1, 10000))
+    after = Position(load_default=0, metadata={"description": "the page after this version (follow `next`)"})
+    limit = Limit(1000, 10_000)
 
 
 class ChaseView(Schema):
@@ -131,6 +132,7 @@ class CommandResult(Schema):
 
 
 class RollHistory(Schema):
+    next = Next()
     rolls = fields.List(docs.Shown(docs.RollRow), metadata={"description": (
         "one row per roll: its context, its dice, whether it was undone, and `odds`: the exact odds it had "
         "({outcomes: {name: {p, exact}}, success, observed}; null for a roll without odds, such as a shuffle)"
@@ -139,6 +141,7 @@ class RollHistory(Schema):
 
 class EventLog(Schema):
     events = fields.List(docs.Shown(docs.Event))
+    next = Next()
 
 
 class AtVersion(Schema):
@@ -147,6 +150,8 @@ class AtVersion(Schema):
 
 class RollQuery(RollFilters):
     version = Whole(1, MAX_POSITION, metadata={"description": "time travel: the history as it was at this version"})
+    after = Position(load_default=0, metadata={"description": "the page after this roll's sequence number (follow `next`)"})
+    limit = Limit(1000, 10_000)
 
 
 class PlayerToken(Schema):

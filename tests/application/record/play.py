@@ -214,7 +214,7 @@ class Play:
             self.tally.by_kind[kind, response.status_code] += 1
             self.unchanged(before, f"{kind} refused with {response.status_code}: {answer.get('detail')}")
             return None
-        done = self.get(f"/jobs/{answer['job']['job_id']}", wait=10)
+        done = self.get(f"/jobs/{answer['job']['job_id']}", wait=10)["job"]
         if done["status"] == "failed" and str(done["error"]).startswith(REFUSALS):
             self.tally.refused += 1
             self.tally.by_kind[kind, "job refused"] += 1
