@@ -56,6 +56,8 @@ COMMAND_HEADERS = {
     "Idempotent-Replayed": {"description": "true when this is the kept answer to an earlier request with the same Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}},
     "Preference-Applied": {"description": "return=minimal when the request's Prefer: return=minimal was honoured", "schema": {"type": "string", "enum": ["return=minimal"]}},
 }
+VALIDATOR = {"description": "the answer's entity tag (a chase's version, or a tag of the rules data's content): send it as If-None-Match to get 304 while it holds",
+             "schema": {"type": "string"}}
 CACHING = {
     "Cache-Control": {"description": "a view at a past version (?version=) never changes: private, max-age=31536000, immutable; "
                       "rules data: public, max-age=86400; anything else a token reads: private, no-cache", "schema": {"type": "string"}},
@@ -63,7 +65,7 @@ CACHING = {
 }
 NOT_MODIFIED = {
     "description": "Not Modified: If-None-Match named the ETag this answer would have (api/conditional.py); no body",
-    "headers": {name: {"$ref": f"#/components/headers/{name}"} for name in ("ETag", "Cache-Control")},
+    "headers": {"ETag": {"$ref": "#/components/headers/Validator"}, "Cache-Control": {"$ref": "#/components/headers/Cache-Control"}},
 }
 LOCATION = {"Location": {"description": "where the created resource (or the accepted job) is read", "schema": {"type": "string"}}}
 # Answers that carry the chase's envelope headers (api/chases.py result), and reads of the record
@@ -136,6 +138,8 @@ def _success_headers(method: str, status: str, response: dict[str, Any]) -> dict
     if any(RECORD_READS.match(ref) for ref in refs):
         headers["X-Chain-Head"] = {"$ref": "#/components/headers/X-Chain-Head"}
     headers.update({name: {"$ref": f"#/components/headers/{name}"} for name in _more_headers(method, status)})
+    if method == "get" and status == "200":
+        headers.setdefault("ETag", {"$ref": "#/components/headers/Validator"})
     return headers
 
 
@@ -230,7 +234,7 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
     components["responses"] = {}
     problem_docs.install(components)
     components["securitySchemes"] = SECURITY_SCHEMES
-    components["headers"] = {**RATE_HEADERS, **CHASE_HEADERS, **COMMAND_HEADERS, **LOCATION, **CACHING}
+    components["headers"] = {**RATE_HEADERS, **CHASE_HEADERS, **COMMAND_HEADERS, **LOCATION, **CACHING, "Validator": VALIDATOR}
     components["responses"]["NotModified"] = NOT_MODIFIED
     components["headers"].update({f"{name}Optional": {**header, "required": False} for name, header in CHASE_HEADERS.items()})
     for path, item in doc.get("paths", {}).items():
