@@ -176,7 +176,9 @@ def _describe(operation: dict[str, Any], security: list[dict[str, list[str]]]) -
     who = PUBLIC if not schemes else WHO[schemes[0]]
     if "streamTicket" in schemes:
         who += " A browser's EventSource sends a stream ticket instead (?ticket=)."
-    operation["description"] = (operation.get("description") or summary).rstrip() + "\n\n" + who
+    # The docstring's body, when it has one beyond the summary, then who may call it.
+    body = operation.get("description", "").strip()
+    operation["description"] = (body + "\n\n" if body and body != summary else "") + who
 
 
 def _examples(node: Any) -> None:
