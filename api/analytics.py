@@ -121,7 +121,6 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
     def reader(group_id: UUID) -> Any:
         return ledger().analytics.sessions.reader(str(group_id), bearer(), kind)
 
-    @blp.route(plural, endpoint=f"{kind}s")
     class Groups(MethodView):
         @blp.arguments(GroupCreate)
         @blp.response(201, GroupCreated)
@@ -129,14 +128,12 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
             group, token = ledger().analytics.sessions.create(kind, data["name"])
             return {"group": group, "keeper_token": token}
 
-    @blp.route(f"{plural}/<uuid:{key}>", endpoint=kind)
     class One(MethodView):
         @blp.response(200, Group)
         def get(self, **ids):
             reader(ids[key])
             return ledger().analytics.sessions.group(str(ids[key]), kind)
 
-    @blp.route(f"{plural}/<uuid:{key}>/{member}s", endpoint=f"{kind}-{member}s")
     class Members(MethodView):
         @blp.arguments(member_schema)
         @blp.response(200, Group)
@@ -147,13 +144,11 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
                 return sessions.add_chase(str(ids[key]), str(data["chase_id"]), data["chase_token"], by)
             return sessions.add_session(str(ids[key]), str(data["session_id"]), data["session_token"], by)
 
-    @blp.route(f"{plural}/<uuid:{key}>/{member}s/<uuid:member_id>", endpoint=f"{kind}-{member}")
     class Member(MethodView):
         @blp.response(200, Group)
         def delete(self, member_id: UUID, **ids):
             return ledger().analytics.sessions.remove(str(ids[key]), kind, str(member_id), keeper(ids[key]))
 
-    @blp.route(f"{plural}/<uuid:{key}>/report", endpoint=f"{kind}-report")
     class GroupReport(MethodView):
         @blp.arguments(ReportQuery, location="query")
         @blp.response(200, Report)
@@ -161,21 +156,18 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
         def get(self, query, **ids):
             return exported(ledger().analytics.group_report(str(ids[key]), kind, reader(ids[key])), query["format"])
 
-    @blp.route(f"{plural}/<uuid:{key}>/charts/{CHART_PATH}", endpoint=f"{kind}-chart")
     class GroupChart(MethodView):
         @blp.doc(responses={"200": CHART})
         def get(self, **ids):
             by = reader(ids[key])
             return chart(ledger().analytics.group_report(str(ids[key]), kind, by, series=True), ids["kind"], ids["fmt"])
 
-    @blp.route(f"{plural}/<uuid:{key}>/reports", endpoint=f"{kind}-reports")
     class GroupReportJob(MethodView):
         @blp.response(202, JobAccepted)
         def post(self, **ids):
             job = ledger().analytics.submit_report(str(ids[key]), kind, reader(ids[key]))
             return accepted(job, url_for(f"analytics.{kind}-job", **{key: ids[key]}, job_id=job["job_id"]))
 
-    @blp.route(f"{plural}/<uuid:{key}>/jobs/<job_id>", endpoint=f"{kind}-job")
     class GroupJob(MethodView):
         @blp.arguments(Wait, location="query")
         @blp.response(200, JobAccepted)
@@ -201,6 +193,15 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
     }
     for (cls, method), text in docs.items():
         getattr(cls, method).__doc__ = text
+    # Routed once their texts are set: flask-smorest reads the docstrings as a route is declared.
+    blp.route(plural, endpoint=f"{kind}s")(Groups)
+    blp.route(f"{plural}/<uuid:{key}>", endpoint=kind)(One)
+    blp.route(f"{plural}/<uuid:{key}>/{member}s", endpoint=f"{kind}-{member}s")(Members)
+    blp.route(f"{plural}/<uuid:{key}>/{member}s/<uuid:member_id>", endpoint=f"{kind}-{member}")(Member)
+    blp.route(f"{plural}/<uuid:{key}>/report", endpoint=f"{kind}-report")(GroupReport)
+    blp.route(f"{plural}/<uuid:{key}>/charts/{CHART_PATH}", endpoint=f"{kind}-chart")(GroupChart)
+    blp.route(f"{plural}/<uuid:{key}>/reports", endpoint=f"{kind}-reports")(GroupReportJob)
+    blp.route(f"{plural}/<uuid:{key}>/jobs/<job_id>", endpoint=f"{kind}-job")(GroupJob)
 
 
 group_routes(SESSION, "chase", ChaseMember)
