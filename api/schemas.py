@@ -187,9 +187,9 @@ class Entropy(Schema):
 
 
 class Export(Schema):
-    format = fields.String()
+    format = fields.String(metadata={"description": "chase-ledger: what `chase verify` reads"})
     chase_id = fields.String()
-    events = fields.List(fields.Dict())
+    events = fields.List(docs.Shown(docs.Event))
 
 
 class VehicleView(Schema):
@@ -197,4 +197,4 @@ class VehicleView(Schema):
 
     chase_id = fields.String()
     version = fields.Integer()
-    vehicles = fields.List(fields.Dict())
+    vehicles = fields.List(docs.Shown(docs.Vehicle))

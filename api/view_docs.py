@@ -159,3 +159,34 @@ class DryRun(Schema):
     version = fields.Integer(required=True, allow_none=True, metadata={"description": "the chase version tried (null: the command never came to a chase)"})
     rolls = fields.List(Shown(RollAhead), required=True, metadata={"description": "each roll the command would make; the first is the one about to be made"})
     outcomes = fields.List(Shown(OutcomeAhead), required=True)
+
+
+class Vehicle(Schema):
+    """A vehicle of the vehicle view: its Build or Toughness, condition, occupants and losses;
+    each system adds its own measures (Call of Cthulhu: build, build_lost, penalty_dice;
+    Savage Worlds: toughness, wounds, handling, top speed, critical hits)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    id = fields.String(required=True)
+    name = fields.String()
+    role = fields.String(allow_none=True)
+    status = fields.String()
+    armor = fields.Integer()
+    occupants = fields.List(fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True)), metadata={"description": "who rides in it: id, name, seat"})
+
+
+class StoredViews(Schema):
+    """The views as the projections stored them at a step: without what a token may do (there,
+    the track view's ``actions`` counts the actions that count)."""
+
+    track = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), metadata={"description": "the track view of the chase's system, as stored"})
+    vehicles = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), metadata={"description": "the vehicle view, as stored"})
+
+
+class Frame(Schema):
+    step = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    event = Shown(Event, required=True)
+    views = Shown(StoredViews, required=True)
