@@ -8,11 +8,12 @@ from uuid import UUID
 from flask import Response, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from api.auth import principal
 from api.jobs import JobAccepted, Wait, accepted, job_not_found
 from api.runtime import ledger
+from api.view_docs import Shown
 from application.access import PLAYER
 from application.analytics.sessions import CAMPAIGN, MAX_NAME, SESSION
 from application.jobs import JobNotFound
@@ -47,6 +48,17 @@ class GroupCreate(Schema):
     name = fields.String(required=True, validate=validate.Length(1, MAX_NAME))
 
 
+class GroupChange(Schema):
+    class Meta:
+        unknown = INCLUDE  # the log's own bookkeeping (seq)
+
+    kind = fields.String(required=True, metadata={"description": "what changed: session created, chase added, chase removed, ..."})
+    member = fields.String(required=True, allow_none=True, metadata={"description": "the chase or session concerned"})
+    name = fields.String(required=True, allow_none=True)
+    by = fields.String(required=True, metadata={"description": "who changed it"})
+    at = fields.String(required=True, metadata={"description": "when, RFC 3339"})
+
+
 class Group(Schema):
     session_id = fields.String()
     campaign_id = fields.String()
@@ -54,7 +66,7 @@ class Group(Schema):
     name = fields.String()
     chases = fields.List(fields.String())
     sessions = fields.List(fields.String())
-    log = fields.List(fields.Dict(), metadata={"description": "every change: seq, kind, member, by, at"})
+    log = fields.List(Shown(GroupChange), metadata={"description": "every change, oldest first"})
 
 
 class GroupCreated(Schema):

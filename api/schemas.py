@@ -72,8 +72,7 @@ class ChaseView(Schema):
     round = fields.Integer()
     turn_order = fields.List(fields.String())
     whose_turn = fields.String(allow_none=True)
-    locations = fields.List(fields.Dict(), metadata={"description": "the track as the system lays it out (each system's view types it)"})
-    participants = fields.Dict(keys=fields.String(), values=fields.Dict(), metadata={"description": "by participant id (each system's view types them)"})
+    # locations and participants: each system's view types its own (api/systems/<package>/schemas.py).
     created_at = fields.String()
     end_note = fields.String()
     chain_head = fields.String(metadata={"description": "hash of the chase's latest event (also the X-Chain-Head header)"})
