@@ -67,6 +67,7 @@ NOT_MODIFIED = {
     "description": "Not Modified: If-None-Match named the ETag this answer would have (api/conditional.py); no body",
     "headers": {"ETag": {"$ref": "#/components/headers/Validator"}, "Cache-Control": {"$ref": "#/components/headers/Cache-Control"}},
 }
+PAGING = {"Link": {"description": "<the next page's URL>; rel=\"next\" (the body's `next`), absent on the last page (api/paging.py)", "schema": {"type": "string"}}}
 LOCATION = {"Location": {"description": "where the created resource (or the accepted job) is read", "schema": {"type": "string"}}}
 # Answers that carry the chase's envelope headers (api/chases.py result), and reads of the record
 # that carry its chain head (api/history.py with_head).
@@ -154,6 +155,12 @@ def _more_headers(method: str, status: str) -> dict[str, Any]:
     return headers
 
 
+def _pages(response: dict[str, Any], components: dict[str, Any]) -> bool:
+    """A list answered a page at a time: its schema has the ``next`` link (api/paging.py)."""
+    ref = response.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
+    return "next" in components.get("schemas", {}).get(ref.rsplit("/", 1)[-1], {}).get("properties", {})
+
+
 def dry_runs(operation: dict[str, Any]) -> None:
     """An operation with ``?dry_run=`` (api/dry_run.py) may answer 200 with what it would do."""
     if not any(p.get("name") == "dry_run" and p.get("in") == "query" for p in operation.get("parameters", ())):
@@ -236,7 +243,7 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
     components["responses"] = {}
     problem_docs.install(components)
     components["securitySchemes"] = SECURITY_SCHEMES
-    components["headers"] = {**RATE_HEADERS, **CHASE_HEADERS, **COMMAND_HEADERS, **LOCATION, **CACHING, "Validator": VALIDATOR}
+    components["headers"] = {**RATE_HEADERS, **CHASE_HEADERS, **COMMAND_HEADERS, **LOCATION, **CACHING, **PAGING, "Validator": VALIDATOR}
     components["responses"]["NotModified"] = NOT_MODIFIED
     components["headers"].update({f"{name}Optional": {**header, "required": False} for name, header in CHASE_HEADERS.items()})
     for path, item in doc.get("paths", {}).items():
@@ -251,6 +258,8 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
             responses = {status: response for status, response in operation.get("responses", {}).items() if status[0] in "123"}
             for status, response in responses.items():
                 response.setdefault("headers", {}).update(_success_headers(method, status, response))
+                if _pages(response, components):
+                    response["headers"]["Link"] = {"$ref": "#/components/headers/Link"}
             if method == "get" and "200" in responses and "text/event-stream" not in responses["200"].get("content", {}):
                 responses["304"] = {"$ref": "#/components/responses/NotModified"}  # If-None-Match
             for status in errors_of(method, path, operation, security):
