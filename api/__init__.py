@@ -41,7 +41,6 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
         build_ledger = default_build
     limits.install(app, edge)  # first: a refused request counts too
     guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
-    query_params.install(app)  # so is an unknown query parameter
     representation.install(app)
     conditional.install(app)
     install(app, build_ledger)
@@ -72,6 +71,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
                 api.spec.components.schema(schema.__name__, schema=schema)
     problems.register(app)
     auth.install(app)
+    query_params.install(app)  # after authentication: who may not ask is told so first
     from api import dry_run, idempotency
 
     dry_run.install(app)  # before a key is claimed: a refused dry run claims nothing

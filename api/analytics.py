@@ -138,7 +138,7 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
         @blp.response(201, GroupCreated)
         def post(self, data):
             group, token = ledger().analytics.sessions.create(kind, data["name"])
-            return {"group": group, "keeper_token": token}
+            return {"group": group, "keeper_token": token}, 201, {"Location": url_for(f"analytics.{kind}", **{key: group[key]})}
 
     class One(MethodView):
         @blp.response(200, Group)

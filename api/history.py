@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -64,7 +65,8 @@ class Tokens(MethodView):
     def post(self, data, chase_id: UUID):
         """The Keeper issues a player token bound to participants (shown once)."""
         token = ledger().issue_player_token(chase_id, data["participant_ids"], by=principal(chase_id))
-        return {"token": token, "participant_ids": data["participant_ids"]}
+        # A token is a credential with no URL of its own: Location names the chase it opens.
+        return {"token": token, "participant_ids": data["participant_ids"]}, 201, {"Location": url_for("chases.Track", chase_id=chase_id)}
 
 
 @blp.route("/<uuid:chase_id>/undo")
@@ -103,7 +105,7 @@ class UndoRequests(MethodView):
     def post(self, data, chase_id: UUID):
         """A player asks the Keeper to undo the last actions."""
         request_id, chase = ledger().history.request_undo(chase_id, data["count"], data["note"], by=principal(chase_id))
-        return result(chase, 201, request_id=request_id)
+        return result(chase, 201, location=url_for("record.UndoAnswers", chase_id=chase_id, request_id=request_id), request_id=request_id)
 
 
 @blp.route("/<uuid:chase_id>/undo-requests/<int:request_id>")

@@ -120,14 +120,22 @@ def _field_names(schema: type[Schema]) -> tuple[str, ...]:
 
 
 class CommandResult(Schema):
+    """Every command's answer, whatever its game system (api.chases.result)."""
+
     chase = SystemView()
-    roll = docs.Shown(docs.Roll)
-    rolls = fields.List(docs.Shown(docs.Roll), metadata={"description": "every roll the command made, in sequence order"})
-    outcome = fields.Dict(metadata={"description": "what the command's rolls decided (passed, winner, destroyed, ...)"})
+    rolls = fields.List(docs.Shown(docs.Roll), metadata={"description": "every roll the command made, in sequence order ([] for none)"})
+    outcome = fields.Dict(allow_none=True, metadata={"description": "what the command decided, in the game's words (passed, winner, metres, ...); null when the chase after it says all"})
     obstacle_id = fields.String()
     participant_id = fields.String()
     keeper_token = fields.String(metadata={"description": "only when a chase is created: the Keeper's token, shown once"})
     request_id = fields.Integer()
+
+
+class ParticipantView(Schema):
+    chase_id = fields.String()
+    version = fields.Integer(metadata={"description": "the chase's version this was read at (also the ETag)"})
+    participant_id = fields.String()
+    participant = fields.Dict(metadata={"description": "as the chase's track view shows it (its system's fields)"})
 
 
 class RollHistory(Schema):

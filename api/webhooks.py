@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import Response
+from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
@@ -84,12 +84,21 @@ class ChaseWebhooks(MethodView):
     @blp.response(201, RegisteredWebhook)
     def post(self, body: dict[str, Any], chase_id: UUID):
         """Register a URL to be sent every event of the chase (Keeper only); the answer holds its secret."""
-        return ledger().webhooks.register(chase_id, body["url"], principal(chase_id), body.get("after"))
+        hook = ledger().webhooks.register(chase_id, body["url"], principal(chase_id), body.get("after"))
+        return hook, 201, {"Location": url_for("webhooks.ChaseWebhook", chase_id=chase_id, webhook_id=hook["webhook_id"])}
 
     @blp.response(200, Webhooks)
     def get(self, chase_id: UUID):
         """The chase's webhooks, without their secrets (Keeper only)."""
         return {"webhooks": ledger().webhooks.list(chase_id, principal(chase_id))}
+
+
+@blp.route("/<uuid:chase_id>/webhooks/<webhook_id>")
+class ChaseWebhook(MethodView):
+    @blp.response(200, Webhook)
+    def get(self, chase_id: UUID, webhook_id: str):
+        """One webhook of the chase, without its secret (Keeper only)."""
+        return ledger().webhooks.one(chase_id, webhook_id, principal(chase_id))
 
 
 @blp.route("/<uuid:chase_id>/webhooks/<webhook_id>/deliveries")

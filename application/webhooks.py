@@ -94,6 +94,11 @@ class Webhooks:
         self.get(chase_id, webhook_id)
         return self.store.deliveries(webhook_id, limit, before)
 
+    def one(self, chase_id: UUID, webhook_id: str, by: Principal) -> dict[str, Any]:
+        """One webhook of the chase, as the Keeper lists it (no secret)."""
+        by.require_keeper("see the webhooks")
+        return public(self.get(chase_id, webhook_id))
+
     def get(self, chase_id: UUID, webhook_id: str) -> dict[str, Any]:
         hook = self.store.get(webhook_id)
         if hook is None or hook["chase_id"] != str(chase_id):

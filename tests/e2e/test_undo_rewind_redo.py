@@ -256,7 +256,7 @@ def test_rewind_is_one_event_and_new_actions_after_it_end_any_redo(keeper):
     body = problem(keeper.post("/redo"), 409)
     assert "nothing to redo" in body["detail"]
     assert keeper.events() == log
-    assert keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [2]}))["roll"]["sequence"] == 4
+    assert keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [2]}))["rolls"][0]["sequence"] == 4
 
 
 def test_redo_after_a_rewind_restores_the_rewound_stretch(keeper):

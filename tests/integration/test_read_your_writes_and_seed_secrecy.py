@@ -59,8 +59,8 @@ def test_a_full_server_dice_chase_reads_its_writes_and_never_shows_its_seed(ledg
         assert chase["version"] == stored_version(pg, chase["chase_id"])  # the view includes the command
         other.chase_id = chase["chase_id"]
         assert other.track() == chase
-        if "roll" in body:
-            assert other.rolls()[-1]["roll"] == body["roll"] == keeper.rolls()[-1]["roll"]
+        if body["rolls"]:
+            assert other.rolls()[-1]["roll"] == body["rolls"][-1] == keeper.rolls()[-1]["roll"]
         checked.append(response.request.path)
         return body
 
@@ -111,13 +111,13 @@ def test_a_full_server_dice_chase_reads_its_writes_and_never_shows_its_seed(ledg
     assert len(seed) >= 16
     assert created["chase"]["seed_commitment"] == commitment_of(seed)
     for body in (damage, d6):
-        roll = body["roll"]
+        roll = body["rolls"][0]
         assert roll["source"]["kind"] == "server"
         entropy = roll["source"].get("entropy", "")
         faces = [d["face"] for d in roll["dice"]]
         sides = [int(d["die"][1:]) for d in roll["dice"]]
         assert faces == [D(n).face(derive_index(seed, chase_id, roll["sequence"], i, n, entropy)) for i, n in enumerate(sides)]
-    assert dodge["roll"]["source"]["kind"] == "server"
+    assert dodge["rolls"][0]["source"]["kind"] == "server"
 
     secrets = {
         seed.hex().encode(),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import g
+from flask import g, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -61,7 +61,7 @@ class Obstacles(MethodView):
     def post(self, data, chase_id: UUID):
         """Place a hazard or barrier between two adjacent locations (the Keeper, at set-up or in play)."""
         oid, chase = coc7e().place_obstacle(chase_id, data, expected_version(), by=principal(chase_id))
-        return result(chase, 201, obstacle_id=oid)
+        return result(chase, 201, location=url_for("coc7e-track.Obstacle", chase_id=chase_id, obstacle_id=oid), obstacle_id=oid)
 
 
 @blp.route("/<uuid:chase_id>/obstacles/<obstacle_id>")

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import ChaseView, DiceInput, SystemView
+from api.schemas import ChaseView, CommandResult, DiceInput
 from api.systems.savage_worlds import view_docs as docs
-from api.view_docs import Roll, Shown
+from api.view_docs import Shown
 from domain.rules.savage_worlds.breaking import MAX_HARDNESS
 from domain.rules.savage_worlds.gm_options import BULLETS_PER_RATE_OF_FIRE, CALLED_SHOTS, COVER, ILLUMINATION, TEST_EFFECTS
 from domain.rules.savage_worlds.multi_actions import MAX_ACTIONS
@@ -237,11 +237,8 @@ class BreakObject(DiceInput):
     modifier = _modifier()
 
 
-class SavageResult(Schema):
-    chase = SystemView()
-    rolls = fields.List(Shown(Roll), metadata={"description": "every roll the command made, in sequence order"})
-    result = fields.Raw(allow_none=True, metadata={"description": "what the command decided"})
-    participant_id = fields.String()
+class SavageResult(CommandResult):
+    """The command envelope every system answers with (api.chases.result)."""
 
 
 class SavageView(ChaseView):

@@ -143,7 +143,7 @@ class Play:
         return None
 
     def _accepted(self, response: Any, answer: dict[str, Any], before: tuple[int, str], by_player: bool) -> None:
-        for roll in ([answer["roll"]] if answer.get("roll") else []) + list(answer.get("rolls") or []):
+        for roll in answer["rolls"]:
             self.rolls_shown[roll["sequence"]] = roll
         chase = answer.get("chase")
         if chase is None:
