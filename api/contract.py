@@ -172,6 +172,11 @@ def track_view(doc: dict[str, Any], views: dict[str, type]) -> None:
         for prop in schema.get("properties", {}).values():
             if prop.get("$ref") == "#/components/schemas/ChaseView":
                 prop["$ref"] = "#/components/schemas/TrackView"
+    # One participant (GET .../participants/{id}): as its system's track view shows it.
+    kinds = sorted({schemas[view.__name__]["properties"]["participants"]["additionalProperties"]["$ref"] for view in views.values()})
+    if "ParticipantView" in schemas:
+        described = schemas["ParticipantView"]["properties"]["participant"].get("description", "")
+        schemas["ParticipantView"]["properties"]["participant"] = {"anyOf": [{"$ref": ref} for ref in kinds], "description": described}
 
 
 def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[str, Any]:

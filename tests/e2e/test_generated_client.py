@@ -70,6 +70,7 @@ def test_a_generated_client_plays_a_chase_and_reads_problems(app, client_package
     assert created.status_code == 201
     chase = created.parsed.chase
     assert isinstance(chase, models.Coc7EView) and chase.phase == "setup"
+    assert created.headers["Location"].endswith(f"/chases/{chase.chase_id}/track")
     keeper = over_wsgi(app, package, created.parsed.keeper_token)
 
     # When the Keeper adds Harvey and the farmer and rolls their speed with table dice
@@ -82,8 +83,9 @@ def test_a_generated_client_plays_a_chase_and_reads_problems(app, client_package
 
     # Then the roll reads as typed fields: 72 against CON 60 is a failure, and Harvey's MOV drops to 5
     assert rolled.status_code == 200, rolled.content
-    assert rolled.parsed.roll.sequence == 1 and rolled.parsed.roll.source.kind == "table"
-    assert rolled.parsed.roll.additional_properties["result"] == 72
+    (roll,) = rolled.parsed.rolls
+    assert roll.sequence == 1 and roll.source.kind == "table"
+    assert roll.additional_properties["result"] == 72
     harvey = rolled.parsed.chase.participants.additional_properties[ids[0]]
     assert isinstance(harvey, models.Coc7EParticipant) and harvey.speed_mov == 5 and harvey.location is None
     assert rolled.headers["ETag"] == f'"{rolled.parsed.chase.version}"'
