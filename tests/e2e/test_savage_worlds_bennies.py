@@ -109,7 +109,7 @@ def test_a_new_action_card_for_a_unit_yet_to_act_reorders_the_turns(client):
     # Rex holds the 3 of Spades and acts last; his benny draws the Queen of Hearts: he now acts second.
     body = table.post(f"/swade/participants/{table.ids['Rex']}/bennies/new-action-card", {"card": "QH"})
     chase = body["chase"]
-    assert body["outcome"] == "QH" and chase["turn_order"] == [table.ids[n] for n in ("Sedan", "Rex", "Bike")]
+    assert body["outcome"] == {"card": "QH"} and chase["turn_order"] == [table.ids[n] for n in ("Sedan", "Rex", "Bike")]
     assert "3S" in chase["deck"]["action"]["discards"] and table.who(chase, "Rex")["bennies"] == 2
     # The unit acting now cannot: its turn has begun.
     table.refused(f"/swade/participants/{table.ids['Dan']}/bennies/new-action-card", {"card": "2C"}, 409)

@@ -246,7 +246,7 @@ def test_without_a_card_recovery_comes_at_the_end_of_the_round(client):
 def test_force_with_a_raise_hits_an_obstacle(client):
     table = hunter_holds(client, "KH")
     body = table.act("Hunter", "force", target_id="Thief", table_dice=[7, 2], defender_table_dice=[2])
-    assert body["outcome"] == "hits obstacle" and [r["purpose"] for r in body["rolls"]] == ["Force", "resist Force"]
+    assert body["outcome"] == {"force": "hits obstacle"} and [r["purpose"] for r in body["rolls"]] == ["Force", "resist Force"]
     assert table.who(body["chase"], "Thief")["conditions"]["fatigue"] == "Fatigued"
 
 
@@ -254,7 +254,7 @@ def test_force_won_makes_the_foe_roll_to_avoid_an_obstacle_and_only_the_attacker
     table = hunter_holds(client, "5H")
     body = table.act("Hunter", "force", target_id="Thief", table_dice=[8, 3, 1], defender_table_dice=[2])  # 9 - 4 = 5 against 2
     assert body["rolls"][0]["modifiers"]["range"] == -4 and "range" not in body["rolls"][1]["modifiers"]
-    assert body["outcome"] == "avoid obstacle" and table.pending(body["chase"]) == ["obstacle"]
+    assert body["outcome"] == {"force": "avoid obstacle"} and table.pending(body["chase"]) == ["obstacle"]
     chase = table.resolve(table_dice=[5])["chase"]
     assert table.who(chase, "Thief")["conditions"]["fatigue"] == "fresh"
 

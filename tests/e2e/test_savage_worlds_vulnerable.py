@@ -66,4 +66,4 @@ def test_deluxe_force_against_a_vulnerable_foe_is_made_at_plus_two(client):
     force = body["rolls"][0]
     # The King is Short Range (no penalty): 2 + 2 = 4 beats the Thief's 3.
     assert force["modifiers"] == {"situational": 0, "range": 0, "Vulnerable": 2} and force["total"] == 4
-    assert body["outcome"] == "avoid obstacle"
+    assert body["outcome"] == {"force": "avoid obstacle"}

@@ -246,7 +246,7 @@ class SwdForce(MethodView):
         return answer(savage().swd_action(
             chase_id, participant_id, "force", data, dice=dice(data), defender_dice=defender_dice(data),
             expected_version=expected_version(), by=principal(chase_id),
-        ))
+        ), named="force")
 
 
 @blp.route("/<uuid:chase_id>/swd/resolve")
