@@ -271,8 +271,12 @@ class ChaseLedger(Application):
             "odds": None if odds is None else replace(odds, observed=None).as_json(),
         }
 
-    def roll_history(self, chase_id: UUID, version: int | None = None, **filters: Any) -> list[dict[str, Any]]:
+    def roll_history(
+        self, chase_id: UUID, version: int | None = None, after: int = 0, limit: int | None = None, **filters: Any,
+    ) -> list[dict[str, Any]]:
         """The roll history as a player reads it: every roll (as it was at ``version``, time
-        travel) with the odds it had, worked out from the recorded roll (application/projections/rolls.py)."""
+        travel) with the odds it had, worked out from the recorded roll (application/projections/rolls.py);
+        ``after``, ``limit``: a page of it, by sequence number (the odds worked out for that page only)."""
         rows = self.history.rolls_at(chase_id, version, **filters) if version is not None else self.rolls(chase_id, **filters)
+        rows = [r for r in rows if r["sequence"] > after][:limit]
         return with_odds(rows, self.odds_of)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timezone
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,16 @@ def assert_contains(saved: Any, now: Any, what: str, fixture: str = "") -> None:
     found = [d for d in differences(saved, now)
              if not any(fixture in fixtures and path.search(d.split(": ", 1)[0]) for fixtures, path, _ in RULE_FIXES)]
     assert not found, f"{what} differs from what was saved:\n" + "\n".join(found[:30])
+
+
+def job_as_shown_today(saved: dict[str, Any]) -> dict[str, Any]:
+    """A job as saved, as the API shows it since issue 18: its stored moments (epoch seconds,
+    unchanged in the database) as RFC 3339 UTC; saved fixtures showed the numbers themselves."""
+    shown = dict(saved)
+    for name in ("created_at", "updated_at"):
+        if isinstance(shown.get(name), (int, float)):
+            shown[name] = datetime.fromtimestamp(shown[name], timezone.utc).isoformat()
+    return shown
 
 
 @dataclass

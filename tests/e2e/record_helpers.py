@@ -106,7 +106,7 @@ def undo(keeper, count: int | None = None, reason: str = "") -> dict[str, Any]:
 
 
 def rewind(keeper, to_version: int) -> dict[str, Any]:
-    return keeper.ok(keeper.post("/rewind", {"to_version": to_version}))["chase"]
+    return keeper.ok(keeper.post("/rewind", {"to_version": to_version}, headers=keeper.if_match()))["chase"]
 
 
 def redo(keeper) -> dict[str, Any]:

@@ -258,7 +258,7 @@ def test_rewind_is_one_event_and_new_actions_after_it_end_any_redo(keeper):
     body = problem(keeper.post("/redo"), 409)
     assert "nothing to redo" in body["detail"]
     assert keeper.events() == log
-    assert keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [2]}))["roll"]["sequence"] == 4
+    assert keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [2]}))["rolls"][0]["sequence"] == 4
 
 
 def test_redo_after_a_rewind_restores_the_rewound_stretch(keeper):
@@ -300,7 +300,7 @@ def test_rewind_into_the_middle_of_an_action_is_refused_naming_its_boundaries(ke
     assert last == first + 3
 
     for middle in range(first, last):
-        body = problem(keeper.post("/rewind", {"to_version": middle}), 422)
+        body = problem(keeper.post("/rewind", {"to_version": middle}, headers=keeper.if_match()), 422)
         assert fields_named(body) == ["to_version"]
         assert f"versions {first} to {last}" in body["detail"]
         assert f"rewind to {first - 1} or {last}" in body["detail"]
@@ -315,7 +315,7 @@ def test_rewind_to_the_current_or_a_future_version_is_refused(keeper, offset):
     events = keeper.events()
     version = events[-1]["version"] + offset
 
-    body = problem(keeper.post("/rewind", {"to_version": version}), 422)
+    body = problem(keeper.post("/rewind", {"to_version": version}, headers=keeper.if_match()), 422)
 
     assert fields_named(body) == ["to_version"]
     assert keeper.events() == events
@@ -326,7 +326,7 @@ def test_rewind_to_a_version_that_cannot_exist_is_refused(keeper, version):
     running(keeper)
     events = keeper.events()
 
-    body = problem(keeper.post("/rewind", {"to_version": version}), 422)
+    body = problem(keeper.post("/rewind", {"to_version": version}, headers=keeper.if_match()), 422)
 
     assert fields_named(body) == ["to_version"]
     assert keeper.events() == events
@@ -445,10 +445,12 @@ BAD: dict[str, tuple[Callable[[Any], Any], Callable[[Any, Any], Any], int, str |
     "undo zero": (_nothing, lambda k, _: k.post("/undo", {"count": 0}), 422, "count", "invalid-request"),
     "undo a thousand and one": (_nothing, lambda k, _: k.post("/undo", {"count": 1001}), 422, "count", "invalid-request"),
     "undo a count as text": (_nothing, lambda k, _: k.post("/undo", {"count": "1"}), 422, "count", "invalid-request"),
-    "undo with a stale If-Match": (_nothing, lambda k, _: k.post("/undo", {}, headers={"If-Match": '"3"'}), 409, None, "version-conflict"),
+    "undo with a stale If-Match": (_nothing, lambda k, _: k.post("/undo", {}, headers={"If-Match": '"3"'}), 412, "If-Match", "precondition-failed"),
     "rewind without a version": (_nothing, lambda k, _: k.post("/rewind", {}), 422, "to_version", "invalid-request"),
-    "rewind to a future version": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 99}), 422, "to_version", "invalid-request"),
-    "rewind into the middle of the cut": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 6}), 422, "to_version", "invalid-request"),
+    "rewind to a future version": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 99}, headers=k.if_match()), 422, "to_version", "invalid-request"),
+    "rewind into the middle of the cut": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 6}, headers=k.if_match()), 422, "to_version", "invalid-request"),
+    "rewind without If-Match": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 6}), 428, "If-Match", "precondition-required"),
+    "rewind with If-Match: *": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 6}, headers={"If-Match": "*"}), 428, "If-Match", "precondition-required"),
     "redo with nothing to redo": (_nothing, lambda k, _: k.post("/redo"), 409, None, "history-refused"),
     "redo after new events": (_undone_then_moved, lambda k, _: k.post("/redo"), 409, None, "history-refused"),
     "answer an unknown request": (_nothing, lambda k, _: k.post("/undo-requests/77", {"accept": True}), 422, "request_id", "invalid-request"),

@@ -94,7 +94,7 @@ def replay_shows_every_version(play: Play, seen: dict[int, dict[str, Any]]) -> N
     """The replay job's frames show, event by event, the views time travel shows at that version."""
     response = play.client.post(f"/chases/{play.chase_id}/replays", headers=play.headers())
     assert response.status_code == 202, response.get_json()
-    job = play.get(f"/jobs/{response.get_json()['job']['job_id']}", wait=10)
+    job = play.get(f"/jobs/{response.get_json()['job']['job_id']}", wait=10)["job"]
     assert job["status"] == "done", job
     frames: list[dict[str, Any]] = []
     while len(frames) < len(seen):
@@ -114,7 +114,7 @@ def replay_shows_every_version(play: Play, seen: dict[int, dict[str, Any]]) -> N
 def check_job_passes(play: Play) -> None:
     response = play.client.post(f"/chases/{play.chase_id}/checks", headers=play.headers())
     assert response.status_code == 202, response.get_json()
-    job = play.get(f"/jobs/{response.get_json()['job']['job_id']}", wait=10)
+    job = play.get(f"/jobs/{response.get_json()['job']['job_id']}", wait=10)["job"]
     assert job["status"] == "done", job
     assert job["result"]["mismatches"] == [] and job["result"]["equal"], job["result"]
 
@@ -128,7 +128,7 @@ def views_equal_a_rebuild(client: Any, plays: list[Play]) -> None:
     headers = {"Authorization": f"Bearer {OPERATOR}"}
     response = client.post("/admin/rebuilds", json={}, headers=headers)
     assert response.status_code == 202, response.get_json()
-    job = client.get(f"/admin/jobs/{response.get_json()['job']['job_id']}", headers=headers, query_string={"wait": 10}).get_json()
+    job = client.get(f"/admin/jobs/{response.get_json()['job']['job_id']}", headers=headers, query_string={"wait": 10}).get_json()["job"]
     assert job["status"] == "done", job
     for play, seen in zip(plays, before):
         rebuilt = what_users_see(play)
