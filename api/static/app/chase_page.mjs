@@ -1,0 +1,139 @@
+// One chase at the table, live: the Keeper's console (role "keeper") or a player's view (role
+// "player", acting only for their own participants). Both follow the chase over SSE and draw
+// the track, the vehicles, the roll log, the rewind slider and the verification panel; only the
+// Keeper's page has set-up, record and link controls (the API refuses them to a player anyway).
+import { alertProblem, field, h, say, section } from "./dom.mjs";
+import { actionButtons, actionForm } from "./forms.mjs";
+import { follow } from "./live.mjs";
+import { playerLinks, recordControls } from "./record.mjs";
+import { rewindPanel } from "./rewind.mjs";
+import { renderRolls } from "./rolls.mjs";
+import { addParticipantForm, commandBox, locationForm, obstacleForm } from "./setup.mjs";
+import { renderTrack, renderVehicles } from "./track.mjs";
+import { fileChecker, renderVerdict, verifyText } from "./verifying.mjs";
+
+export async function chasePage(main, api, chaseId, role, mine = []) {
+  const keeper = role === "keeper";
+  let chase = (await api.get(`/chases/${chaseId}`)).chase;
+  let rolls = [];
+  let verified = null;
+  let seedsSeen = (chase.revealed_seeds || []).length;
+  const firstHead = chase.chain_head;  // kept: a later export must still contain it
+
+  const track = h("div", { "data-test": "track" });
+  const vehicles = h("div");
+  const turn = h("div");
+  const formArea = h("div", { class: "form-area" });
+  const rollLog = h("div");
+  const verdict = h("div", { "aria-live": "polite" });
+  const setupArea = h("div");
+  const liveState = h("span", { class: "live-state", "data-test": "live-state" }, "connecting");
+  const rewind = rewindPanel(api, chaseId);
+
+  function pick(action, who) {
+    formArea.replaceChildren(actionForm(action, who, chase, api, async (answer) => {
+      formArea.replaceChildren();
+      if (answer && answer.chase) show(answer.chase);
+      await refresh();
+    }));
+    const first = formArea.querySelector("input, select, textarea, button");
+    if (first) first.focus();
+  }
+
+  function drawTurn() {
+    const groups = [];
+    if (keeper && Array.isArray(chase.actions)) groups.push(h("div", { class: "group" }, h("h3", {}, "The chase"), actionButtons(chase.actions, "", (a) => pick(a, ""))));
+    for (const p of Object.values(chase.participants || {})) {
+      if (!keeper && !mine.includes(p.id)) continue;
+      if (!Array.isArray(p.actions)) continue;
+      groups.push(h("div", { class: "group", dataset: { participant: p.id } }, h("h3", {}, p.name), actionButtons(p.actions, p.name, (a) => pick(a, p.name))));
+    }
+    turn.replaceChildren(...(groups.length ? groups : [h("p", {}, "No actions offered by the API for this chase now.")]));
+  }
+
+  function show(next) {
+    if (next.version < chase.version) return;  // an older answer arriving late
+    chase = next;
+    track.replaceChildren(renderTrack(chase));
+    drawTurn();
+    rewind.update(chase.version);
+    if (keeper) drawSetup();
+    const seeds = (chase.revealed_seeds || []).length;
+    if (seeds > seedsSeen) { seedsSeen = seeds; runVerification(); }  // a seed revealed: check it at once
+  }
+
+  function drawSetup() {
+    if (setupArea.childElementCount) return;  // forms keep what the Keeper is typing
+    setupArea.append(
+      h("details", { open: chase.phase === "setup" }, h("summary", {}, "Add a participant"), addParticipantForm(api, chase, refresh)),
+      chase.system === "coc7e" ? h("details", {}, h("summary", {}, "Locations, hazards and barriers"), locationForm(api, chase, refresh), obstacleForm(api, chase, refresh)) : null,
+      h("details", {}, h("summary", {}, "Any command"), commandBox(api, chase, refresh)));
+  }
+
+  async function refresh() {
+    try {
+      const [view, history, builds] = await Promise.all([
+        api.get(`/chases/${chaseId}`), api.get(`/chases/${chaseId}/rolls`), api.get(`/chases/${chaseId}/vehicles`).catch(() => null)]);
+      show(view.chase);
+      rolls = history.rolls || [];
+      rollLog.replaceChildren(renderRolls(rolls, chase, verified));
+      vehicles.replaceChildren(renderVehicles(builds));
+    } catch (error) { alertProblem(error); }
+  }
+
+  async function runVerification() {
+    verdict.replaceChildren(h("p", {}, "Verifying in this browser…"));
+    const result = await verifyText(await api.text(`/chases/${chaseId}/export`), firstHead);
+    verified = result.ok;
+    verdict.replaceChildren(renderVerdict(result));
+    rollLog.replaceChildren(renderRolls(rolls, chase, verified));
+  }
+
+  let pending = null;
+  const live = follow(api, chaseId, () => {
+    clearTimeout(pending);
+    pending = setTimeout(refresh, 100);
+  }, (state) => { liveState.textContent = state; });
+  window.addEventListener("hashchange", () => live.stop(), { once: true });
+
+  const playerExtras = keeper ? [] : [section("Your requests", "requests",
+    entropyForm(api, chaseId), undoRequestForm(api, chaseId))];
+  main.replaceChildren(
+    h("h1", {}, chase.name, h("span", { class: "who" }, keeper ? " — Keeper's console" : " — player's view"), " ", liveState),
+    section("Track", "track-section", track, h("details", {}, h("summary", {}, "Vehicles"), vehicles)),
+    section(keeper ? "Turn: actions" : "Your actions", "turn", turn, formArea),
+    ...playerExtras,
+    keeper ? section("Set up", "setup", setupArea) : null,
+    keeper ? section("Record", "record", recordControls(api, chaseId, refresh)) : null,
+    keeper ? section("Player links", "links", playerLinks(api, chase)) : null,
+    section("Rewind", "rewind", rewind.element),
+    section("Roll log", "rolls", rollLog),
+    section("Verify", "verify",
+      h("p", {}, "Checks the hash chain, the seed commitments and every server roll here, in this browser."),
+      h("button", { type: "button", class: "primary", onclick: runVerification }, "Verify in this browser"), verdict, fileChecker()),
+    h("p", {}, h("a", { href: `#/analytics/${chaseId}${keeper ? "" : `/${api.token}`}` }, "Session analytics and charts")));
+  show(chase);
+  await refresh();
+  say(`${chase.name}: version ${chase.version}.`);
+}
+
+function entropyForm(api, chaseId) {
+  const text = h("input", { type: "text", maxlength: 200, name: "entropy" });
+  const form = h("form", { "aria-label": "Add entropy" }, field("Entropy for the server dice", text), h("button", { type: "submit" }, "Add entropy"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try { await api.post(`/chases/${chaseId}/entropy`, { entropy: text.value }); say("Entropy added."); form.reset(); alertProblem(null); } catch (error) { alertProblem(error); }
+  });
+  return form;
+}
+
+function undoRequestForm(api, chaseId) {
+  const count = h("input", { type: "number", min: 1, max: 100, value: 1, inputmode: "numeric" });
+  const note = h("input", { type: "text", maxlength: 500 });
+  const form = h("form", { "aria-label": "Ask the Keeper for an undo" }, field("Actions to undo", count), field("Note to the Keeper", note), h("button", { type: "submit" }, "Ask for an undo"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try { await api.post(`/chases/${chaseId}/undo-requests`, { count: Number(count.value), note: note.value }); say("Undo asked for."); alertProblem(null); } catch (error) { alertProblem(error); }
+  });
+  return form;
+}
