@@ -61,10 +61,12 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
         api.register_blueprint(blueprint)
     # Each registered game system's blueprints (api/systems/<package>/) and track-view schemas.
     app.extensions["chase_view_schemas"] = {}
+    app.extensions["chase_action_routes"] = {}  # each system's commands, by action name (api/affordances.py)
     for plugin in SYSTEMS:
         module = import_module(f"api.systems.{plugin.package}")
         for blueprint in module.blueprints:
             api.register_blueprint(blueprint)
+        app.extensions["chase_action_routes"].update(module.ACTION_ROUTES)
         for system, schema in module.VIEW_SCHEMAS.items():
             app.extensions["chase_view_schemas"][system] = schema
             if schema.__name__ not in api.spec.components.schemas:  # documented beside the envelope (ChaseView)

@@ -11,7 +11,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas as s
+from api.affordances import present
 from api.auth import principal
+from api.representation import prefers_minimal
 from api.runtime import ledger
 from application.dice import DiceChoice
 from application.runner import VersionConflict
@@ -35,8 +37,12 @@ def dice(data: dict[str, Any]) -> DiceChoice:
     return DiceChoice(faces=data.get("table_dice"), source=data.get("dice"), entered_by=g.principal.name, entropy=data["entropy"])
 
 
-def result(chase: dict[str, Any], status: int = 200, **extra: Any) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The command's answer: the chase as it is now, its version (ETag) and its chain head."""
+def result(chase: dict[str, Any], status: int = 200, *, live: bool = True, **extra: Any) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The command's answer: the chase as it is now, its version (ETag) and its chain head; the
+    view as the token that asked reads it (api/affordances.py; ``live``: False for a past version,
+    which is read-only). With ``Prefer: return=minimal`` none of that is worked out."""
+    if not prefers_minimal():
+        chase = present(chase, live=live)
     headers = {"ETag": f'"{chase["version"]}"', "X-Chase-Version": str(chase["version"]), "X-Chain-Head": chase["chain_head"]}
     return {"chase": chase, **extra}, status, headers
 
@@ -60,7 +66,7 @@ class Track(MethodView):
         """The track view: locations, who stands where, round, turn order; ?version= for time travel."""
         principal(chase_id)
         if query.get("version") is not None:
-            return result(ledger().history.track_at(chase_id, query["version"]))
+            return result(ledger().history.track_at(chase_id, query["version"]), live=False)
         return result(ledger().track(chase_id))
 
 

@@ -79,7 +79,9 @@ class ChaseView(Schema):
     revealed_seeds = fields.List(fields.Dict())
     entropy = fields.String()
     rolls_made = fields.Integer()
-    actions = fields.Integer(metadata={"description": "actions that count (not undone)"})
+    actions = fields.List(fields.Dict(), metadata={"description": "the chase-level commands, each {action, method, href, allowed} and, when not allowed, why and rule (api/affordances.py); empty in a past version"})
+    actions_counted = fields.Integer(metadata={"description": "actions that count (not undone)"})
+    turn = fields.Dict(metadata={"description": "{round, participant_id (whose turn now), next_participant_id, ended_by_last_command}"})
     can_redo = fields.Boolean()
     undo_requests = fields.List(fields.Dict(), metadata={"description": "undo requests awaiting the Keeper"})
 

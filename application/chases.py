@@ -20,6 +20,7 @@ from eventsourcing.application import Application, Repository
 from eventsourcing.persistence import Mapper, Transcoding
 
 from application.analytics.facts import FactReader
+from application.affordances import Affordances
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
 from application.chase_cache import DEFAULT_SIZE, ChaseCache
 from application.dice import DiceResolver
@@ -94,6 +95,8 @@ class ChaseLedger(Application):
         self.commands: dict[str, Any] = {system.package: system.commands(self.runner, self.dice) for system in systems}
         self.job_kinds: dict[str, JobKind] = {kind: job for system in systems for kind, job in system.job_kinds.items()}
         self.outcome_odds_of = outcome_odds_of(systems)  # ... and of what a command decides from several
+        # What may be done now, for the live track view (application/affordances.py).
+        self.affordances = Affordances(self.runner, self.events, {name: legal for system in systems for name, legal in system.affordances.items()})
 
     def construct_mapper(self) -> Mapper:
         # The composition root chooses the mapper: one that keeps an upcast event's record as

@@ -48,6 +48,29 @@ class RoundsChase(track_features.TrackChase, Protocol):
 
 def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
     """Spend movement actions to move forward, one location for each ("Moving From One Location to the Next")."""
+    p, start, blocking = check_move(chase, participant_id, locations)
+    moved = blocking["from_location"] - start if blocking else locations
+    chase.trigger_event(
+        chase_events.Moved,
+        participant_id=participant_id,
+        from_location=start,
+        to_location=start + moved,
+        movement_actions_spent=moved,
+        movement_actions_left=p.movement_actions - moved,
+    )
+    for location in range(start + 1, start + moved + 1):
+        record_caught_up(chase, p, location)
+    if blocking is not None:
+        chase.trigger_event(
+            obstacle_events.ObstacleReached, participant_id=p.id, obstacle_id=blocking["id"],
+            location=start + moved, locations_not_moved=locations - moved,
+        )
+    if p.movement_actions == 0:
+        finish_turn(chase, p, "no movement actions left")
+
+
+def check_move(chase: RoundsChase, participant_id: str, locations: int = 1) -> tuple[Participant, int, dict[str, Any] | None]:
+    """The guard of ``move``: the mover, where they stand, and the first hazard or barrier on the way."""
     p = require_turn(chase, participant_id)
     rule = f"{CHASES} \"Movement Actions\""
     if isinstance(locations, bool) or not isinstance(locations, int) or locations < 1:
@@ -69,33 +92,13 @@ def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
             f"{blocking['name']} lies ahead of {p.name}: negotiate it (or break it down) to move on",
             f"{CHASES} \"{'Hazards' if blocking['kind'] == 'hazard' else 'Barriers'}\"",
         )
-    moved = blocking["from_location"] - start if blocking else locations
-    chase.trigger_event(
-        chase_events.Moved,
-        participant_id=participant_id,
-        from_location=start,
-        to_location=start + moved,
-        movement_actions_spent=moved,
-        movement_actions_left=p.movement_actions - moved,
-    )
-    for location in range(start + 1, start + moved + 1):
-        record_caught_up(chase, p, location)
-    if blocking is not None:
-        chase.trigger_event(
-            obstacle_events.ObstacleReached, participant_id=p.id, obstacle_id=blocking["id"],
-            location=start + moved, locations_not_moved=locations - moved,
-        )
-    if p.movement_actions == 0:
-        finish_turn(chase, p, "no movement actions left")
+    return p, start, blocking
 
 
 def delay(chase: RoundsChase, participant_id: str, until_after: str | None = None) -> None:
     """Delay acting until another participant has acted ("Actions in a Chase Round")."""
-    p = require_turn(chase, participant_id)
+    p, later = check_delay(chase, participant_id)
     rule = f"{CHASES} \"Actions in a Chase Round\""
-    later = chase.turn_order[chase.turn_index + 1 :]
-    if not later:
-        raise RuleBroken(f"{p.name} is the last to act this round; there is no one to wait for", rule)
     if until_after is None:
         until_after = later[-1]
     if until_after not in chase.participants:
@@ -114,6 +117,15 @@ def delay(chase: RoundsChase, participant_id: str, until_after: str | None = Non
         slot += 1
     order.insert(slot, participant_id)
     chase.trigger_event(chase_events.TurnDelayed, participant_id=participant_id, until_after=until_after, turn_order=order)
+
+
+def check_delay(chase: RoundsChase, participant_id: str) -> tuple[Participant, list[str]]:
+    """The guard of ``delay``: the participant whose turn it is, and those still to act after them."""
+    p = require_turn(chase, participant_id)
+    later = chase.turn_order[chase.turn_index + 1 :]
+    if not later:
+        raise RuleBroken(f"{p.name} is the last to act this round; there is no one to wait for", f"{CHASES} \"Actions in a Chase Round\"")
+    return p, later
 
 
 def end_turn(chase: RoundsChase, participant_id: str) -> None:
