@@ -5,7 +5,7 @@
 import { alertProblem, field, h, say, section } from "./dom.mjs";
 import { actionButtons, actionForm } from "./forms.mjs";
 import { follow } from "./live.mjs";
-import { playerLinks, recordControls } from "./record.mjs";
+import { playerLinks, undoRequests } from "./record.mjs";
 import { rewindPanel } from "./rewind.mjs";
 import { renderRolls } from "./rolls.mjs";
 import { addParticipantForm, commandBox, locationForm, obstacleForm } from "./setup.mjs";
@@ -30,7 +30,16 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
   const liveState = h("span", { class: "live-state", "data-test": "live-state" }, "connecting");
   const rewind = rewindPanel(api, chaseId);
 
-  function pick(action, who) {
+  async function pick(action, who) {
+    if (action.method === "GET") {  // the export: the log as a file
+      try {
+        const text = await api.text(action.href);
+        const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: `chase-${chaseId}.json` }, "Download the export");
+        formArea.replaceChildren(link);
+        link.focus();
+      } catch (error) { alertProblem(error); }
+      return;
+    }
     formArea.replaceChildren(actionForm(action, who, chase, api, async (answer) => {
       formArea.replaceChildren();
       if (answer && answer.chase) show(answer.chase);
@@ -40,14 +49,21 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
     if (first) first.focus();
   }
 
+  // Which actions show and whether they are allowed is the API's word (the view as this token
+  // reads it). A player's page leaves out what is not theirs to do (others' participants, the
+  // Keeper's commands); the rules' refusals of their own participants' actions stay, disabled.
   function drawTurn() {
     const groups = [];
-    if (keeper && Array.isArray(chase.actions)) groups.push(h("div", { class: "group" }, h("h3", {}, "The chase"), actionButtons(chase.actions, "", (a) => pick(a, ""))));
+    const chaseActions = (chase.actions || []).filter((a) => keeper || a.allowed);
+    if (chaseActions.length) groups.push(h("div", { class: "group" }, h("h3", {}, keeper ? "The chase" : "Everyone"), actionButtons(chaseActions, "", (a) => pick(a, ""))));
+    const turnOf = chase.turn ? chase.turn.participant_id : chase.whose_turn;
     for (const p of Object.values(chase.participants || {})) {
       if (!keeper && !mine.includes(p.id)) continue;
       if (!Array.isArray(p.actions)) continue;
-      groups.push(h("div", { class: "group", dataset: { participant: p.id } }, h("h3", {}, p.name), actionButtons(p.actions, p.name, (a) => pick(a, p.name))));
+      groups.push(h("div", { class: p.id === turnOf ? "group now" : "group", dataset: { participant: p.id } },
+        h("h3", {}, p.name, p.id === turnOf ? " (their turn)" : ""), actionButtons(p.actions, p.name, (a) => pick(a, p.name))));
     }
+    if (keeper && (chase.undo_requests || []).length) groups.push(undoRequests(api, chase, refresh));
     turn.replaceChildren(...(groups.length ? groups : [h("p", {}, "No actions offered by the API for this chase now.")]));
   }
 
@@ -104,7 +120,6 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
     section(keeper ? "Turn: actions" : "Your actions", "turn", turn, formArea),
     ...playerExtras,
     keeper ? section("Set up", "setup", setupArea) : null,
-    keeper ? section("Record", "record", recordControls(api, chaseId, refresh)) : null,
     keeper ? section("Player links", "links", playerLinks(api, chase)) : null,
     section("Rewind", "rewind", rewind.element),
     section("Roll log", "rolls", rollLog),

@@ -7,32 +7,62 @@ import { alertProblem, field, h, percent } from "./dom.mjs";
 
 const FACES = { type: "faces", label: "Table dice faces (empty: the server's dice)" };
 const PERCENTILE = "tens dice (00-90) then the units die, e.g. 70, 2";
+const SAVAGE = "trait die, Wild Die, then each ace's rerolls";
+const D6 = "ordinary dice, Wild Die, then each reroll";
+const NOTE = { key: "reason", label: "Reason (for the log)", type: "text", optional: true };
 
-export const FORMS = {
-  "speed-roll": { inputs: [{ ...FACES, key: "table_dice", hint: PERCENTILE }] },
-  "cut-to-the-chase": { inputs: [{ key: "opening_range", label: "Opening range (locations)", type: "number", min: 1, max: 2, default: 2 }] },
-  move: { inputs: [{ key: "locations", label: "Locations to move", type: "number", min: 1, max: 100, default: 1 }] },
-  delay: { inputs: [{ key: "until_after", label: "Act after", type: "participant", optional: true }] },
-  negotiate: {
-    inputs: [
-      { key: "approach", label: "Approach", type: "select", options: ["reckless", "cautious"], default: "reckless" },
-      { key: "bonus_dice", label: "Bonus dice (cautious)", type: "number", min: 0, max: 2, optional: true },
-      { ...FACES, key: "rolls.skill", hint: PERCENTILE },
-    ],
-    // "Hazards": the choices on offer, compared before the roll.
-    variants: [["reckless", { approach: "reckless" }], ["cautious, 1 bonus die", { approach: "cautious", bonus_dice: 1 }], ["cautious, 2 bonus dice", { approach: "cautious", bonus_dice: 2 }]],
-  },
-  "break-barrier": { inputs: [{ ...FACES, key: "rolls.damage", label: "Damage dice faces (empty: the server's dice)" }] },
-  attack: { inputs: [{ key: "target_id", label: "Target", type: "participant" }, { ...FACES, key: "rolls.attack", hint: PERCENTILE }] },
-  end: { inputs: [{ key: "outcome", label: "Outcome", type: "text", default: "caught" }, { key: "note", label: "Note", type: "text", optional: true }] },
-  "end-turn": { inputs: [] },
-  "trait-rolls": { inputs: [{ ...FACES, key: "table_dice", hint: "trait die, Wild Die, then each ace's rerolls" }] },
-  maneuver: { inputs: [{ ...FACES, key: "table_dice", hint: "trait die, Wild Die, then each ace's rerolls" }] },
+// Inputs of the record's commands and of commands several systems share.
+const COMMON = {
+  undo: { inputs: [{ key: "count", label: "Actions to undo", type: "number", min: 1, max: 100, default: 1 }, NOTE] },
+  rewind: { inputs: [{ key: "to_version", label: "Rewind the chase to version", type: "number", min: 1 }, NOTE] },
+  redo: { inputs: [] },
+  reveal_seed: { inputs: [] },
+  end_chase: { inputs: [{ key: "outcome", label: "Outcome", type: "text", default: "caught" }, { key: "note", label: "Note", type: "text", optional: true }] },
+  request_undo: { inputs: [{ key: "count", label: "Actions to undo", type: "number", min: 1, max: 100, default: 1 }, { key: "note", label: "Note to the Keeper", type: "text" }] },
+  add_entropy: { inputs: [{ key: "entropy", label: "Entropy for the server dice", type: "text" }] },
+  issue_token: { inputs: [{ key: "participant_ids", label: "Participants the player acts for", type: "participants" }] },
+  end_turn: { inputs: [] },
+  skill_roll: { inputs: [{ key: "skill", label: "Skill", type: "text", default: "Luck" }, { key: "participant_id", label: "Who rolls", type: "participant", optional: true }, { key: "target", label: "Target (if not the participant's)", type: "number", min: 0, max: 999, optional: true }, { ...FACES, key: "table_dice", hint: PERCENTILE }] },
+  dice_roll: { inputs: [{ key: "expression", label: "Dice", type: "text", default: "1D6" }, { ...FACES, key: "table_dice" }] },
 };
 
-function nameFor(action) {
-  const tail = String(action.href || "").split("/").filter(Boolean).pop();
-  return FORMS[action.action] ? action.action : tail;
+export const FORMS = {
+  coc7e: {
+    speed_roll: { inputs: [{ ...FACES, key: "table_dice", hint: PERCENTILE }] },
+    cut_to_the_chase: { inputs: [{ key: "opening_range", label: "Opening range (locations)", type: "number", min: 1, max: 2, default: 2 }] },
+    move: { inputs: [{ key: "locations", label: "Locations to move", type: "number", min: 1, max: 100, default: 1 }] },
+    delay: { inputs: [{ key: "until_after", label: "Act after", type: "participant", optional: true }] },
+    negotiate: {
+      inputs: [
+        { key: "approach", label: "Approach", type: "select", options: ["reckless", "cautious"], default: "reckless" },
+        { key: "bonus_dice", label: "Bonus dice (cautious)", type: "number", min: 0, max: 2, optional: true },
+        { ...FACES, key: "rolls.skill", hint: PERCENTILE },
+      ],
+      // coc7e-chases.txt "Hazards": the choices on offer, compared before the roll.
+      variants: [["reckless", { approach: "reckless" }], ["cautious, 1 bonus die", { approach: "cautious", bonus_dice: 1 }], ["cautious, 2 bonus dice", { approach: "cautious", bonus_dice: 2 }]],
+    },
+    break_barrier: { inputs: [{ ...FACES, key: "rolls.damage", label: "Damage dice faces (empty: the server's dice)" }] },
+    attack: { inputs: [{ key: "target_id", label: "Target", type: "participant" }, { key: "weapon", label: "Weapon", type: "text", optional: true }, { ...FACES, key: "rolls.attack", hint: PERCENTILE }] },
+    mishap_roll: { inputs: [{ key: "skill", label: "Skill", type: "text" }, { ...FACES, key: "rolls.skill", hint: PERCENTILE }] },
+    begin_fight: { inputs: [{ key: "initiative", label: "Initiative", type: "select", options: ["dex", "dex roll"], default: "dex" }] },
+  },
+  swade: {
+    begin: { inputs: [{ key: "mode", label: "Type of chase", type: "select", options: ["foot", "mounted", "vehicular", "airplane", "sailing ship", "jet", "starship"], default: "foot" }] },
+    trait_roll: { inputs: [{ ...FACES, key: "table_dice", hint: SAVAGE }] },
+  },
+  d6: {
+    begin: { inputs: [{ key: "finish", label: "Finish (metres)", type: "number", min: 1, default: 100 }] },
+    move: { inputs: [{ key: "movement", label: "Movement", type: "select", options: ["running", "swimming", "climbing", "flying", "leaping"], default: "running" }, { key: "rate", label: "Rate (metres)", type: "number", min: 0.5, default: 10 }, { ...FACES, key: "table_dice", hint: D6 }] },
+    end_round: { inputs: [] },
+  },
+};
+FORMS["coc7e-combat"] = FORMS.coc7e;
+FORMS.swd = { maneuver: { inputs: [{ ...FACES, key: "table_dice", hint: SAVAGE }] }, trait_roll: FORMS.swade.trait_roll };
+
+export const label = (action) => action.action.replaceAll("_", " ");
+
+export function formOf(system, action) {
+  return (FORMS[system] || {})[action.action] || COMMON[action.action] || { inputs: [] };
 }
 
 function setPath(body, path, value) {
@@ -48,6 +78,10 @@ function control(spec, chase) {
     return h("select", { name: spec.key }, spec.optional ? h("option", { value: "" }, "(default)") : null,
       Object.values(chase.participants || {}).map((p) => h("option", { value: p.id }, p.name)));
   }
+  if (spec.type === "participants") {
+    return h("select", { name: spec.key, multiple: true, size: Math.min(6, Object.keys(chase.participants || {}).length || 1) },
+      Object.values(chase.participants || {}).map((p) => h("option", { value: p.id }, p.name)));
+  }
   if (spec.type === "number") return h("input", { name: spec.key, type: "number", inputmode: "numeric", min: spec.min, max: spec.max, value: spec.default ?? "" });
   if (spec.type === "faces") return h("input", { name: spec.key, type: "text", inputmode: "numeric", placeholder: spec.hint || "faces, e.g. 4, 6", autocomplete: "off" });
   return h("input", { name: spec.key, type: "text", value: spec.default ?? "" });
@@ -57,9 +91,14 @@ function readBody(form, specs) {
   const body = {};
   for (const spec of specs) {
     const el = form.elements[spec.key];
+    if (spec.type === "participants") { setPath(body, spec.key, [...el.selectedOptions].map((o) => o.value)); continue; }
     const raw = el.value.trim();
     if (raw === "") continue;
-    if (spec.type === "number") setPath(body, spec.key, Number(raw));
+    if (spec.type === "participants") {
+    return h("select", { name: spec.key, multiple: true, size: Math.min(6, Object.keys(chase.participants || {}).length || 1) },
+      Object.values(chase.participants || {}).map((p) => h("option", { value: p.id }, p.name)));
+  }
+  if (spec.type === "number") setPath(body, spec.key, Number(raw));
     else if (spec.type === "faces") setPath(body, spec.key, raw.split(/[\s,]+/).filter(Boolean).map(Number));
     else setPath(body, spec.key, raw);
   }
@@ -81,14 +120,15 @@ function oddsTable(label, answer) {
 // The form of one action: its inputs, the odds of the choices on offer (a dry run of each: the
 // API works them out and records nothing), and the button that does it.
 export function actionForm(action, who, chase, api, done) {
-  const spec = FORMS[nameFor(action)] || { inputs: [] };
+  const spec = formOf(chase.system, action);
   const odds = h("div", { class: "odds-box", "aria-live": "polite" });
-  const form = h("form", { class: "action-form", "aria-label": `${action.action}${who ? ` for ${who}` : ""}` },
-    h("h3", {}, `${action.action}${who ? ` — ${who}` : ""}`),
+  const rolls = spec.inputs.some((s) => s.type === "faces");  // only a command that rolls has a dry run
+  const form = h("form", { class: "action-form", "aria-label": `${label(action)}${who ? ` for ${who}` : ""}` },
+    h("h3", {}, `${label(action)}${who ? ` — ${who}` : ""}`),
     spec.inputs.map((s) => field(s.label, control(s, chase))),
     field("More fields (JSON)", h("textarea", { name: "more", rows: 2, placeholder: "{}" })),
     h("div", { class: "buttons" },
-      h("button", { type: "button", class: "secondary", onclick: async () => {
+      rolls ? h("button", { type: "button", class: "secondary", onclick: async () => {
         odds.replaceChildren(h("p", {}, "Working out the odds…"));
         const body = readBody(form, spec.inputs);
         const variants = spec.variants || [["as entered", {}]];
@@ -98,8 +138,8 @@ export function actionForm(action, who, chase, api, done) {
           catch (error) { tables.push(h("p", {}, `${label}: ${error.body && error.body.detail ? error.body.detail : error.message}`)); }
         }
         odds.replaceChildren(...tables);
-      } }, "Odds"),
-      h("button", { type: "submit", class: "primary" }, `Do: ${action.action}`),
+      } }, "Odds") : null,
+      h("button", { type: "submit", class: "primary" }, `Do: ${label(action)}`),
       h("button", { type: "button", class: "secondary", onclick: () => done(null) }, "Cancel")),
     odds);
   form.addEventListener("submit", async (event) => {
@@ -114,15 +154,24 @@ export function actionForm(action, who, chase, api, done) {
 }
 
 // Allowed actions as buttons; refused ones disabled, with the API's reason as the button's
-// accessible description (and shown beside it, with the rule it cites).
+// accessible description (and shown beside it, with the rule it cites), folded away under
+// "Not now" so that a phone shows what can be done first.
+let whyCount = 0;
+
+function actionItem(action, onPick) {
+  const why = action.allowed ? null : `${action.why || "not allowed now"}${action.rule ? ` (${action.rule})` : ""}`;
+  const whyId = why ? `why-${++whyCount}` : null;
+  return h("li", {},
+    h("button", { type: "button", class: action.allowed ? "action" : "action refused", disabled: !action.allowed,
+      "aria-describedby": whyId, dataset: { action: action.action }, onclick: () => onPick(action) }, label(action)),
+    why ? h("span", { id: whyId, class: "why" }, why) : null);
+}
+
 export function actionButtons(actions, who, onPick) {
-  return h("ul", { class: "actions", "aria-label": `Actions${who ? ` of ${who}` : ""}` },
-    (actions || []).map((action, i) => {
-      const why = action.allowed ? null : `${action.why || "not allowed now"}${action.rule ? ` (${action.rule})` : ""}`;
-      const whyId = why ? `why-${Math.random().toString(36).slice(2)}-${i}` : null;
-      return h("li", {},
-        h("button", { type: "button", class: action.allowed ? "action" : "action refused", disabled: !action.allowed,
-          "aria-describedby": whyId, dataset: { action: action.action }, onclick: () => onPick(action) }, action.action),
-        why ? h("span", { id: whyId, class: "why" }, why) : null);
-    }));
+  const allowed = (actions || []).filter((a) => a.allowed);
+  const refused = (actions || []).filter((a) => !a.allowed);
+  return h("div", {},
+    h("ul", { class: "actions", "aria-label": `Actions${who ? ` of ${who}` : ""}` }, allowed.map((a) => actionItem(a, onPick))),
+    refused.length ? h("details", { class: "not-now" }, h("summary", {}, `Not now (${refused.length})`),
+      h("ul", { class: "actions", "aria-label": `Actions not open now${who ? ` to ${who}` : ""}` }, refused.map((a) => actionItem(a, onPick)))) : null);
 }

@@ -1,32 +1,16 @@
-// The Keeper's hold on the record: undo, rewind and redo (compensating events: nothing is
-// deleted), the seed revealed, the chase ended, the log exported, and links for players.
-import { alertProblem, field, h, say } from "./dom.mjs";
+// The Keeper's links for players and answers to their undo requests (the record's commands,
+// undo, rewind, redo, reveal, end and export, are buttons from the view's actions).
+import { alertProblem, h } from "./dom.mjs";
 
-function commandButton(label, run) {
-  return h("button", { type: "button", onclick: async () => {
-    try { await run(); alertProblem(null); } catch (error) { alertProblem(error); }
-  } }, label);
-}
-
-export function recordControls(api, chaseId, refresh) {
-  const base = `/chases/${chaseId}`;
-  const count = h("input", { type: "number", min: 1, max: 100, value: 1, inputmode: "numeric" });
-  const version = h("input", { type: "number", min: 1, inputmode: "numeric" });
-  const outcome = h("input", { type: "text", value: "caught" });
-  const download = h("a", { hidden: true, download: `chase-${chaseId}.json` }, "Download the export");
-  return h("div", { class: "record" },
-    h("div", { class: "row" }, field("Actions to undo", count), commandButton("Undo", async () => { await api.post(`${base}/undo`, { count: Number(count.value) }); await refresh(); })),
-    h("div", { class: "row" }, field("Rewind the chase to version", version), commandButton("Rewind", async () => { await api.post(`${base}/rewind`, { to_version: Number(version.value) }); await refresh(); })),
-    h("div", { class: "row" },
-      commandButton("Redo", async () => { await api.post(`${base}/redo`, {}); await refresh(); }),
-      commandButton("Reveal the seed", async () => { await api.post(`${base}/reveal-seed`, {}); say("Seed revealed: anyone can now recompute every server roll."); await refresh(); })),
-    h("div", { class: "row" }, field("Outcome", outcome), commandButton("End the chase", async () => { await api.post(`${base}/end`, { outcome: outcome.value }); await refresh(); })),
-    h("div", { class: "row" }, commandButton("Export the log", async () => {
-      const text = await api.text(`${base}/export`);
-      download.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-      download.hidden = false;
-      download.focus();
-    }), download));
+// Undo requests the players made, for the Keeper to grant or refuse.
+export function undoRequests(api, chase, refresh) {
+  const answer = (id, accept) => async () => {
+    try { await api.post(`/chases/${chase.chase_id}/undo-requests/${id}`, { accept }); alertProblem(null); await refresh(); } catch (error) { alertProblem(error); }
+  };
+  return h("div", { class: "group" }, h("h3", {}, "Undo requests"), h("ul", {}, chase.undo_requests.map((r) => h("li", {},
+    `#${r.request_id}: undo ${r.count || 1}${r.note ? ` (${r.note})` : ""} `,
+    h("button", { type: "button", onclick: answer(r.request_id, true) }, `Grant request ${r.request_id}`), " ",
+    h("button", { type: "button", onclick: answer(r.request_id, false) }, `Refuse request ${r.request_id}`)))));
 }
 
 export function playerLinks(api, chase) {

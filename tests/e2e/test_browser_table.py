@@ -1,0 +1,242 @@
+"""The table in a browser (issue 19), in a real headless Chromium: the Keeper plays Harvey and
+the angry farmer (coc7e-chases.txt parts 1 and 2) to the end through the console with table
+dice; a player follows the chase live from a link; the rewind slider shows a past version as
+the API does; the player's browser verifies the log itself and names a tampered event.
+
+One served app and one browser for the module (the API as `chase serve` runs it: api/asgi.py
+on uvicorn, live streams included), so the module runs in well under a minute.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.e2e.browser import button, by_label, chromium, text_of, until
+from tests.e2e.test_stream import Served
+
+HARVEY = {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6}
+FARMER = {"name": "Farmer", "role": "pursuer", "dex": 50, "con": 55, "mov": 7}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[Served]:
+    served = Served({"SQLITE_DBNAME": str(tmp_path_factory.mktemp("browser") / "chase.sqlite3"), "CHASE_LEDGER_STREAM_POLL": "0.2"})
+    yield served
+    served.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    driver = chromium()
+    yield driver
+    driver.quit()
+
+
+class Page:
+    """What a person does on the page: finds controls by their labels and buttons by their names."""
+
+    def __init__(self, driver: Any, served: Served) -> None:
+        self.driver = driver
+        self.base = f"http://127.0.0.1:{served.port}"
+
+    def open(self, fragment: str, ready: str) -> None:
+        self.driver.get(f"{self.base}/app/#/{fragment}")
+        self.driver.refresh()  # a new fragment on the same page: load it afresh
+        until(self.driver, lambda: self.driver.execute_script("return document.body.dataset.ready") == ready)
+
+    def version(self) -> int:
+        return int(until(self.driver, lambda: text_of(self.driver, "#track-section [data-test=version]")))
+
+    def state(self, field: str) -> str:
+        return text_of(self.driver, f"#track-section [data-test={field}]")
+
+    def group(self, heading: str) -> Any:
+        for group in self.driver.find_elements(By.CSS_SELECTOR, "#turn .group"):
+            if group.find_element(By.TAG_NAME, "h3").text.startswith(heading):
+                return group
+        raise AssertionError(f"no actions for {heading!r}")
+
+    def act(self, who: str, action: str, odds: bool = False, **inputs: str) -> str:
+        """Click ``who``'s ``action`` button, fill in its form, and do it; the odds shown if asked."""
+        before = self.version()
+        button(self.driver, action, self.group(who)).click()
+        form = until(self.driver, lambda: self.driver.find_element(By.CSS_SELECTOR, "#turn form.action-form"))
+        for label, value in inputs.items():
+            control = by_label(self.driver, label.replace("_", " "), form)
+            control.clear()
+            control.send_keys(value)
+        shown = ""
+        if odds:
+            button(self.driver, "Odds", form).click()
+            shown = until(self.driver, lambda: "success" in text_of(self.driver, "#turn .odds h4") and text_of(self.driver, "#turn .odds-box"))
+        button(self.driver, f"Do: {action}", form).click()
+        until(self.driver, lambda: self.version() > before)
+        return shown
+
+    def fill(self, form_name: str, **inputs: str) -> Any:
+        form = self.driver.find_element(By.CSS_SELECTOR, f"form[aria-label='{form_name}']")
+        for label, value in inputs.items():
+            control = by_label(self.driver, label, form)
+            if control.tag_name == "select":
+                control.find_element(By.CSS_SELECTOR, f"option[value='{value}']").click()
+            else:
+                control.clear()
+                control.send_keys(value)
+        return form
+
+
+def keeper_chase(served: Served) -> tuple[str, str, dict[str, str]]:
+    """Harvey and the farmer set up over HTTP, speed rolls made (failures: MOV 5 and 6), cut to."""
+    chase, token = served.ledger.start_chase("Harvey and the angry farmer", dice="server")
+    from tests.e2e.served_process import Client
+
+    keeper = Client(served.port, token)
+    base = f"/chases/{chase['chase_id']}"
+    ids = {p["name"]: keeper.request("POST", f"{base}/participants", p)[1]["participant_id"] for p in (HARVEY, FARMER)}
+    keeper.request("POST", f"{base}/participants/{ids['Harvey']}/speed-roll", {"table_dice": [70, 2]})
+    keeper.request("POST", f"{base}/participants/{ids['Farmer']}/speed-roll", {"table_dice": [80, 0]})
+    keeper.request("POST", f"{base}/cut-to-the-chase", {"opening_range": 2})
+    return chase["chase_id"], token, ids
+
+
+def test_the_keeper_plays_harvey_and_the_farmer_to_the_end_in_the_console(served, browser):
+    page = Page(browser, served)
+    # The Keeper opens the page and creates a Call of Cthulhu chase.
+    page.open("", "home")
+    form = page.fill("Create a chase", **{"Chase name": "Harvey and the angry farmer"})
+    button(browser, "Create the chase", form).click()
+    until(browser, lambda: browser.execute_script("return document.body.dataset.ready") == "keeper")
+    assert page.state("phase") == "setup"
+
+    # Harvey and the farmer join, typed into the labelled set-up form.
+    for who in (HARVEY, FARMER):
+        before = page.version()
+        form = page.fill("Add a participant", Name=who["name"], Role=who["role"], DEX=str(who["dex"]), CON=str(who["con"]), MOV=str(who["mov"]))
+        button(browser, "Add participant", form).click()
+        until(browser, lambda: page.version() > before)
+
+    # Before the cut, the API offers no move: the button is there, disabled, saying why.
+    move = page.group("Harvey").find_element(By.CSS_SELECTOR, "button[data-action=move]")
+    assert not move.is_enabled()
+    why = browser.find_element(By.ID, move.get_attribute("aria-describedby")).get_attribute("textContent")
+    assert "Cut to the chase" in why
+
+    # "Speed Roll": the odds before Harvey's CON roll (60 of 100), then the table dice 72: failure.
+    odds = page.act("Harvey", "speed roll", odds=True, **{"Table dice faces (empty: the server's dice)": "70, 2"})
+    assert "success 60.0%" in odds and "3/10" in odds  # regular success: 30 of 100 exactly
+    page.act("Farmer", "speed roll", **{"Table dice faces (empty: the server's dice)": "80, 0"})
+    assert "72" in text_of(browser, "#rolls table") and "80" in text_of(browser, "#rolls table")
+
+    # The Keeper cuts to the chase with the farmer two locations behind.
+    page.act("The chase", "cut to the chase", **{"Opening range (locations)": "2"})
+    assert page.state("phase") == "running" and page.state("turn") == "Harvey"
+
+    # Two rounds: Harvey moves 1 location, the farmer 2, and the farmer catches him in round 2.
+    for _ in range(2):
+        page.act("Harvey", "move", **{"Locations to move": "1"})
+        page.act("Farmer", "move", **{"Locations to move": "2"})
+    until(browser, lambda: "Farmer caught Harvey (round 2)" in text_of(browser, "#track-section .caught"))
+
+    # The Keeper ends the chase; nothing more is offered to Harvey.
+    page.act("The chase", "end chase", Outcome="caught")
+    assert page.state("phase") == "ended (caught)"
+    assert not page.group("Harvey").find_element(By.CSS_SELECTOR, "button[data-action=move]").is_enabled()
+    # The roll log shows each roll with its odds, and that table dice were entered by the Keeper.
+    log = text_of(browser, "#rolls table")
+    assert "speed roll" in log and "60.0%" in log and "table dice (entered by keeper)" in log
+
+
+def test_a_player_follows_the_chase_live_from_a_link_and_has_no_keeper_control(served, browser):
+    chase_id, token, ids = keeper_chase(served)
+    from tests.e2e.served_process import Client
+
+    keeper = Client(served.port, token)
+    player = keeper.request("POST", f"/chases/{chase_id}/tokens", {"participant_ids": [ids["Harvey"]]})[1]
+    page = Page(browser, served)
+    # The player opens the link the Keeper gave them.
+    page.open(f"play/{chase_id}/{player['token']}/{ids['Harvey']}", "play")
+    until(browser, lambda: text_of(browser, "[data-test=live-state]") == "live")
+    harvey_at = lambda: browser.find_element(By.CSS_SELECTOR, f"#track-section li.location:has(li[data-participant='{ids['Harvey']}'])").get_attribute("data-index")  # noqa: E731
+    assert harvey_at() == "2"
+
+    # The Keeper moves Harvey at the table; the player's page shows it without a reload.
+    keeper.request("POST", f"/chases/{chase_id}/participants/{ids['Harvey']}/move", {"locations": 1})
+    until(browser, lambda: harvey_at() == "3")
+
+    # Only Harvey's actions are offered, and no Keeper control at all.
+    headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#turn .group h3")]
+    assert any(h.startswith("Harvey") for h in headings) and not any(h.startswith("Farmer") for h in headings)
+    names = {b.text for b in browser.find_elements(By.TAG_NAME, "button")}
+    assert not names & {"undo", "rewind", "redo", "reveal seed", "end chase", "issue token", "Make a player link", "Add participant"}
+    assert not browser.find_elements(By.CSS_SELECTOR, "#setup, #links")
+    assert {"request undo", "add entropy"} <= names
+
+    # Were the page to try a Keeper's command with the player's token, the API says no.
+    status = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(arguments[0], {method: "POST", headers: {Authorization: `Bearer ${arguments[1]}`, "Content-Type": "application/json"}, body: "{}"})
+          .then((r) => done(r.status));""", f"/chases/{chase_id}/undo", player["token"])
+    assert status == 403
+
+
+def test_the_rewind_slider_shows_version_5_as_the_api_does(served, browser):
+    chase_id, token, ids = keeper_chase(served)
+    from tests.e2e.served_process import Client
+
+    keeper = Client(served.port, token)
+    keeper.request("POST", f"/chases/{chase_id}/participants/{ids['Harvey']}/move", {"locations": 1})
+    at_5 = keeper.request("GET", f"/chases/{chase_id}?version=5")[1]["chase"]
+    page = Page(browser, served)
+    page.open(f"play/{chase_id}/{token}", "play")
+
+    # The slider goes back to version 5 (one key press at a time from the latest, as a keyboard user would).
+    slider = browser.find_element(By.ID, "rewind-slider")
+    latest = int(slider.get_attribute("max"))
+    assert latest > 5
+    for _ in range(latest - 5):
+        slider.send_keys("\ue012")  # the left arrow key
+    view = until(browser, lambda: browser.find_element(By.CSS_SELECTOR, ".rewind-view .track-view[data-version='5']"))
+
+    # What it shows is what the API says of version 5: phase, round and each participant's row.
+    assert view.find_element(By.CSS_SELECTOR, "[data-test=phase]").text == at_5["phase"]
+    assert view.find_element(By.CSS_SELECTOR, "[data-test=round]").text == str(at_5["round"])
+    for pid, p in at_5["participants"].items():
+        row = view.find_element(By.CSS_SELECTOR, f"tr[data-participant='{pid}']")
+        assert row.find_element(By.CSS_SELECTOR, "[data-field=speed_mov]").text == str(p["speed_mov"])
+    # The live track is still at the latest version: time travel changed nothing.
+    assert page.version() == latest
+    assert "version 5 of" in text_of(browser, "[data-test=rewind-version]")
+
+
+def test_the_players_browser_verifies_the_log_and_names_a_tampered_event(served, browser, tmp_path):
+    chase_id, token, ids = keeper_chase(served)
+    from tests.e2e.served_process import Client
+
+    keeper = Client(served.port, token)
+    keeper.request("POST", f"/chases/{chase_id}/skill-rolls", {"skill": "Luck", "participant_id": ids["Harvey"], "target": 50})  # server dice
+    player = keeper.request("POST", f"/chases/{chase_id}/tokens", {"participant_ids": [ids["Harvey"]]})[1]
+    page = Page(browser, served)
+    page.open(f"play/{chase_id}/{player['token']}/{ids['Harvey']}", "play")
+    until(browser, lambda: "seed not revealed yet" in text_of(browser, "#rolls table"))
+
+    # The Keeper reveals the seed: the player's page checks the whole log by itself at once.
+    keeper.request("POST", f"/chases/{chase_id}/reveal-seed", {})
+    verdict = until(browser, lambda: browser.find_element(By.CSS_SELECTOR, "#verify [data-test=verdict]"))
+    assert verdict.get_attribute("data-ok") == "true", verdict.text
+    assert "1 server rolls recomputed and matching" in verdict.text
+    until(browser, lambda: "recomputed in this browser ✓" in text_of(browser, "#rolls table"))
+
+    # A copy of the export with the Luck roll's units die changed: the page names that event.
+    exported = keeper.request("GET", f"/chases/{chase_id}/export")[1]
+    rolled = next(e for e in exported["events"] if e["data"].get("roll", {}).get("skill") == "Luck")
+    rolled["data"]["roll"]["units"] = (rolled["data"]["roll"]["units"] + 1) % 10
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(exported))
+    browser.find_element(By.ID, "export-file").send_keys(str(tampered))
+    failed = until(browser, lambda: browser.find_element(By.CSS_SELECTOR, "#verify .field [data-test=verdict]"))
+    assert failed.get_attribute("data-ok") == "false"
+    assert f"event {rolled['version']}" in failed.text
