@@ -74,8 +74,14 @@ class Page:
             button(self.driver, "Odds", form).click()
             shown = until(self.driver, lambda: "success" in text_of(self.driver, "#turn .odds h4") and text_of(self.driver, "#turn .odds-box"))
         button(self.driver, f"Do: {action}", form).click()
-        until(self.driver, lambda: self.version() > before)
+        until(self.driver, lambda: self.version() > before or self.refusal())
+        assert not self.refusal(), self.refusal()
         return shown
+
+    def refusal(self) -> str:
+        """The problem the API answered, as the page shows it (role=alert)."""
+        alert = self.driver.find_element(By.ID, "alert")
+        return alert.text if alert.is_displayed() else ""
 
     def fill(self, form_name: str, **inputs: str) -> Any:
         form = self.driver.find_element(By.CSS_SELECTOR, f"form[aria-label='{form_name}']")
@@ -240,3 +246,27 @@ def test_the_players_browser_verifies_the_log_and_names_a_tampered_event(served,
     failed = until(browser, lambda: browser.find_element(By.CSS_SELECTOR, "#verify .field [data-test=verdict]"))
     assert failed.get_attribute("data-ok") == "false"
     assert f"event {rolled['version']}" in failed.text
+
+
+@pytest.mark.parametrize("system, roles", [("swade", ("chaser", "quarry")), ("swd", ("chaser", "quarry")), ("d6", ("pursuer", "quarry"))])
+def test_the_console_runs_savage_worlds_and_d6_chases_too(served, browser, system, roles):
+    page = Page(browser, served)
+    page.open("", "home")
+    form = page.fill("Create a chase", **{"Chase name": f"A {system} chase", "Game system": system})
+    button(browser, "Create the chase", form).click()
+    until(browser, lambda: browser.execute_script("return document.body.dataset.ready") == "keeper")
+    assert page.state("phase") == "setup"
+    # The set-up form asks for the system's own fields (a maneuver die, or a Move and Physique).
+    for name, role in zip(("Hunter", "Thief"), roles):
+        before = page.version()
+        form = page.fill("Add a participant", Name=name, Role=role)
+        button(browser, "Add participant", form).click()
+        until(browser, lambda: page.version() > before)
+    assert {"Hunter", "Thief"} <= {row.text.split("\n")[0] for row in browser.find_elements(By.CSS_SELECTOR, "#track-section tbody th")}
+    # The API offers the system's own way to begin, and the console shows it as a button.
+    assert page.group("The chase").find_element(By.CSS_SELECTOR, "button[data-action=begin]").is_enabled()
+    if system == "d6":
+        # "Running": the GM sets a 100 m course, and the Hunter runs 10 m with table dice.
+        page.act("The chase", "begin", **{"Finish (metres)": "100"})
+        page.act("Hunter", "move", **{"Rate (metres)": "10", "Table dice faces (empty: the server's dice)": "4, 4, 4"})
+        until(browser, lambda: text_of(browser, "#track-section tr[data-participant] [data-field=position]").split()[0] == "10")

@@ -2,10 +2,10 @@
 // "player", acting only for their own participants). Both follow the chase over SSE and draw
 // the track, the vehicles, the roll log, the rewind slider and the verification panel; only the
 // Keeper's page has set-up, record and link controls (the API refuses them to a player anyway).
-import { alertProblem, field, h, say, section } from "./dom.mjs";
+import { alertProblem, h, say, section } from "./dom.mjs";
 import { actionButtons, actionForm } from "./forms.mjs";
 import { follow } from "./live.mjs";
-import { playerLinks, undoRequests } from "./record.mjs";
+import { playerLink, undoRequests } from "./record.mjs";
 import { rewindPanel } from "./rewind.mjs";
 import { renderRolls } from "./rolls.mjs";
 import { addParticipantForm, commandBox, locationForm, obstacleForm } from "./setup.mjs";
@@ -42,6 +42,7 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
     }
     formArea.replaceChildren(actionForm(action, who, chase, api, async (answer) => {
       formArea.replaceChildren();
+      if (answer && answer.token) formArea.append(playerLink(chase, answer));  // issue_token
       if (answer && answer.chase) show(answer.chase);
       await refresh();
     }));
@@ -112,15 +113,11 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
   }, (state) => { liveState.textContent = state; });
   window.addEventListener("hashchange", () => live.stop(), { once: true });
 
-  const playerExtras = keeper ? [] : [section("Your requests", "requests",
-    entropyForm(api, chaseId), undoRequestForm(api, chaseId))];
   main.replaceChildren(
     h("h1", {}, chase.name, h("span", { class: "who" }, keeper ? " — Keeper's console" : " — player's view"), " ", liveState),
     section("Track", "track-section", track, h("details", {}, h("summary", {}, "Vehicles"), vehicles)),
     section(keeper ? "Turn: actions" : "Your actions", "turn", turn, formArea),
-    ...playerExtras,
     keeper ? section("Set up", "setup", setupArea) : null,
-    keeper ? section("Player links", "links", playerLinks(api, chase)) : null,
     section("Rewind", "rewind", rewind.element),
     section("Roll log", "rolls", rollLog),
     section("Verify", "verify",
@@ -130,25 +127,4 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
   show(chase);
   await refresh();
   say(`${chase.name}: version ${chase.version}.`);
-}
-
-function entropyForm(api, chaseId) {
-  const text = h("input", { type: "text", maxlength: 200, name: "entropy" });
-  const form = h("form", { "aria-label": "Add entropy" }, field("Entropy for the server dice", text), h("button", { type: "submit" }, "Add entropy"));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    try { await api.post(`/chases/${chaseId}/entropy`, { entropy: text.value }); say("Entropy added."); form.reset(); alertProblem(null); } catch (error) { alertProblem(error); }
-  });
-  return form;
-}
-
-function undoRequestForm(api, chaseId) {
-  const count = h("input", { type: "number", min: 1, max: 100, value: 1, inputmode: "numeric" });
-  const note = h("input", { type: "text", maxlength: 500 });
-  const form = h("form", { "aria-label": "Ask the Keeper for an undo" }, field("Actions to undo", count), field("Note to the Keeper", note), h("button", { type: "submit" }, "Ask for an undo"));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    try { await api.post(`/chases/${chaseId}/undo-requests`, { count: Number(count.value), note: note.value }); say("Undo asked for."); alertProblem(null); } catch (error) { alertProblem(error); }
-  });
-  return form;
 }

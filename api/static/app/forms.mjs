@@ -52,7 +52,7 @@ export const FORMS = {
   },
   d6: {
     begin: { inputs: [{ key: "finish", label: "Finish (metres)", type: "number", min: 1, default: 100 }] },
-    move: { inputs: [{ key: "movement", label: "Movement", type: "select", options: ["running", "swimming", "climbing", "flying", "leaping"], default: "running" }, { key: "rate", label: "Rate (metres)", type: "number", min: 0.5, default: 10 }, { ...FACES, key: "table_dice", hint: D6 }] },
+    move: { inputs: [{ key: "movement", label: "Movement", type: "select", options: ["running", "swimming", "climbing", "flying", "leaping"], default: "running" }, { key: "rate", label: "Rate (metres)", type: "number", min: 0.5, step: 0.5, default: 10 }, { ...FACES, key: "table_dice", hint: D6 }] },
     end_round: { inputs: [] },
   },
 };
@@ -82,7 +82,7 @@ function control(spec, chase) {
     return h("select", { name: spec.key, multiple: true, size: Math.min(6, Object.keys(chase.participants || {}).length || 1) },
       Object.values(chase.participants || {}).map((p) => h("option", { value: p.id }, p.name)));
   }
-  if (spec.type === "number") return h("input", { name: spec.key, type: "number", inputmode: "numeric", min: spec.min, max: spec.max, value: spec.default ?? "" });
+  if (spec.type === "number") return h("input", { name: spec.key, type: "number", inputmode: spec.step ? "decimal" : "numeric", min: spec.min, max: spec.max, step: spec.step, value: spec.default ?? "" });
   if (spec.type === "faces") return h("input", { name: spec.key, type: "text", inputmode: "numeric", placeholder: spec.hint || "faces, e.g. 4, 6", autocomplete: "off" });
   return h("input", { name: spec.key, type: "text", value: spec.default ?? "" });
 }

@@ -16,9 +16,15 @@ function resultOf(roll) {
   return "";
 }
 
+// Each die drawn as a die: a percentile roll's tens dice (a dropped bonus or penalty die faded)
+// and its units die; other rolls' dice with their size named.
+function die(face, name, kept = true) {
+  return h("span", { class: kept ? "die" : "die dropped", title: name, "aria-label": `${name} ${face}${kept ? "" : " (dropped)"}` }, String(face));
+}
+
 function facesOf(roll) {
-  if (Array.isArray(roll.tens)) return `${roll.tens.map((t) => `${String(t.face).padStart(2, "0")}${t.kept ? "" : " (dropped)"}`).join(" ")} + ${roll.units}`;
-  if (Array.isArray(roll.dice)) return roll.dice.map((d) => `${d.die || ""}:${d.face}`).join(" ");
+  if (Array.isArray(roll.tens)) return [...roll.tens.map((t) => die(String(t.face).padStart(2, "0"), "tens die", t.kept !== false)), die(roll.units, "units die")];
+  if (Array.isArray(roll.dice)) return roll.dice.map((d) => die(d.face, d.die || "die", d.kept !== false));
   return "";
 }
 
