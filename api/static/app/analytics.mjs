@@ -2,7 +2,7 @@
 // reports them, with its charts (drawn by the server; fetched with the token and shown from
 // blobs, so the token never goes in an image URL). A chase's own, and the Keeper's session:
 // a session this browser starts with the chase, to which the Keeper's other chases can be added.
-import { alertProblem, h, percent, section } from "./dom.mjs";
+import { alertProblem, fill, h, percent, section } from "./dom.mjs";
 import { client, remember, remembered } from "./http.mjs";
 
 const CHARTS = [["luck", "Luck over time"], ["levels", "Levels of success against expected"], ["faces", "Die faces against the uniform line"]];
@@ -68,7 +68,7 @@ export async function analyticsPage(main, api, chaseId, back) {
     const base = `/chases/${chaseId}/analytics`;
     const own = await reportView(api, base, `${base}/charts`, "chase");
     const session = back ? await sessionPanel(chaseId, api.token, render) : [];  // the Keeper's page only
-    main.replaceChildren(
+    fill(main,
       h("h1", {}, "Analytics"),
       back ? h("p", {}, h("a", { href: back }, "Back to the chase")) : null,
       h("h2", { class: "band" }, "This chase"), ...own, ...session);

@@ -2,7 +2,7 @@
 // "player", acting only for their own participants). Both follow the chase over SSE and draw
 // the track, the vehicles, the roll log, the rewind slider and the verification panel; only the
 // Keeper's page has set-up, record and link controls (the API refuses them to a player anyway).
-import { alertProblem, h, say, section } from "./dom.mjs";
+import { alertProblem, fill, h, say, section } from "./dom.mjs";
 import { actionButtons, actionForm } from "./forms.mjs";
 import { follow } from "./live.mjs";
 import { playerLink, undoRequests } from "./record.mjs";
@@ -113,7 +113,7 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
   }, (state) => { liveState.textContent = state; });
   window.addEventListener("hashchange", () => live.stop(), { once: true });
 
-  main.replaceChildren(
+  fill(main,
     h("h1", {}, chase.name, h("span", { class: "who" }, keeper ? " — Keeper's console" : " — player's view"), " ", liveState),
     section("Track", "track-section", track, h("details", {}, h("summary", {}, "Vehicles"), vehicles)),
     section(keeper ? "Turn: actions" : "Your actions", "turn", turn, formArea),

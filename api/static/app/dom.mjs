@@ -26,6 +26,11 @@ export function field(label, control) {
   return h("div", { class: "field" }, h("label", { for: id }, label), control);
 }
 
+// replaceChildren without the parts a page leaves out (null would be drawn as "null").
+export function fill(element, ...children) {
+  element.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 export function section(title, id, ...children) {
   const heading = `${id}-title`;
   return h("section", { id, "aria-labelledby": heading, class: "panel" }, h("h2", { id: heading }, title), ...children);

@@ -28,7 +28,14 @@ export function stateLine(chase) {
 
 function locations(chase) {
   if (!chase.locations || chase.locations.length === 0) return null;
-  const obstacleText = (o) => o ? `${o.kind || "obstacle"}${o.name ? `: ${o.name}` : ""}` : null;
+  const byId = Object.fromEntries((chase.obstacles || []).map((o) => [o.id, o]));
+  const obstacleText = (ahead) => {
+    const o = typeof ahead === "string" ? byId[ahead] : ahead;
+    if (!o) return null;
+    const skills = o.skills && o.skills.length ? ` (${o.skills.join(", ")}, ${o.difficulty})` : "";
+    const hp = o.hit_points !== null && o.hit_points !== undefined ? `, ${o.hit_points} HP` : "";
+    return `${o.kind}${o.name ? `: ${o.name}` : ""}${skills}${hp}`;
+  };
   return h("ol", { class: "track", "aria-label": "Locations", "data-test": "locations" },
     chase.locations.map((loc) => h("li", { class: "location", dataset: { index: loc.index } },
       h("span", { class: "loc-name" }, loc.name || `Location ${loc.index}`),
@@ -61,11 +68,11 @@ const COLUMNS = [
 function participants(chase) {
   const rows = Object.values(chase.participants || {});
   const used = COLUMNS.filter(([key]) => rows.some((p) => p[key] !== undefined && p[key] !== null));
-  return h("table", { class: "people-table", "aria-label": "Participants" },
+  return h("div", { class: "scroll" }, h("table", { class: "people-table", "aria-label": "Participants" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Name"), used.map(([, label]) => h("th", { scope: "col" }, label)))),
     h("tbody", {}, rows.map((p) => h("tr", { dataset: { participant: p.id } },
       h("th", { scope: "row" }, p.name),
-      used.map(([key]) => h("td", { dataset: { field: key } }, p[key] === null || p[key] === undefined ? "–" : String(p[key])))))));
+      used.map(([key]) => h("td", { dataset: { field: key } }, p[key] === null || p[key] === undefined ? "–" : String(p[key]))))))));
 }
 
 export function renderTrack(chase) {
