@@ -141,6 +141,15 @@ def test_the_keeper_plays_harvey_and_the_farmer_to_the_end_in_the_console(served
     page.act("The chase", "cut to the chase", **{"Opening range (locations)": "2"})
     assert page.state("phase") == "running" and page.state("turn") == "Harvey"
 
+    # The Keeper makes Harvey's player a link (the issue token action): it names Harvey.
+    button(browser, "issue token", page.group("The chase")).click()
+    form = until(browser, lambda: browser.find_element(By.CSS_SELECTOR, "#turn form.action-form"))
+    choose = by_label(browser, "Participants the player acts for", form)
+    choose.find_element(By.XPATH, "option[text()='Harvey']").click()
+    button(browser, "Do: issue token", form).click()
+    link = until(browser, lambda: browser.find_element(By.CSS_SELECTOR, "#turn a.player-link"))
+    assert "/app/#/play/" in link.get_attribute("href") and link.text == "Player link for Harvey"
+
     # Two rounds: Harvey moves 1 location, the farmer 2, and the farmer catches him in round 2.
     for _ in range(2):
         page.act("Harvey", "move", **{"Locations to move": "1"})

@@ -85,11 +85,15 @@ export function renderTrack(chase) {
     stateLine(chase), locations(chase), cards(chase), caught, pending, mishaps, participants(chase));
 }
 
+const BUILD = [["chart_vehicle", "chart"], ["build", "Build"], ["starting_build", "of"], ["condition", "condition"], ["armor", "armor"],
+  ["wounds", "wounds"], ["toughness", "toughness"], ["status", "status"]];
+
 export function renderVehicles(view) {
   const vehicles = (view && view.vehicles) || [];
   if (vehicles.length === 0) return h("p", {}, "No vehicles.");
-  return h("ul", { class: "vehicles" }, vehicles.map((v) => h("li", {},
-    h("strong", {}, v.name), " ",
-    ["current_build", "starting_build", "wounds", "toughness", "state"].filter((k) => v[k] !== undefined && v[k] !== null)
-      .map((k) => `${k.replace("_", " ")}: ${typeof v[k] === "object" ? JSON.stringify(v[k]) : v[k]}`).join(", "))));
+  return h("ul", { class: "vehicles", "aria-label": "Vehicles" }, vehicles.map((v) => h("li", { dataset: { vehicle: v.id } },
+    h("strong", {}, v.name), ": ",
+    BUILD.filter(([k]) => v[k] !== undefined && v[k] !== null && typeof v[k] !== "object").map(([k, name]) => `${name} ${v[k]}`).join(", "),
+    Array.isArray(v.build_losses) && v.build_losses.length ? ` (Build lost: ${v.build_losses.map((l) => `${l.amount ?? l.build ?? ""} ${l.cause || ""}`.trim()).join("; ")})` : "",
+    Array.isArray(v.occupants) && v.occupants.length ? ` — aboard: ${v.occupants.map((o) => o.name || o).join(", ")}` : "")));
 }
