@@ -128,14 +128,16 @@ def _rivals(participants: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """Each participant in the chase's distance to every rival: roles that differ (pursuer and
     quarry), or racers, who race each other. A track counts locations; D6 counts metres. The work
     is the size of the answer (a pack of 999 pursuers after one quarry: 1,998 distances)."""
-    by_role: dict[str, list[tuple[str, Any, str]]] = {}
+    by_role: dict[str, list[tuple[str, Any, str, bool]]] = {}
     for pid, p in participants.items():
         where, unit = (p.get("location"), "locations") if p.get("location") is not None else (p.get("position"), "metres")
         if where is not None and p.get("role") and p.get("status") == "in_chase":
-            by_role.setdefault(p["role"], []).append((pid, where, unit))
+            # Those riding in a vehicle have its distances; they are not counted as rivals of their own.
+            moves_itself = p.get("vehicle_id") is None and p.get("unit", pid) == pid
+            by_role.setdefault(p["role"], []).append((pid, where, unit, moves_itself))
     out: dict[str, list[dict[str, Any]]] = {}
     for role, members in by_role.items():
-        rivals = [m for other, others in by_role.items() if other != role or role == "racer" for m in others]
-        for pid, where, unit in members:
-            out[pid] = [{"to": other, unit: abs(there - where)} for other, there, _ in rivals if other != pid]
+        rivals = [m for other, others in by_role.items() if other != role or role == "racer" for m in others if m[3]]
+        for pid, where, unit, _ in members:
+            out[pid] = [{"to": other, unit: abs(there - where)} for other, there, _, _ in rivals if other != pid]
     return out

@@ -19,6 +19,7 @@ Refusal = tuple[str, str] | None
 # {"chase": {action: Refusal}, "participants": {participant id: {action: Refusal}}}
 Legal = dict[str, Any]
 
+INPUT = "input: "  # the rule of a refusal that is about the request (422 naming the field), not the game
 RECORD_RULE = "DESIGN.md section 5 (undo, rewind, redo) and 4 (the seed)"
 
 
@@ -27,11 +28,11 @@ def judge(check: Callable[[], Any]) -> Refusal:
     try:
         check()
     except RuleBroken as refused:
-        return refused.message, refused.rule
+        return str(refused), refused.rule  # the problem's detail, word for word
     except HistoryRefused as refused:
         return str(refused), RECORD_RULE
-    except InvalidInput as refused:  # a guard that needs something the chase lacks (a driver's skill)
-        return refused.message, f"the participant's {refused.field}"
+    except InvalidInput as refused:  # not a rule: the command's input cannot name this one (a vehicle, a driver without the skill)
+        return str(refused), f"{INPUT}{refused.field}"
     return None
 
 

@@ -117,7 +117,7 @@ def test_undo_and_redo_of_each_kind_of_event_restore_the_exact_state(keeper, kin
     act(keeper)
     after = keeper.track()
     assert names_after(keeper, before["version"]) == recorded
-    assert after["actions"] == before["actions"] + 1  # the events of one command are one action
+    assert after["actions_counted"] == before["actions_counted"] + 1  # the events of one command are one action
     log_after = keeper.events()
     rolls_after = keeper.rolls()
 
@@ -126,7 +126,7 @@ def test_undo_and_redo_of_each_kind_of_event_restore_the_exact_state(keeper, kin
     # The undone state is the state as it was before the action, both as time travel shows it
     # and as it was live, but for the record's own bookkeeping (RECORD_FIELDS).
     assert game(undone) == game(at(keeper, before["version"])) == game(before)
-    assert undone["actions"] == before["actions"]
+    assert undone["actions_counted"] == before["actions_counted"]
     assert undone["can_redo"] is True
     assert undone["rolls_made"] == after["rolls_made"]  # a roll's sequence number is never reused
     assert keeper.track() == undone
@@ -221,9 +221,9 @@ def test_undo_to_the_start_leaves_a_chase_in_set_up_with_no_participants(keeper)
     chase = keeper.track()
     created = at(keeper, 1)
 
-    undone = undo(keeper, chase["actions"])
+    undone = undo(keeper, chase["actions_counted"])
 
-    assert undone["phase"] == "setup" and undone["participants"] == {} and undone["actions"] == 0
+    assert undone["phase"] == "setup" and undone["participants"] == {} and undone["actions_counted"] == 0
     assert game(undone) == game(created)
     body = problem(keeper.post("/undo", {"count": 1}), 422)
     assert fields_named(body) == ["count"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.affordances import Legal, Refusal, judge, record_actions, same_for_all
-from domain.rules.coc7e import encounter_rounds, mishaps, obstacle_procedures, rounds, wound_procedures
+from domain.rules.coc7e import conflict_procedures, encounter_rounds, fire_procedures, mishaps, obstacle_procedures, rounds, wound_procedures
 from domain.rules.coc7e.errors import CHASES
 
 # The commands only the one whose turn it is may send (each calls rounds.require_turn first).
@@ -85,6 +85,9 @@ _PAST_THE_TURN = {
     "delay": rounds.check_delay,
     "negotiate": lambda chase, pid: obstacle_procedures.facing(chase, pid, None),
     "break_barrier": obstacle_procedures.check_break,
+    "attack": conflict_procedures.check_attack,
+    "fire": fire_procedures.check_fire,
+    "reload": fire_procedures.check_fire,
 }
 
 

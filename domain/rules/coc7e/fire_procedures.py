@@ -14,9 +14,17 @@ from typing import Any
 from domain.rules.coc7e import arms, combat_events, conflict, conflict_procedures, keeper_rolls, mishaps, ranged, rounds, weapon_damage
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
+from domain.rules.coc7e.participants import Participant
 
 FireChase = mishaps.MishapChase
 MAX_TARGETS = 10
+
+
+def check_fire(chase: FireChase, participant_id: str) -> Participant:
+    """The guard of ``fire`` and ``reload``: the shooter's turn, and a gun carried."""
+    p = rounds.require_turn(chase, participant_id)
+    arms.require_gun(p)
+    return p
 
 
 def fire(
@@ -27,7 +35,7 @@ def fire(
     """Fire ``weapon``: ``shots`` single shots at ``target_id`` (mode "shots": a penalty die each
     when more than one), a "burst" at ``target_id``, or "full auto" at ``targets`` ([{target_id,
     bullets}]) in volleys sized by the SMG or MG skill. ``difficulty``: the range's, for every roll."""
-    a = rounds.require_turn(chase, attacker_id)
+    a = check_fire(chase, attacker_id)
     if mode not in ranged.MODES[1:]:
         raise InvalidCommand("mode", f"must be one of {', '.join(ranged.MODES[1:])}")
     armed = arms.armed(a, weapon)
@@ -120,7 +128,7 @@ def reload(
     combat round to load two shells ...", "one round to exchange a clip": the Keeper counts the
     rounds), or try to clear a jam ("a successful Mechanical Repair or Firearms skill roll ... once
     per round until succeeding"; the roll "clear")."""
-    p = rounds.require_turn(chase, participant_id)
+    p = check_fire(chase, participant_id)
     w = arms.weapons.weapon(weapon)
     carried = next((c for c in p.weapons if c["weapon"] == w.name), None)
     if carried is None or carried["loaded"] is None:

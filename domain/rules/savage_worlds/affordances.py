@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.affordances import Legal, Refusal, judge, record_actions
-from domain.rules.savage_worlds import hold, swade_turns, swd_actions
+from domain.rules.savage_worlds import hold, recovery, savage_rolls, swade_turns, swd_actions
 
 # The Adventure Edition's maneuvers and what each command says it cannot do (swade_maneuvers.py).
 SWADE_MANEUVERS = {
@@ -19,7 +19,7 @@ SWADE_MANEUVERS = {
     "flee": "Flee", "force": "Force", "ram": "Ram", "attack": "attack",
 }
 SWD_ON_TURN = {"attack": "attack", "force": "Force"}  # swd_actions.py
-ANY_TIME = ("recover", "conditions", "bennies", "benny_reroll", "benny_soak", "test")
+ANY_TIME = ("conditions", "bennies", "benny_reroll", "benny_soak", "test")
 
 
 def legal_swade(chase: Any) -> Legal:
@@ -54,8 +54,9 @@ def _common(chase: Any, pid: str) -> dict[str, Refusal]:
     return {
         "end_turn": judge(lambda: chase.acting_unit(pid, "end the turn", in_chase=False)),
         **dict.fromkeys(ANY_TIME, running),
-        "recover_from_stunned": judge(lambda: chase.acting_unit(pid, "recovery from Stunned")),
-        "break_free": judge(lambda: chase.acting_unit(pid, "attempt to break free")),
+        "recover": judge(lambda: savage_rolls.check_recover(chase, pid)),
+        "recover_from_stunned": judge(lambda: recovery.check_recover_from_stunned(chase, pid)),
+        "break_free": judge(lambda: recovery.check_break_free(chase, pid)),
     }
 
 
