@@ -60,10 +60,17 @@ class Page:
                 return group
         raise AssertionError(f"no actions for {heading!r}")
 
+    def press(self, who: str, name: str) -> None:
+        """Click a button of ``who``'s actions (the live page may redraw them meanwhile: ask again)."""
+        until(self.driver, lambda: button(self.driver, name, self.group(who)).click() or True)
+
+    def action_button(self, who: str, action: str) -> Any:
+        return until(self.driver, lambda: self.group(who).find_element(By.CSS_SELECTOR, f"button[data-action={action}]"))
+
     def act(self, who: str, action: str, odds: bool = False, **inputs: str) -> str:
         """Click ``who``'s ``action`` button, fill in its form, and do it; the odds shown if asked."""
         before = self.version()
-        button(self.driver, action, self.group(who)).click()
+        self.press(who, action)
         form = until(self.driver, lambda: self.driver.find_element(By.CSS_SELECTOR, "#turn form.action-form"))
         for label, value in inputs.items():
             control = by_label(self.driver, label.replace("_", " "), form)
@@ -126,9 +133,8 @@ def test_the_keeper_plays_harvey_and_the_farmer_to_the_end_in_the_console(served
         until(browser, lambda: page.version() > before)
 
     # Before the cut, the API offers no move: the button is there, disabled, saying why.
-    move = page.group("Harvey").find_element(By.CSS_SELECTOR, "button[data-action=move]")
-    assert not move.is_enabled()
-    why = browser.find_element(By.ID, move.get_attribute("aria-describedby")).get_attribute("textContent")
+    assert until(browser, lambda: not page.action_button("Harvey", "move").is_enabled())
+    why = until(browser, lambda: browser.find_element(By.ID, page.action_button("Harvey", "move").get_attribute("aria-describedby")).get_attribute("textContent"))
     assert "Cut to the chase" in why
 
     # "Speed Roll": the odds before Harvey's CON roll (60 of 100), then the table dice 72: failure.
@@ -142,7 +148,7 @@ def test_the_keeper_plays_harvey_and_the_farmer_to_the_end_in_the_console(served
     assert page.state("phase") == "running" and page.state("turn") == "Harvey"
 
     # The Keeper makes Harvey's player a link (the issue token action): it names Harvey.
-    button(browser, "issue token", page.group("The chase")).click()
+    page.press("The chase", "issue token")
     form = until(browser, lambda: browser.find_element(By.CSS_SELECTOR, "#turn form.action-form"))
     choose = by_label(browser, "Participants the player acts for", form)
     choose.find_element(By.XPATH, "option[text()='Harvey']").click()
@@ -159,7 +165,7 @@ def test_the_keeper_plays_harvey_and_the_farmer_to_the_end_in_the_console(served
     # The Keeper ends the chase; nothing more is offered to Harvey.
     page.act("The chase", "end chase", Outcome="caught")
     assert page.state("phase") == "ended (caught)"
-    assert not page.group("Harvey").find_element(By.CSS_SELECTOR, "button[data-action=move]").is_enabled()
+    assert until(browser, lambda: not page.action_button("Harvey", "move").is_enabled())
     # The roll log shows each roll with its odds, and that table dice were entered by the Keeper.
     log = text_of(browser, "#rolls table")
     assert "speed roll" in log and "60.0%" in log and "table dice (entered by keeper)" in log
@@ -183,9 +189,9 @@ def test_a_player_follows_the_chase_live_from_a_link_and_has_no_keeper_control(s
     until(browser, lambda: harvey_at() == "3")
 
     # Only Harvey's actions are offered, and no Keeper control at all.
-    headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#turn .group h3")]
+    headings = until(browser, lambda: [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#turn .group h3")])
     assert any(h.startswith("Harvey") for h in headings) and not any(h.startswith("Farmer") for h in headings)
-    names = {b.text for b in browser.find_elements(By.TAG_NAME, "button")}
+    names = until(browser, lambda: {b.get_attribute("textContent") for b in browser.find_elements(By.TAG_NAME, "button")})
     assert not names & {"undo", "rewind", "redo", "reveal seed", "end chase", "issue token", "Make a player link", "Add participant"}
     assert not browser.find_elements(By.CSS_SELECTOR, "#setup, #links")
     assert {"request undo", "add entropy"} <= names
@@ -271,9 +277,9 @@ def test_the_console_runs_savage_worlds_and_d6_chases_too(served, browser, syste
         form = page.fill("Add a participant", Name=name, Role=role)
         button(browser, "Add participant", form).click()
         until(browser, lambda: page.version() > before)
-    assert {"Hunter", "Thief"} <= {row.text.split("\n")[0] for row in browser.find_elements(By.CSS_SELECTOR, "#track-section tbody th")}
+    assert until(browser, lambda: {"Hunter", "Thief"} <= {th.text for th in browser.find_elements(By.CSS_SELECTOR, "#track-section tbody th")})
     # The API offers the system's own way to begin, and the console shows it as a button.
-    assert page.group("The chase").find_element(By.CSS_SELECTOR, "button[data-action=begin]").is_enabled()
+    assert until(browser, lambda: page.action_button("The chase", "begin").is_enabled())
     if system == "d6":
         # "Running": the GM sets a 100 m course, and the Hunter runs 10 m with table dice.
         page.act("The chase", "begin", **{"Finish (metres)": "100"})
