@@ -192,7 +192,7 @@ def test_a_player_follows_the_chase_live_from_a_link_and_has_no_keeper_control(s
     headings = until(browser, lambda: [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#turn .group h3")])
     assert any(h.startswith("Harvey") for h in headings) and not any(h.startswith("Farmer") for h in headings)
     names = until(browser, lambda: {b.get_attribute("textContent") for b in browser.find_elements(By.TAG_NAME, "button")})
-    assert not names & {"undo", "rewind", "redo", "reveal seed", "end chase", "issue token", "Make a player link", "Add participant"}
+    assert not names & {"undo", "rewind", "redo", "reveal seed", "end chase", "issue token", "consequences", "damage", "Add participant"}
     assert not browser.find_elements(By.CSS_SELECTOR, "#setup, #links")
     assert {"request undo", "add entropy"} <= names
 

@@ -51,8 +51,8 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
   }
 
   // Which actions show and whether they are allowed is the API's word (the view as this token
-  // reads it). A player's page leaves out what is not theirs to do (others' participants, the
-  // Keeper's commands); the rules' refusals of their own participants' actions stay, disabled.
+  // reads it). A player's page shows only what the API allows them now, for their own
+  // participants: no Keeper control, not even a disabled one.
   function drawTurn() {
     const groups = [];
     const chaseActions = (chase.actions || []).filter((a) => keeper || a.allowed);
@@ -61,8 +61,9 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
     for (const p of Object.values(chase.participants || {})) {
       if (!keeper && !mine.includes(p.id)) continue;
       if (!Array.isArray(p.actions)) continue;
+      const offered = keeper ? p.actions : p.actions.filter((a) => a.allowed);
       groups.push(h("div", { class: p.id === turnOf ? "group now" : "group", dataset: { participant: p.id } },
-        h("h3", {}, p.name, p.id === turnOf ? " (their turn)" : ""), actionButtons(p.actions, p.name, (a) => pick(a, p.name))));
+        h("h3", {}, p.name, p.id === turnOf ? " (their turn)" : ""), actionButtons(offered, p.name, (a) => pick(a, p.name))));
     }
     if (keeper && (chase.undo_requests || []).length) groups.push(undoRequests(api, chase, refresh));
     turn.replaceChildren(...(groups.length ? groups : [h("p", {}, "No actions offered by the API for this chase now.")]));

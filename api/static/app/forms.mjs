@@ -142,6 +142,7 @@ export function actionForm(action, who, chase, api, done) {
       h("button", { type: "submit", class: "primary" }, `Do: ${label(action)}`),
       h("button", { type: "button", class: "secondary", onclick: () => done(null) }, "Cancel")),
     odds);
+  form.addEventListener("keydown", (event) => { if (event.key === "Escape") done(null); });  // Esc: put it away
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
