@@ -45,6 +45,8 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
       if (answer && answer.token) formArea.append(playerLink(chase, answer));  // issue_token
       if (answer && answer.chase) show(answer.chase);
       await refresh();
+      // The buttons were drawn anew: a keyboard user goes on from the list of actions.
+      if (!formArea.contains(document.activeElement)) document.getElementById("turn-title").focus();
     }));
     const first = formArea.querySelector("input, select, textarea, button");
     if (first) first.focus();

@@ -33,7 +33,7 @@ export function fill(element, ...children) {
 
 export function section(title, id, ...children) {
   const heading = `${id}-title`;
-  return h("section", { id, "aria-labelledby": heading, class: "panel" }, h("h2", { id: heading }, title), ...children);
+  return h("section", { id, "aria-labelledby": heading, class: "panel" }, h("h2", { id: heading, tabindex: -1 }, title), ...children);
 }
 
 export function say(message) {
