@@ -52,7 +52,7 @@ class Page:
         return int(until(self.driver, lambda: text_of(self.driver, "#track-section [data-test=version]")))
 
     def state(self, field: str) -> str:
-        return text_of(self.driver, f"#track-section [data-test={field}]")
+        return until(self.driver, lambda: text_of(self.driver, f"#track-section [data-test={field}]"))
 
     def group(self, heading: str) -> Any:
         for group in self.driver.find_elements(By.CSS_SELECTOR, "#turn .group"):
@@ -280,6 +280,20 @@ def test_the_console_runs_savage_worlds_and_d6_chases_too(served, browser, syste
     assert until(browser, lambda: {"Hunter", "Thief"} <= {th.text for th in browser.find_elements(By.CSS_SELECTOR, "#track-section tbody th")})
     # The API offers the system's own way to begin, and the console shows it as a button.
     assert until(browser, lambda: page.action_button("The chase", "begin").is_enabled())
+    if system == "swade":
+        # swade-chases-reference.txt "SETUP": a foot chase, the Hunter on the rear card, the Thief two ahead.
+        page.press("The chase", "begin")
+        form = until(browser, lambda: browser.find_element(By.CSS_SELECTOR, "#turn form.action-form"))
+        cards = {e.text.strip(): e.find_element(By.TAG_NAME, "input") for e in form.find_elements(By.CSS_SELECTOR, "fieldset.per-unit label")}
+        cards["Thief"].clear()
+        cards["Thief"].send_keys("2")
+        before = page.version()
+        button(browser, "Do: begin", form).click()
+        until(browser, lambda: page.version() > before or page.refusal())
+        assert not page.refusal() and page.state("phase") == "running"
+    if system == "swd":
+        page.act("The chase", "begin", Rounds="5")
+        assert page.state("phase") == "running"
     if system == "d6":
         # "Running": the GM sets a 100 m course, and the Hunter runs 10 m with table dice.
         page.act("The chase", "begin", **{"Finish (metres)": "100"})

@@ -9,6 +9,10 @@ const FACES = { type: "faces", label: "Table dice faces (empty: the server's dic
 const PERCENTILE = "tens dice (00-90) then the units die, e.g. 70, 2";
 const SAVAGE = "trait die, Wild Die, then each ace's rerolls";
 const D6 = "ordinary dice, Wild Die, then each reroll";
+const TARGET = { key: "target_id", label: "Target", type: "participant" };
+const TRAIT = { key: "trait_die", label: "Trait die", type: "select", options: ["d4", "d6", "d8", "d10", "d12"], default: "d8" };
+const DIRECTION = { key: "direction", label: "Direction", type: "select", options: [["1", "toward the front"], ["-1", "toward the rear"]], numeric: true };
+const MODE = { key: "mode", label: "Type of chase", type: "select", options: ["foot", "mounted", "vehicular", "airplane", "sailing ship", "jet", "starship"], default: "foot" };
 const NOTE = { key: "reason", label: "Reason (for the log)", type: "text", optional: true };
 
 // Inputs of the record's commands and of commands several systems share.
@@ -47,8 +51,18 @@ export const FORMS = {
     begin_fight: { inputs: [{ key: "initiative", label: "Initiative", type: "select", options: ["dex", "dex roll"], default: "dex" }] },
   },
   swade: {
-    begin: { inputs: [{ key: "mode", label: "Type of chase", type: "select", options: ["foot", "mounted", "vehicular", "airplane", "sailing ship", "jet", "starship"], default: "foot" }] },
-    trait_roll: { inputs: [{ ...FACES, key: "table_dice", hint: SAVAGE }] },
+    // swade-chases-reference.txt "SETUP": the type of chase, each unit's Chase Card (0: the rear).
+    begin: { inputs: [MODE, { key: "placements", label: "Chase Card of each unit (0: the rear)", type: "per-unit", default: 0 }, { key: "chase_cards", label: "Chase Cards to deal", type: "number", min: 1, max: 54, default: 9 }] },
+    change_position: { inputs: [DIRECTION, { ...FACES, key: "table_dice", hint: SAVAGE }] },
+    drop_back: { inputs: [{ key: "cards", label: "Cards", type: "number", min: 1, max: 2, default: 1 }] },
+    flee: { inputs: [{ ...FACES, key: "table_dice", hint: SAVAGE }] },
+    force: { inputs: [TARGET, DIRECTION, { ...FACES, key: "table_dice", hint: SAVAGE }] },
+    ram: { inputs: [TARGET, { ...FACES, key: "table_dice", hint: SAVAGE }] },
+    attack: { inputs: [TARGET, TRAIT, { key: "target_number", label: "Target number (4, or Parry)", type: "number", min: 1, max: 100, default: 4 }, { ...FACES, key: "table_dice", hint: SAVAGE }] },
+    recover: { inputs: [{ ...FACES, key: "table_dice", hint: SAVAGE }] },
+    trait_roll: { inputs: [{ key: "participant_id", label: "Who rolls", type: "participant" }, TRAIT, { ...FACES, key: "table_dice", hint: SAVAGE }] },
+    damage_roll: { inputs: [TARGET, { key: "expression", label: "Damage", type: "text", default: "2d6" }, { ...FACES, key: "table_dice", hint: "each die left to right, then the aces' rerolls" }] },
+    resolve: { inputs: [{ ...FACES, key: "table_dice" }] },
   },
   d6: {
     begin: { inputs: [{ key: "finish", label: "Finish (metres)", type: "number", min: 1, default: 100 }] },
@@ -57,7 +71,14 @@ export const FORMS = {
   },
 };
 FORMS["coc7e-combat"] = FORMS.coc7e;
-FORMS.swd = { maneuver: { inputs: [{ ...FACES, key: "table_dice", hint: SAVAGE }] }, trait_roll: FORMS.swade.trait_roll };
+FORMS.swd = {
+  // swd-chases.txt "Maneuvering Roll" and the Deluxe chase's other actions.
+  begin: { inputs: [{ key: "length", label: "Rounds", type: "number", min: 1, max: 1000, default: 5 }, { key: "constant", label: "Chase modifier (Difficult Terrain -2)", type: "number", min: -10, max: 10, default: 0 }] },
+  maneuver: { inputs: [{ key: "modifier", label: "Modifier", type: "number", min: -20, max: 20, optional: true }, { ...FACES, key: "table_dice", hint: SAVAGE }] },
+  cooperate: { inputs: [{ ...FACES, key: "table_dice", hint: SAVAGE }] },
+  attack: FORMS.swade.attack, force: { inputs: [TARGET, { ...FACES, key: "table_dice", hint: SAVAGE }] },
+  recover: FORMS.swade.recover, trait_roll: FORMS.swade.trait_roll, damage_roll: FORMS.swade.damage_roll, resolve: FORMS.swade.resolve,
+};
 
 export const label = (action) => action.action.replaceAll("_", " ");
 
@@ -73,7 +94,17 @@ function setPath(body, path, value) {
 }
 
 function control(spec, chase) {
-  if (spec.type === "select") return h("select", { name: spec.key }, spec.options.map((o) => h("option", { value: o, selected: o === spec.default }, o)));
+  if (spec.type === "select") {
+    return h("select", { name: spec.key }, spec.options.map((o) => {
+      const [value, text] = Array.isArray(o) ? o : [o, o];
+      return h("option", { value, selected: value === spec.default }, text);
+    }));
+  }
+  if (spec.type === "per-unit") {  // one number per unit (a participant who moves itself)
+    const units = Object.values(chase.participants || {}).filter((p) => p.unit === undefined || p.unit === p.id);
+    return h("fieldset", { name: spec.key, class: "per-unit" }, h("legend", {}, spec.label),
+      units.map((p) => h("label", { class: "check" }, `${p.name} `, h("input", { type: "number", inputmode: "numeric", dataset: { participant: p.id }, value: spec.default ?? 0 }))));
+  }
   if (spec.type === "participant") {
     return h("select", { name: spec.key }, spec.optional ? h("option", { value: "" }, "(default)") : null,
       Object.values(chase.participants || {}).map((p) => h("option", { value: p.id }, p.name)));
@@ -90,15 +121,15 @@ function control(spec, chase) {
 function readBody(form, specs) {
   const body = {};
   for (const spec of specs) {
-    const el = form.elements[spec.key];
+    const el = form.elements.namedItem(spec.key);  // not form.elements[key]: "length" is the collection's own
+    if (spec.type === "per-unit") {
+      setPath(body, spec.key, Object.fromEntries([...form.querySelectorAll(`fieldset[name=${spec.key}] input`)].map((i) => [i.dataset.participant, Number(i.value)])));
+      continue;
+    }
     if (spec.type === "participants") { setPath(body, spec.key, [...el.selectedOptions].map((o) => o.value)); continue; }
     const raw = el.value.trim();
     if (raw === "") continue;
-    if (spec.type === "participants") {
-    return h("select", { name: spec.key, multiple: true, size: Math.min(6, Object.keys(chase.participants || {}).length || 1) },
-      Object.values(chase.participants || {}).map((p) => h("option", { value: p.id }, p.name)));
-  }
-  if (spec.type === "number") setPath(body, spec.key, Number(raw));
+    if (spec.type === "number" || spec.numeric) setPath(body, spec.key, Number(raw));
     else if (spec.type === "faces") setPath(body, spec.key, raw.split(/[\s,]+/).filter(Boolean).map(Number));
     else setPath(body, spec.key, raw);
   }
@@ -125,7 +156,7 @@ export function actionForm(action, who, chase, api, done) {
   const rolls = spec.inputs.some((s) => s.type === "faces");  // only a command that rolls has a dry run
   const form = h("form", { class: "action-form", "aria-label": `${label(action)}${who ? ` for ${who}` : ""}` },
     h("h3", {}, `${label(action)}${who ? ` — ${who}` : ""}`),
-    spec.inputs.map((s) => field(s.label, control(s, chase))),
+    spec.inputs.map((s) => (s.type === "per-unit" ? control(s, chase) : field(s.label, control(s, chase)))),
     field("More fields (JSON)", h("textarea", { name: "more", rows: 2, placeholder: "{}" })),
     h("div", { class: "buttons" },
       rolls ? h("button", { type: "button", class: "secondary", onclick: async () => {
