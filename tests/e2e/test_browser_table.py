@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.e2e.browser import button, by_label, chromium, text_of, until
+from tests.e2e.browser import Page, button, by_label, chromium, text_of, until
+from tests.e2e.served_process import Client
 from tests.e2e.test_stream import Served
 
 HARVEY = {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6}
@@ -36,77 +37,9 @@ def browser() -> Iterator[Any]:
     driver.quit()
 
 
-class Page:
-    """What a person does on the page: finds controls by their labels and buttons by their names."""
-
-    def __init__(self, driver: Any, served: Served) -> None:
-        self.driver = driver
-        self.base = f"http://127.0.0.1:{served.port}"
-
-    def open(self, fragment: str, ready: str) -> None:
-        self.driver.get(f"{self.base}/app/#/{fragment}")
-        self.driver.refresh()  # a new fragment on the same page: load it afresh
-        until(self.driver, lambda: self.driver.execute_script("return document.body.dataset.ready") == ready)
-
-    def version(self) -> int:
-        return int(until(self.driver, lambda: text_of(self.driver, "#track-section [data-test=version]")))
-
-    def state(self, field: str) -> str:
-        return until(self.driver, lambda: text_of(self.driver, f"#track-section [data-test={field}]"))
-
-    def group(self, heading: str) -> Any:
-        for group in self.driver.find_elements(By.CSS_SELECTOR, "#turn .group"):
-            if group.find_element(By.TAG_NAME, "h3").text.startswith(heading):
-                return group
-        raise AssertionError(f"no actions for {heading!r}")
-
-    def press(self, who: str, name: str) -> None:
-        """Click a button of ``who``'s actions (the live page may redraw them meanwhile: ask again)."""
-        until(self.driver, lambda: button(self.driver, name, self.group(who)).click() or True)
-
-    def action_button(self, who: str, action: str) -> Any:
-        return until(self.driver, lambda: self.group(who).find_element(By.CSS_SELECTOR, f"button[data-action={action}]"))
-
-    def act(self, who: str, action: str, odds: bool = False, **inputs: str) -> str:
-        """Click ``who``'s ``action`` button, fill in its form, and do it; the odds shown if asked."""
-        before = self.version()
-        self.press(who, action)
-        form = until(self.driver, lambda: self.driver.find_element(By.CSS_SELECTOR, "#turn form.action-form"))
-        for label, value in inputs.items():
-            control = by_label(self.driver, label.replace("_", " "), form)
-            control.clear()
-            control.send_keys(value)
-        shown = ""
-        if odds:
-            button(self.driver, "Odds", form).click()
-            shown = until(self.driver, lambda: "success" in text_of(self.driver, "#turn .odds h4") and text_of(self.driver, "#turn .odds-box"))
-        button(self.driver, f"Do: {action}", form).click()
-        until(self.driver, lambda: self.version() > before or self.refusal())
-        assert not self.refusal(), self.refusal()
-        return shown
-
-    def refusal(self) -> str:
-        """The problem the API answered, as the page shows it (role=alert)."""
-        alert = self.driver.find_element(By.ID, "alert")
-        return alert.text if alert.is_displayed() else ""
-
-    def fill(self, form_name: str, **inputs: str) -> Any:
-        form = self.driver.find_element(By.CSS_SELECTOR, f"form[aria-label='{form_name}']")
-        for label, value in inputs.items():
-            control = by_label(self.driver, label, form)
-            if control.tag_name == "select":
-                control.find_element(By.CSS_SELECTOR, f"option[value='{value}']").click()
-            else:
-                control.clear()
-                control.send_keys(value)
-        return form
-
-
 def keeper_chase(served: Served) -> tuple[str, str, dict[str, str]]:
     """Harvey and the farmer set up over HTTP, speed rolls made (failures: MOV 5 and 6), cut to."""
     chase, token = served.ledger.start_chase("Harvey and the angry farmer", dice="server")
-    from tests.e2e.served_process import Client
-
     keeper = Client(served.port, token)
     base = f"/chases/{chase['chase_id']}"
     ids = {p["name"]: keeper.request("POST", f"{base}/participants", p)[1]["participant_id"] for p in (HARVEY, FARMER)}
@@ -173,8 +106,6 @@ def test_the_keeper_plays_harvey_and_the_farmer_to_the_end_in_the_console(served
 
 def test_a_player_follows_the_chase_live_from_a_link_and_has_no_keeper_control(served, browser):
     chase_id, token, ids = keeper_chase(served)
-    from tests.e2e.served_process import Client
-
     keeper = Client(served.port, token)
     player = keeper.request("POST", f"/chases/{chase_id}/tokens", {"participant_ids": [ids["Harvey"]]})[1]
     page = Page(browser, served)
@@ -206,8 +137,6 @@ def test_a_player_follows_the_chase_live_from_a_link_and_has_no_keeper_control(s
 
 def test_the_rewind_slider_shows_version_5_as_the_api_does(served, browser):
     chase_id, token, ids = keeper_chase(served)
-    from tests.e2e.served_process import Client
-
     keeper = Client(served.port, token)
     keeper.request("POST", f"/chases/{chase_id}/participants/{ids['Harvey']}/move", {"locations": 1})
     at_5 = keeper.request("GET", f"/chases/{chase_id}?version=5")[1]["chase"]
@@ -235,8 +164,6 @@ def test_the_rewind_slider_shows_version_5_as_the_api_does(served, browser):
 
 def test_the_players_browser_verifies_the_log_and_names_a_tampered_event(served, browser, tmp_path):
     chase_id, token, ids = keeper_chase(served)
-    from tests.e2e.served_process import Client
-
     keeper = Client(served.port, token)
     keeper.request("POST", f"/chases/{chase_id}/skill-rolls", {"skill": "Luck", "participant_id": ids["Harvey"], "target": 50})  # server dice
     player = keeper.request("POST", f"/chases/{chase_id}/tokens", {"participant_ids": [ids["Harvey"]]})[1]
