@@ -13,7 +13,8 @@ projections write (token-free, the same for every reader); this adds, when answe
   of actions that count is ``actions_counted``);
 - each participant's ``distances`` to every rival (pursuer and quarry: roles that differ; racers
   race each other), in locations (``metres`` in D6);
-- ``obstacle_ahead``: the whole obstacle (as in ``obstacles``), ``obstacle_ahead_id`` its id.
+- ``obstacle_ahead`` (on a track with hazards and barriers): the whole obstacle (as in
+  ``obstacles``) or null, ``obstacle_ahead_id`` its id.
 
 A view of a past version (``?version=``) is read-only: every ``actions`` list is empty there.
 """
@@ -69,14 +70,14 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
     rivals = _rivals(participants)
     shown = {}
     for pid, p in participants.items():
-        ahead = p.get("obstacle_ahead")
         shown[pid] = {
             **p,
             "actions": _actions(routes[0], legal["participants"].get(pid, {}), principal, prefix, pid) if legal else [],
             "distances": rivals.get(pid, []),
-            "obstacle_ahead": obstacles.get(ahead) if isinstance(ahead, str) else None,
-            "obstacle_ahead_id": ahead if isinstance(ahead, str) else None,
         }
+        if "obstacle_ahead" in p:  # a track with hazards and barriers (Call of Cthulhu)
+            ahead = p["obstacle_ahead"]
+            shown[pid].update(obstacle_ahead=obstacles.get(ahead), obstacle_ahead_id=ahead)
     return {
         **view,
         "turn": _turn(view, afford.turn_ended(UUID(chase_id), view["version"])),
