@@ -9,6 +9,8 @@ commands (application/chase_cache.py), borrowed and given back unchanged.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any, Callable, Mapping
 from uuid import UUID
 
@@ -16,15 +18,34 @@ from application.runner import CommandRunner
 from domain.affordances import Legal
 
 
+KEPT = 16  # chase versions whose answer is kept: every reader of a version after a command pays once
+
+
 class Affordances:
     def __init__(self, runner: CommandRunner, events: Any, by_system: Mapping[str, Callable[[Any], Legal]]) -> None:
         self.runner = runner
         self.events = events
         self.by_system = dict(by_system)
+        self._kept: OrderedDict[tuple[UUID, int], Legal | None] = OrderedDict()
+        self._lock = threading.Lock()
 
     def legal_now(self, chase_id: UUID, version: int) -> Legal | None:
         """What each participant and the chase may do at ``version`` (the live view's); None when
-        the chase's system tells nothing of it."""
+        the chase's system tells nothing of it. A version never changes: its answer is kept
+        (read-only: the API copies what it shows)."""
+        key = (chase_id, version)
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        legal = self._worked_out(chase_id, version)
+        with self._lock:
+            self._kept[key] = legal
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+        return legal
+
+    def _worked_out(self, chase_id: UUID, version: int) -> Legal | None:
         cached = self.runner.cache.check_out(chase_id)
         try:
             if cached is not None and cached.version < version:

@@ -91,15 +91,28 @@ _PAST_THE_TURN = {
 }
 
 
+WOUNDS = ("damage", "dying_roll", "first_aid", "medicine", "recovery", "condition")
+MISHAPS = ("mishap_roll", "consequences")
+
+
 def _keeper_rulings(chase: Any, pid: str) -> dict[str, Refusal]:
-    """Mishaps, wounds and healing: whenever the rules allow, not only on the participant's turn."""
-    return {
+    """Mishaps, wounds and healing: whenever the rules allow, not only on the participant's turn.
+    As for the turn, the guard each of them calls first is asked once for all of them."""
+    running = judge(lambda: mishaps.require_running(chase))
+    found = same_for_all(running, MISHAPS) if running else {
         "mishap_roll": judge(lambda: mishaps.check_mishap_roll(chase, pid)),
         "consequences": judge(lambda: mishaps.check_consequences(chase, pid)),
+    }
+    patient = judge(lambda: wound_procedures.patient(chase, pid))
+    if patient is not None:
+        return {**found, **same_for_all(patient, WOUNDS)}
+    p = chase.participants[pid]
+    return {
+        **found,
         "damage": judge(lambda: wound_procedures.check_inflict(chase, pid)),
         "dying_roll": judge(lambda: wound_procedures.check_dying_roll(chase, pid)),
-        "first_aid": judge(lambda: wound_procedures.check_first_aid(chase, pid, chase.participants[pid].first_aid_tries >= 1)),
+        "first_aid": judge(lambda: wound_procedures.check_first_aid(chase, pid, p.first_aid_tries >= 1)),
         "medicine": judge(lambda: wound_procedures.check_medicine(chase, pid)),
         "recovery": judge(lambda: wound_procedures.check_recover(chase, pid)),
-        "condition": judge(lambda: wound_procedures.patient(chase, pid)),
+        "condition": None,  # its guard is ``patient``, passed
     }

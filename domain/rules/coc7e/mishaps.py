@@ -142,7 +142,7 @@ def rule_consequences(
 
 def check_mishap_roll(chase: MishapChase, participant_id: str) -> tuple[Participant, dict[str, Any]]:
     """The guard of ``mishap_roll``: a maneuver's mishap awaits its roll."""
-    _require_running(chase)
+    require_running(chase)
     p = chase.participant(participant_id)
     mishap = chase.mishaps.get(participant_id)
     if mishap is None:
@@ -156,7 +156,7 @@ def check_mishap_roll(chase: MishapChase, participant_id: str) -> tuple[Particip
 
 def check_consequences(chase: MishapChase, participant_id: str) -> Participant:
     """The guard of ``rule_consequences``: a chase going on and someone who can still be hurt."""
-    _require_running(chase)
+    require_running(chase)
     p = chase.participant(participant_id)
     require_damageable(p)
     return p
@@ -271,7 +271,7 @@ def check_aftermath(chase: MishapChase, aftermath: dict[str, Any] | None) -> Non
         raise InvalidCommand("aftermath.accident", "must be true or false")
 
 
-def _require_running(chase: MishapChase) -> None:
+def require_running(chase: MishapChase) -> None:
     chase.require_not_ended()
     if chase.phase != "running":
         raise RuleBroken("the chase has not been cut to yet", f"{obstacles.CHASES} \"Cut to the chase\"")
