@@ -161,6 +161,12 @@ def test_the_rewind_slider_shows_version_5_as_the_api_does(served, browser):
     assert page.version() == latest
     assert "version 5 of" in text_of(browser, "[data-test=rewind-version]")
 
+    # "Play the record" steps through every version from the first up to the latest.
+    button(browser, "Play the record").click()
+    until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, ".rewind-view .track-view[data-version='1']"))
+    until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, f".rewind-view .track-view[data-version='{latest}']"))
+    assert until(browser, lambda: "Play the record" in text_of(browser, "#rewind button"))  # and it stops there
+
 
 def test_the_players_browser_verifies_the_log_and_names_a_tampered_event(served, browser, tmp_path):
     chase_id, token, ids = keeper_chase(served)
