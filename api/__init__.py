@@ -103,6 +103,10 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     dry_run.install(app)  # before a key is claimed: a refused dry run claims nothing
     idempotency.install(app)  # after auth: a request shows its token before its key is looked at
 
+    from api.web import web
+
+    app.register_blueprint(web)  # the browser pages (issue 19): static files, outside the OpenAPI document
+
     @app.get("/health")
     def health() -> dict[str, str]:
         """Liveness: the process answers (readiness, with the store and Redis: GET /ready)."""
