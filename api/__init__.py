@@ -11,11 +11,37 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, conditional, cors, edge_docs, guards, limits, observability, problems, query_params, representation  # noqa: E402
+from api import auth, conditional, contract, cors, docs_ui, guards, limits, observability, problems, query_params, representation  # noqa: E402
 from api.runtime import install  # noqa: E402
 from infrastructure.edge_settings import EdgeSettings  # noqa: E402
 from infrastructure.settings import WebSettings, web_settings  # noqa: E402
 from infrastructure.systems import SYSTEMS  # noqa: E402
+
+
+class ChaseLedgerFlask(Flask):
+    """Flask, asking once per function whether it is a coroutine function: Flask asks for every
+    request hook of every request (``ensure_sync``), some seventeen ``inspect`` calls a command
+    (bench/http_profile.py --cprofile). The answer is kept by the function itself (a method
+    view's bound methods are new each request, their function is not), for a bounded number."""
+
+    KEPT = 10_000  # functions whose answer is kept: the app's hooks and views are a few hundred
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._is_async: dict[Any, bool] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        key = getattr(func, "__func__", func)
+        try:
+            is_async = self._is_async.get(key)
+        except TypeError:  # (an unhashable callable: asked each time, as Flask does)
+            return super().ensure_sync(func)
+        if is_async is None:
+            synced = super().ensure_sync(func)
+            if len(self._is_async) < self.KEPT:
+                self._is_async[key] = synced is not func
+            return synced
+        return self.async_to_sync(func) if is_async else func
 
 
 def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSettings | None = None, web: WebSettings | None = None) -> Flask:
@@ -24,18 +50,17 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     environment unless given)."""
     edge = EdgeSettings.from_env() if edge is None else edge
     web = web or web_settings()
-    app = Flask("chase_ledger")
+    app = ChaseLedgerFlask("chase_ledger")
     observability.install(app, web.metrics_token)  # first: every request gets its id and is counted
     cors.install(app, web.cors_origins)  # then a preflight is answered, before authentication
     app.config.update(
         API_TITLE="Chase Ledger",
         API_VERSION="0.1.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION=contract.OPENAPI_VERSION,
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
     )
+    docs_ui.install(app)  # Swagger UI and ReDoc from the package's own files
     if build_ledger is None:
         from infrastructure.bootstrap import build_ledger as default_build
 
@@ -48,9 +73,8 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     from api.idempotency import IdempotencyKeyDoc
 
     api = Api(app, spec_kwargs={"extra_plugins": [IdempotencyKeyDoc()]})
-    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    api.spec.options["security"] = [{"bearerAuth": []}]
-    edge_docs.install(api.spec)
+    app.extensions["chase_view_schemas"] = {}
+    contract.install(api, app.extensions["chase_view_schemas"])  # operationIds, security, problems, headers
     from api.chases import blp as chases
     from api.history import blp as record
     from api.jobs import admin, blp as jobs
@@ -61,11 +85,12 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     for blueprint in (chases, record, jobs, stream, webhooks, admin, analytics):
         api.register_blueprint(blueprint)
     # Each registered game system's blueprints (api/systems/<package>/) and track-view schemas.
-    app.extensions["chase_view_schemas"] = {}
+    app.extensions["chase_action_routes"] = {}  # each system's commands, by action name (api/affordances.py)
     for plugin in SYSTEMS:
         module = import_module(f"api.systems.{plugin.package}")
         for blueprint in module.blueprints:
             api.register_blueprint(blueprint)
+        app.extensions["chase_action_routes"].update(module.ACTION_ROUTES)
         for system, schema in module.VIEW_SCHEMAS.items():
             app.extensions["chase_view_schemas"][system] = schema
             if schema.__name__ not in api.spec.components.schemas:  # documented beside the envelope (ChaseView)
@@ -77,6 +102,10 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
 
     dry_run.install(app)  # before a key is claimed: a refused dry run claims nothing
     idempotency.install(app)  # after auth: a request shows its token before its key is looked at
+
+    from api.web import web
+
+    app.register_blueprint(web)  # the browser pages (issue 19): static files, outside the OpenAPI document
 
     @app.get("/health")
     def health() -> dict[str, str]:

@@ -10,8 +10,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas as s
+from api.affordances import present
 from api.auth import principal
 from api.conditional import expected_version
+from api.representation import prefers_minimal
 from api.runtime import ledger
 from application.dice import DiceChoice
 
@@ -24,15 +26,20 @@ def dice(data: dict[str, Any]) -> DiceChoice:
 
 
 def result(
-    chase: dict[str, Any], status: int = 200, *, rolls: Sequence[dict[str, Any]] = (), outcome: dict[str, Any] | None = None,
+    chase: dict[str, Any], status: int = 200, *, live: bool = True, rolls: Sequence[dict[str, Any]] = (), outcome: dict[str, Any] | None = None,
     location: str | None = None, **created: Any,
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The answer of every command of every system, one envelope (issue 18): ``chase``, the
-    chase as it is now; ``rolls``, every roll the command made in sequence order ([] for none);
-    ``outcome``, what the command decided, an object named in the game's words (null when the
-    new chase says it all; ``{"value": ...}`` for a single value its endpoint did not name); beside them only what a command creates (``participant_id``,
-    ``obstacle_id``, ``request_id``, ``keeper_token``). Headers: its version (ETag), its chain
-    head, and for a 201 the ``Location`` of what was created."""
+    chase as it is now, as the token that asked reads it (api/affordances.py; ``live``: False for
+    a past version, which is read-only; with ``Prefer: return=minimal`` none of that is worked
+    out); ``rolls``, every roll the command made in sequence order ([] for none); ``outcome``,
+    what the command decided, an object named in the game's words (null when the new chase says
+    it all; ``{"value": ...}`` for a single value its endpoint did not name); beside them only
+    what a command creates (``participant_id``, ``obstacle_id``, ``request_id``,
+    ``keeper_token``). Headers: its version (ETag), its chain head, and for a 201 the
+    ``Location`` of what was created."""
+    if not prefers_minimal():
+        chase = present(chase, live=live)
     if outcome is not None and not isinstance(outcome, dict):
         outcome = {"value": outcome}  # one value a system gave no word for: still an object, never a bare number
     headers = {"ETag": f'"{chase["version"]}"', "X-Chase-Version": str(chase["version"]), "X-Chain-Head": chase["chain_head"]}
@@ -47,7 +54,7 @@ class Chases(MethodView):
     @blp.response(201, s.CommandResult)
     def post(self, data):
         """Create a chase; answers with the Keeper's token (shown once) and the seed commitment."""
-        chase, token = ledger().start_chase(data["name"], data["dice"], data["system"])
+        chase, token = ledger().start_chase(data["name"], data["dice"], data["system"], data["optional_rules"])
         return result(chase, 201, location=url_for("chases.Track", chase_id=chase["chase_id"]), keeper_token=token)
 
 
@@ -60,7 +67,7 @@ class Track(MethodView):
         """The track view: locations, who stands where, round, turn order; ?version= for time travel."""
         principal(chase_id)
         if query.get("version") is not None:
-            return result(ledger().history.track_at(chase_id, query["version"]))
+            return result(ledger().history.track_at(chase_id, query["version"]), live=False)
         return result(ledger().track(chase_id))
 
 

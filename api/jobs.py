@@ -22,6 +22,7 @@ from api.parsing import Position
 from api.paging import Limit, Next, page
 from api.problems import problem
 from api.timestamps import Timestamp
+from api.view_docs import Frame, Shown
 from api.runtime import ledger
 from application.access import Forbidden, Unauthenticated
 from application.jobs import VIEW_NAMES, JobNotFound
@@ -123,7 +124,7 @@ class JobList(Schema):
 
 
 class Frames(Schema):
-    frames = fields.List(fields.Dict(), metadata={"description": "step, version, the event and the views after it"})
+    frames = fields.List(Shown(Frame), metadata={"description": "step, version, the event and the views after it"})
     next = Next()
 
 

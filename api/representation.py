@@ -18,14 +18,21 @@ from flask.json.provider import DefaultJSONProvider
 MINIMAL_CHASE = ("chase_id", "system", "phase", "version", "round", "whose_turn", "chain_head")
 
 
+PREFERS_MINIMAL = "chase_ledger.prefers_minimal"  # the answer, kept in the request's environ: asked 3 times a command
+
+
 def prefers_minimal() -> bool:
-    if not has_request_context() or request.method == "GET":
+    if not has_request_context():
         return False
-    return any(
-        token.strip().lower().replace(" ", "") == "return=minimal"
-        for header in request.headers.getlist("Prefer")
-        for token in header.split(",")
-    )
+    environ = request.environ
+    found = environ.get(PREFERS_MINIMAL)
+    if found is None:
+        found = environ[PREFERS_MINIMAL] = request.method != "GET" and any(
+            token.strip().lower().replace(" ", "") == "return=minimal"
+            for header in request.headers.getlist("Prefer")
+            for token in header.split(",")
+        )
+    return found
 
 
 def minimal(chase: dict[str, Any]) -> dict[str, Any]:

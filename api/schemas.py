@@ -10,6 +10,7 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, fields, validate
 
+from api import view_docs as docs
 from api.paging import Limit, Next
 from api.parsing import MAX_POSITION, Position, Text, Whole
 from api.representation import MINIMAL_CHASE, minimal, prefers_minimal
@@ -17,6 +18,7 @@ from domain.recorded_chase import DICE_MODES, MAX_UNDO
 from infrastructure.systems import SYSTEMS, system_names
 
 SYSTEM_NAMES = system_names()
+OPTIONAL_RULES = sorted({name for p in SYSTEMS for name in p.optional_rules})
 
 
 class ChaseCreate(Schema):
@@ -25,6 +27,11 @@ class ChaseCreate(Schema):
     system = fields.String(
         load_default=SYSTEM_NAMES[0], validate=validate.OneOf(SYSTEM_NAMES),
         metadata={"description": "the rules: " + "; ".join(f"{', '.join(p.chases)} ({p.title})" for p in SYSTEMS)},
+    )
+    optional_rules = fields.List(
+        fields.String(validate=validate.OneOf(OPTIONAL_RULES)), validate=validate.Length(0, len(OPTIONAL_RULES)), load_default=None,
+        metadata={"description": "the optional rules of the system the table uses, and no others (absent: the system's default; "
+                  "Call of Cthulhu: every optional rule of coc7e-chases.txt part 5); see GET /rules/<system>/optional-rules"},
     )
 
 
@@ -64,25 +71,26 @@ class ChaseView(Schema):
     name = fields.String()
     system = fields.String(metadata={"description": "the game system, which decides the other fields of the view"})
     dice = fields.String()
-    seed_commitment = fields.String()
+    seed_commitment = fields.String(allow_none=True, metadata={"description": "SHA-256 of the server-dice seed of this epoch (null once revealed, until the next is committed)"})
     phase = fields.String(metadata={"description": "setup, running or ended"})
     outcome = fields.String(allow_none=True)
     version = fields.Integer()
     round = fields.Integer()
     turn_order = fields.List(fields.String())
     whose_turn = fields.String(allow_none=True)
-    locations = fields.List(fields.Dict())
-    participants = fields.Dict(keys=fields.String(), values=fields.Dict())
+    # locations and participants: each system's view types its own (api/systems/<package>/schemas.py).
     created_at = fields.String()
     end_note = fields.String()
     chain_head = fields.String(metadata={"description": "hash of the chase's latest event (also the X-Chain-Head header)"})
     seed_epoch = fields.Integer()
-    revealed_seeds = fields.List(fields.Dict())
+    revealed_seeds = fields.List(docs.Shown(docs.RevealedSeed))
     entropy = fields.String()
     rolls_made = fields.Integer()
-    actions = fields.Integer(metadata={"description": "actions that count (not undone)"})
+    actions = fields.List(docs.Shown(docs.Action), metadata={"description": "the chase-level commands, each {action, method, href, allowed} and, when not allowed, why and rule (api/affordances.py); empty in a past version"})
+    actions_counted = fields.Integer(metadata={"description": "actions that count (not undone)"})
+    turn = docs.Shown(docs.Turn, metadata={"description": "{round, participant_id (whose turn now), next_participant_id, ended_by_last_command}"})
     can_redo = fields.Boolean()
-    undo_requests = fields.List(fields.Dict(), metadata={"description": "undo requests awaiting the Keeper"})
+    undo_requests = fields.List(docs.Shown(docs.PendingUndo), metadata={"description": "undo requests awaiting the Keeper"})
 
 
 class SystemView(fields.Nested):
@@ -121,10 +129,11 @@ class CommandResult(Schema):
     """Every command's answer, whatever its game system (api.chases.result)."""
 
     chase = SystemView()
-    rolls = fields.List(fields.Dict(), metadata={"description": "every roll the command made, in sequence order ([] for none)"})
+    rolls = fields.List(docs.Shown(docs.Roll), metadata={"description": "every roll the command made, in sequence order ([] for none)"})
     outcome = fields.Dict(allow_none=True, metadata={"description": "what the command decided, in the game's words (passed, winner, metres, ...); null when the chase after it says all"})
     obstacle_id = fields.String()
     participant_id = fields.String()
+    chases = fields.List(fields.Dict(), metadata={"description": "chases the command made (a chase split up): each {chase_id, keeper_token (shown once), chase (its track view)}"})
     keeper_token = fields.String(metadata={"description": "only when a chase is created: the Keeper's token, shown once"})
     request_id = fields.Integer()
 
@@ -138,14 +147,14 @@ class ParticipantView(Schema):
 
 class RollHistory(Schema):
     next = Next()
-    rolls = fields.List(fields.Dict(), metadata={"description": (
+    rolls = fields.List(docs.Shown(docs.RollRow), metadata={"description": (
         "one row per roll: its context, its dice, whether it was undone, and `odds`: the exact odds it had "
         "({outcomes: {name: {p, exact}}, success, observed}; null for a roll without odds, such as a shuffle)"
     )})
 
 
 class EventLog(Schema):
-    events = fields.List(fields.Dict())
+    events = fields.List(docs.Shown(docs.Event))
     next = Next()
 
 
@@ -192,9 +201,9 @@ class Entropy(Schema):
 
 
 class Export(Schema):
-    format = fields.String()
+    format = fields.String(metadata={"description": "chase-ledger: what `chase verify` reads"})
     chase_id = fields.String()
-    events = fields.List(fields.Dict())
+    events = fields.List(docs.Shown(docs.Event))
 
 
 class VehicleView(Schema):
@@ -202,4 +211,4 @@ class VehicleView(Schema):
 
     chase_id = fields.String()
     version = fields.Integer()
-    vehicles = fields.List(fields.Dict())
+    vehicles = fields.List(docs.Shown(docs.Vehicle))

@@ -20,6 +20,7 @@ from eventsourcing.application import Application, Repository
 from eventsourcing.persistence import Mapper, Transcoding
 
 from application.analytics.facts import FactReader
+from application.affordances import Affordances
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
 from application.chase_cache import DEFAULT_SIZE, ChaseCache
 from application.dice import DiceResolver
@@ -94,6 +95,8 @@ class ChaseLedger(Application):
         self.commands: dict[str, Any] = {system.package: system.commands(self.runner, self.dice) for system in systems}
         self.job_kinds: dict[str, JobKind] = {kind: job for system in systems for kind, job in system.job_kinds.items()}
         self.outcome_odds_of = outcome_odds_of(systems)  # ... and of what a command decides from several
+        # What may be done now, for the live track view (application/affordances.py).
+        self.affordances = Affordances(self.runner, self.events, {name: legal for system in systems for name, legal in system.affordances.items()})
 
     def construct_mapper(self) -> Mapper:
         # The composition root chooses the mapper: one that keeps an upcast event's record as
@@ -156,17 +159,22 @@ class ChaseLedger(Application):
 
     # -- chases and tokens -----------------------------------------------------------------
 
-    def create_chase(self, name: str, dice: str = "server", system: str | None = None) -> dict[str, Any]:
-        """Create a chase in set-up; its server-dice seed is committed in its first event."""
-        return self._create(name, dice, system)[1]
+    def create_chase(self, name: str, dice: str = "server", system: str | None = None, optional_rules: Sequence[str] | None = None) -> dict[str, Any]:
+        """Create a chase in set-up; its server-dice seed is committed in its first event.
+        ``optional_rules``: the optional rules of its system the table uses (None: the system's default)."""
+        return self._create(name, dice, system, optional_rules=optional_rules)[1]
 
-    def _create(self, name: str, dice: str, system: str | None, keeper_token: bool = False) -> tuple[str | None, dict[str, Any]]:
+    def _create(
+        self, name: str, dice: str, system: str | None, keeper_token: bool = False, optional_rules: Sequence[str] | None = None,
+    ) -> tuple[str | None, dict[str, Any]]:
         system = system or self.default_system
         if system not in self.chase_classes:
             raise InvalidInput("system", f"must be one of {', '.join(self.chase_classes)}")
         chase_id = uuid4()
+        # Checked in memory first (a refused name, dice or optional rule keeps no seed behind).
+        self.chase_classes[system].start(chase_id, name, dice, "0" * 64, optional_rules)
         commitment = self.seeds.new_seed(chase_id)
-        chase = self.chase_classes[system].start(chase_id, name, dice, commitment)
+        chase = self.chase_classes[system].start(chase_id, name, dice, commitment, optional_rules)
         views = self.read_side.views_for(chase)  # written in the events' own transaction
         recordings = self.save(chase, along=((views,) if views else ()) + tuple(self.runner.also(chase)))
         # The token before the views: a chase whose views cannot be rendered is still the Keeper's.
@@ -175,9 +183,9 @@ class ChaseLedger(Application):
         self.runner.cache.check_in(chase)  # saved: the chase's first command starts from it
         return token, view
 
-    def start_chase(self, name: str, dice: str = "server", system: str | None = None) -> tuple[dict[str, Any], str]:
+    def start_chase(self, name: str, dice: str = "server", system: str | None = None, optional_rules: Sequence[str] | None = None) -> tuple[dict[str, Any], str]:
         """Create a chase and the Keeper's token for it (shown once, kept only hashed)."""
-        token, view = self._create(name, dice, system, keeper_token=True)
+        token, view = self._create(name, dice, system, keeper_token=True, optional_rules=optional_rules)
         assert token is not None
         return view, token
 

@@ -308,6 +308,10 @@ class WebhookStore(Protocol):
         """The chase's webhooks, oldest first (one indexed query: asked after every command)."""
         ...
 
+    def any_hooks(self) -> bool:
+        """Whether any chase has a webhook (asked once a second by each process while none has)."""
+        ...
+
     def advance(self, webhook_id: str, delivered: int, to: int) -> bool:
         """Compare-and-set of the last version delivered: from ``delivered`` to ``to``."""
         ...

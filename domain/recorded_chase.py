@@ -21,7 +21,7 @@ must work on a state without them.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Sequence
 
 from eventsourcing.domain import Aggregate
 
@@ -236,16 +236,26 @@ class RecordedChase(Aggregate):
             chase.entropy = self.combined
 
     @classmethod
-    def start(cls, chase_id: Any, name: str, dice: str, seed_commitment: str) -> Any:
-        """Create a chase in set-up, committed to its server-dice seed."""
+    def start(cls, chase_id: Any, name: str, dice: str, seed_commitment: str, optional_rules: Sequence[str] | None = None) -> Any:
+        """Create a chase in set-up, committed to its server-dice seed; ``optional_rules``, when
+        given, are the optional rules of its system the table uses (choose_optional_rules)."""
         if not isinstance(name, str) or not name.strip():
             raise InvalidChase("name", "is required")
         if dice not in DICE_MODES:
             raise InvalidChase("dice", f"must be one of {', '.join(DICE_MODES)}")
-        return cls._create(
+        chase = cls._create(
             cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment, chain_encoding=JCS,
             action=1, previous_hash=GENESIS,
         )
+        if optional_rules is not None:
+            chase.choose_optional_rules(optional_rules)
+        return chase
+
+    def choose_optional_rules(self, names: Sequence[str]) -> None:
+        """The optional rules the table uses, chosen at creation. A system that has some records
+        the choice (its own event, after Created); by default a system has none to choose."""
+        if list(names):
+            raise InvalidChase("optional_rules", f"{getattr(self, 'SYSTEM', 'this')} chases have no optional rules to choose")
 
     def __init__(self, name: str, dice: str, seed_commitment: str) -> None:
         self.name = name

@@ -7,8 +7,10 @@ plain lines for a terminal.
 """
 from __future__ import annotations
 
+import json
 import logging
 from contextvars import ContextVar
+from typing import Any
 
 from pythonjsonlogger.json import JsonFormatter
 
@@ -25,12 +27,27 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class JsonLines(JsonFormatter):
+    """python-json-logger's JSON lines, encoded by one encoder made once: the library makes a new
+    ``json.JSONEncoder`` for every record (``json.dumps`` with ``cls`` and ``default``), a tenth of
+    the time a request's log line takes. The same arguments, so the same text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._encoder = self.json_encoder(default=self.json_default, indent=self.json_indent, ensure_ascii=self.json_ensure_ascii)
+
+    def jsonify_log_record(self, log_data: Any) -> str:
+        if self.json_serializer is not json.dumps:  # (a serializer of one's own: called as the library calls it)
+            return super().jsonify_log_record(log_data)
+        return self._encoder.encode(log_data)
+
+
 def configure(log_format: str = "json", level: int = logging.INFO) -> None:
     """One handler on the root logger, writing JSON lines (or text) to standard error."""
     handler = logging.StreamHandler()
     handler.addFilter(RequestIdFilter())
     if log_format == "json":
-        handler.setFormatter(JsonFormatter(
+        handler.setFormatter(JsonLines(
             "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
             rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
             datefmt="%Y-%m-%dT%H:%M:%S%z",

@@ -52,6 +52,9 @@ class SQLiteWebhookStore(SQLiteRecorder):
     def for_chase(self, chase_id: str) -> list[dict[str, Any]]:
         return self._rows(f"SELECT {HOOK} FROM chase_webhooks WHERE chase_id = ? ORDER BY created_at", (chase_id,))
 
+    def any_hooks(self) -> bool:
+        return bool(self._rows("SELECT EXISTS (SELECT 1 FROM chase_webhooks) AS found", ())[0]["found"])
+
     def advance(self, webhook_id: str, delivered: int, to: int) -> bool:
         with self.datastore.transaction(commit=True) as c:
             c.execute("UPDATE chase_webhooks SET delivered_version = ? WHERE webhook_id = ? AND delivered_version = ? RETURNING webhook_id",
@@ -107,6 +110,9 @@ class PostgresWebhookStore(PostgresRecorder):
 
     def for_chase(self, chase_id: str) -> list[dict[str, Any]]:
         return self._rows(SQL(f"SELECT {HOOK} FROM {{0}} WHERE chase_id = %s ORDER BY created_at").format(self.hooks), (chase_id,))
+
+    def any_hooks(self) -> bool:
+        return bool(self._rows(SQL("SELECT EXISTS (SELECT 1 FROM {0}) AS found").format(self.hooks), ())[0]["found"])
 
     def advance(self, webhook_id: str, delivered: int, to: int) -> bool:
         with self.datastore.transaction(commit=True) as c:

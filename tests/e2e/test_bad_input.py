@@ -335,12 +335,15 @@ def test_an_opening_range_other_than_one_or_two_is_refused(setup, opening_range)
     refused(setup, response, 422, before, field="opening_range")
 
 
-def test_no_one_joins_after_the_cut(running):
+def test_no_one_joins_after_the_cut_unless_the_table_uses_the_optional_rule(running):
+    # The Keeper's table does not use the optional rule of joining a chase in progress.
+    running.ok(running.http.client.put(
+        f"/chases/{running.chase_id}/optional-rules", json={"optional_rules": []}, headers={"Authorization": f"Bearer {running.keeper_token}"}))
     before = running.events()
 
     response = running.post("/participants", {"name": "Constable", "role": "pursuer", "dex": 60, "con": 60, "mov": 8})
 
-    refused(running, response, 409, before, rule="Establishing the Chase")
+    refused(running, response, 409, before, rule="Characters Joining a Chase in Progress")
 
 
 def test_cutting_to_the_chase_twice_is_refused(running):

@@ -120,6 +120,9 @@ def test_a_thompson_jams_at_its_malfunction_number_and_is_cleared_then_reloaded(
     refused(keeper, keeper.post(f"/participants/{keeper.ids['Harvey']}/fire", {"weapon": "Thompson", "mode": "full auto", "targets": [{"target_id": shoggoth, "bullets": 3}]}), 409, before, rule="Malfunctions")
     cleared = keeper.ok(keeper.post(f"/participants/{keeper.ids['Harvey']}/reload", {"weapon": "Thompson", "clear_jam": True, "rolls": {"clear": [40, 0]}}))
     assert cleared["outcome"]["jam_cleared"] and cleared["rolls"][0]["skill"] == "Firearms (SMG)"
+    # The try took Harvey's action for the round ("once per round until succeeding"): his turn passed.
+    assert cleared["chase"]["whose_turn"] != keeper.ids["Harvey"]
+    next_round(keeper)
 
     # A full drum has no room for more; the revolver, two shots down, is loaded again.
     fire(keeper, weapon=".38 or 9mm Revolver", target_id=shoggoth, shots=2, rolls={"attack": {"1": [90, 90, 0], "2": [90, 90, 0]}})

@@ -172,3 +172,40 @@ def test_two_people_give_first_aid_together_and_either_success_is_enough(keeper)
     twice = keeper.post(f"/participants/{keeper.ids['Harvey']}/first-aid", {"healer_id": keeper.ids["Nurse"], "assistant_id": keeper.ids["Nurse"],
                                                                            "pushed": True})
     refused(keeper, twice, 422, before, field="assistant_id")
+
+
+def test_after_a_successful_first_aid_no_pushed_roll_is_allowed(keeper):
+    ward = major_wound(keeper)
+
+    # The companion's First Aid succeeds (20 of 50): Harvey gains 1 hit point.
+    done = ward.post("first-aid", {"healer_id": keeper.ids["Companion"], "rolls": {"first_aid": [20, 0]}})
+    assert done["outcome"]["success"] is True and ward.harvey(done)["hp_left"] == 5
+
+    # "It may be attempted once, with subsequent attempts constituting a Pushed roll": a push is
+    # another go at a failed roll, so after a success it is refused (409, naming "First Aid"), as is
+    # a plain second try; nothing is recorded.
+    before = keeper.events()
+    for body in ({"pushed": True}, {}):
+        again = keeper.post(f"/participants/{keeper.ids['Harvey']}/first-aid", {"healer_id": keeper.ids["Companion"], "rolls": {"first_aid": [20, 0]}, **body})
+        problem = refused(keeper, again, 409, before, rule="First Aid")
+        assert "already succeeded" in problem["detail"]
+
+    # A new wound is a new injury to treat: First Aid may be tried again.
+    ward.damage(1)
+    fresh = ward.post("first-aid", {"healer_id": keeper.ids["Companion"], "rolls": {"first_aid": [90, 0]}})
+    assert fresh["outcome"]["success"] is False
+
+
+def test_a_stabilised_patient_who_fails_the_hourly_con_roll_needs_first_aid_afresh(keeper):
+    ward = major_wound(keeper)
+    ward.damage(5)
+    ward.post("first-aid", {"healer_id": keeper.ids["Companion"], "rolls": {"first_aid": [20, 0]}})
+    assert ward.harvey()["stabilised"]
+
+    # "a failure indicates ... they lose the temporary hit point and revert to the start of the
+    # Dying process, in need of First Aid": a first try again, not a pushed one.
+    lost = ward.post("dying-roll", {"rolls": {"con": [90, 0]}})
+    harvey = ward.harvey(lost)
+    assert (harvey["hp_left"], harvey["stabilised"], harvey["dying"], harvey["first_aid_tries"]) == (0, False, True, 0)
+    again = ward.post("first-aid", {"healer_id": keeper.ids["Companion"], "rolls": {"first_aid": [10, 0]}})
+    assert again["outcome"]["stabilised"] is True

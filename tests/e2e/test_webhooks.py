@@ -159,3 +159,35 @@ def test_only_the_keeper_registers_and_only_http_urls(table, tmp_path):
     assert refused.status_code == 422 and refused.get_json()["errors"][0]["field"] == "url"
     assert client.get(f"/chases/{chase_id}/webhooks/nope/deliveries", headers=keeper).status_code == 404
     assert client.get(f"/chases/{chase_id}/webhooks", headers=keeper).get_json() == {"webhooks": []}  # nothing recorded
+
+
+def test_a_webhook_registered_in_another_process_gets_what_this_one_records(tmp_path):
+    """Each API process remembers for a second that no chase has a webhook; a webhook registered
+    in another process still gets every event this one records meanwhile."""
+    receiver = Receiver()
+    env = {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), "CHASE_LEDGER_JOB_BACKOFF": "1"}
+    playing, registering = build_ledger(env), build_ledger(env)  # two API processes on one store
+    try:
+        client = create_app(lambda: playing).test_client()
+        chase_id, keeper = start(client)
+        # The first process plays while no chase anywhere has a webhook: it remembers that.
+        roll(playing, chase_id, 2)
+        # The Keeper registers a webhook through the other process, from the current version on.
+        other = create_app(lambda: registering).test_client()
+        registered = other.post(f"/chases/{chase_id}/webhooks", json={"url": receiver.url}, headers=keeper)
+        assert registered.status_code == 201, registered.get_json()
+        after = registered.get_json()["delivered_version"]
+        # The first process records two more rolls at once, while it may still believe there is none.
+        roll(playing, chase_id, 2)
+        # Both arrive all the same, in order.
+        assert wait_for(lambda: len(receiver.taken()) >= 2)
+        # Once it has looked again, the first process sends its next event itself.
+        time.sleep(1.1)  # past the second it trusts "no webhook anywhere" (not a timing assertion)
+        roll(playing, chase_id, 1)
+        assert wait_for(lambda: len(receiver.taken()) >= 3)
+        versions = [int(headers["webhook-id"].rsplit(":", 1)[1]) for headers, _ in receiver.taken()]
+        assert versions == [after + 1, after + 2, after + 3]
+    finally:
+        receiver.close()
+        playing.close()
+        registering.close()

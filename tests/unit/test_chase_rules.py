@@ -264,13 +264,15 @@ def test_only_a_quarry_can_choose_to_stay():
     assert invalid.value.field == "staying" and chase.phase == "setup"
 
 
-def test_no_one_joins_after_the_cut():
+def test_no_one_joins_after_the_cut_unless_the_table_uses_the_optional_rule():
+    # Joining a chase in progress is an optional rule of part 5; this table does not use it.
     chase = harvey_and_the_farmer()
+    chase.change_optional_rules([])
 
     with pytest.raises(RuleBroken) as refused:
         add(chase, "Constable", role="pursuer", mov=8)
 
-    assert "Establishing the Chase" in refused.value.rule
+    assert "Characters Joining a Chase in Progress" in refused.value.rule and "joining_and_leaving" in refused.value.message
     assert "Constable" not in chase.participants
 
 

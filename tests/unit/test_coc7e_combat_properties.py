@@ -68,3 +68,32 @@ def test_a_blow_is_regular_major_or_deadly_by_its_size(hp, data):
     assert read.major_wound == (2 * taken >= hp) and read.killed == (taken > hp)
     assert read.hp_left == max(0, left - taken)
     assert read.dying == (read.hp_left == 0 and read.major_wound and not read.killed)
+
+
+SITUATION = st.tuples(st.integers(0, 2), st.integers(0, 3), st.sampled_from(percentile.DIFFICULTIES))
+
+
+@given(st.lists(st.tuples(st.integers(1, 30), SITUATION), min_size=1, max_size=4), st.integers(3, 10))
+def test_each_targets_situation_sets_its_first_roll_and_later_rolls_add_a_penalty_die_each(aimed, size):
+    # "First attack roll: apply the usual rules ... (set difficulty by range and then apply any
+    # modifiers). Second and further attack rolls: add one penalty die (or remove a bonus die)
+    # for each additional attack roll" -- past two penalty dice, the difficulty a step higher.
+    targets = [(f"t{i}", bullets) for i, (bullets, _) in enumerate(aimed)]
+    situation = {f"t{i}": dice for i, (_, dice) in enumerate(aimed)}
+    plan = ranged.volleys(targets, size, situation=situation)
+    assert [v.index for v in plan] == list(range(len(plan)))
+    for v in plan:
+        bonus, penalty, difficulty = situation[v.target_id]
+        net = bonus - penalty - v.index
+        assert v.bonus_dice - v.penalty_dice == max(net, -2)
+        at = percentile.DIFFICULTIES.index(difficulty) + max(0, -2 - net)
+        assert v.difficulty == (percentile.DIFFICULTIES[at] if at < len(percentile.DIFFICULTIES) else None)
+
+
+@given(st.integers(1, 20))
+def test_every_1d20_roll_names_one_location_as_the_table_prints_it(roll):
+    from domain.rules.coc7e import hit_location
+
+    printed = {range(1, 4): "right leg", range(4, 7): "left leg", range(7, 11): "abdomen", range(11, 16): "chest",
+               range(16, 18): "right arm", range(18, 20): "left arm", range(20, 21): "head"}
+    assert hit_location.location_of(roll) == next(name for rolls, name in printed.items() if roll in rolls)

@@ -186,3 +186,60 @@ def test_who_wins_an_attack_is_as_often_as_conflict_resolve_gives_it(method, res
 
 def test_other_events_have_no_attack_odds() -> None:
     assert odds.attack_odds("coc7e:Chase.SkillRolled", {}, {}) is None
+
+
+@pytest.mark.parametrize("bonus, penalty", NET_DICE)
+@pytest.mark.parametrize("gun, skill, difficulty", [("Glock 17 9mm Auto", 99, "regular"), ("Thompson", 70, "hard"), ("Col. Moran's Air Rifle", 95, "regular")])
+def test_a_firearm_attack_at_or_above_the_malfunction_number_never_hits(gun, skill, difficulty, bonus, penalty) -> None:
+    # Given a shot with a gun of Table XVII, its attack roll recorded with the gun's malfunction number
+    from domain.rules.coc7e import arms, conflict, weapons
+
+    w = weapons.weapon(gun)
+    roll = dict(percentile.roll(TableDice([0] * (1 + abs(bonus - penalty)) + [5]), 1, skill, difficulty=difficulty, bonus=bonus, penalty=penalty),
+                malfunction=w.malfunction)
+    # When every fall of the dice is read by the engine: a malfunction (at or above the number:
+    # "the weapon does not fire"), else a hit on a success at the range's difficulty
+    counts: Counter[str] = Counter()
+    for combination in itertools.product(*[list(d.faces()) for d in percentile.dice_for(bonus, penalty)]):
+        read = percentile.resolve(skill, combination, bonus, penalty)
+        if arms.malfunctioned(w, read["result"]):
+            counts[odds.MALFUNCTION] += 1
+        else:
+            counts[conflict.resolve(read["level"], None, "none", firearm=True, difficulty=difficulty).winner or odds.NO_WINNER] += 1
+    # Then the attack's odds agree exactly, a malfunction being no hit
+    decided = odds.attack_odds("coc7e:Chase.AttackMade", {"method": "firearm", "response": "none", "attack_roll": 1}, {1: roll})
+    assert decided is not None and {k: v for k, v in decided.outcomes.items() if v} == as_chances(counts)
+    assert decided.successes == {"attacker"}
+    # And the roll's own odds name the malfunction as an outcome that is never a success
+    own = odds.roll_odds(roll)
+    assert own is not None and own.outcomes[odds.MALFUNCTION] == Fraction(counts[odds.MALFUNCTION], sum(counts.values()))
+    assert odds.MALFUNCTION not in own.successes
+
+
+def test_a_recorded_roll_that_malfunctioned_shows_it_observed() -> None:
+    # A Glock (98) roll of 99 against Firearms 99: a regular success by level, but the gun did not fire.
+    roll = dict(percentile.roll(TableDice([90, 9]), 1, 99), malfunction=98)
+    assert roll["level"] == "regular"
+    assert odds.roll_odds(roll).observed == odds.MALFUNCTION
+
+
+@pytest.mark.parametrize("dodge_faces, dodged", [([20, 0], True), ([90, 0], False)])
+def test_a_shot_at_a_target_diving_for_cover_weighs_the_dodge_roll(dodge_faces, dodged) -> None:
+    # Given a shot (Firearms 55, a cover penalty die already) at a target diving for cover with
+    # Dodge 40, the shot recorded with the dive's penalty die when the dodge succeeded
+    dive = percentile.roll(TableDice(dodge_faces), 1, 40)
+    assert dive["success"] is dodged
+    penalty = 1 + int(dodged)
+    shot = dict(percentile.roll(TableDice([0] * (1 + penalty) + [5]), 2, 55, penalty=penalty), malfunction=100)
+    # When every fall of the Dodge roll and then of the shot is read by the engine
+    hits = Fraction(0)
+    for d_level, d_chance in as_chances(enumerate_levels(40, 0, 0)).items():
+        dice_on_shot = 1 + int(percentile.meets(d_level))
+        counts = Counter()
+        for combination in itertools.product(*[list(d.faces()) for d in percentile.dice_for(0, dice_on_shot)]):
+            read = percentile.resolve(55, combination, 0, dice_on_shot)
+            counts["attacker" if read["result"] < 100 and percentile.meets(read["level"]) else "other"] += 1
+        hits += d_chance * Fraction(counts["attacker"], sum(counts.values()))
+    # Then the attack's odds give the same chance of a hit, whatever this dodge roll showed
+    decided = odds.attack_odds("coc7e:Chase.AttackMade", {"method": "firearm", "response": "dive for cover", "attack_roll": 2, "defence_roll": 1}, {1: dive, 2: shot})
+    assert decided is not None and decided.outcomes["attacker"] == hits

@@ -257,14 +257,17 @@ def test_a_value_object_of_the_previous_shape_is_upcast_and_the_current_one_says
     assert lanterns.decode(lanterns.encode(Lantern("storm lantern", 6))) == Lantern("storm lantern", 6)
     with pytest.raises(ValueError, match="newer"):
         lanterns.decode({"name": "storm lantern", "fuel_hours": 6, "class_version": 3})
-    # coc7e.Participant is at version 2 (issue 14 added its combat state): its stored form says
-    # so, and one stored before (version 1, no version written) is read with that state's defaults.
+    # coc7e.Participant is at version 3 (issue 14 added its combat state, then whether First Aid
+    # succeeded): its stored form says so, and one stored before (version 1, no version written)
+    # is read with that state's defaults, as is one of version 2.
     participant = next(t for t in transcodings(SYSTEMS) if t.name == "coc7e.Participant")
     log = ChaseLog("table")
     harvey, _ = log.running()
     stored = participant.encode(log.chase.participants[harvey])
-    assert stored["class_version"] == 2
-    combat = ("defended_round", "major_wound", "prone", "unconscious", "dying", "stabilised", "dead", "first_aid_tries",
+    assert stored["class_version"] == 3
+    version_2 = {k: v for k, v in stored.items() if k != "first_aid_succeeded"} | {"class_version": 2}
+    assert participant.decode(version_2) == log.chase.participants[harvey]
+    combat = ("first_aid_succeeded", "defended_round", "major_wound", "prone", "unconscious", "dying", "stabilised", "dead", "first_aid_tries",
               "medicine_given", "attacks_per_round", "weapons", "held_by", "disadvantage", "class_version")
     assert participant.decode({k: v for k, v in stored.items() if k not in combat}) == log.chase.participants[harvey]
 

@@ -46,14 +46,30 @@ class Attack(MethodView):
 class Fire(MethodView):
     @blp.arguments(o.Fire)
     @blp.response(200, s.CommandResult)
+    @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """A gun fired several times in one attack (coc7e-combat.txt "Handguns, Multiple Shots",
         "Automatic Fire"): shots with a penalty die each, a burst, or full auto in volleys sized by
         the SMG or MG skill, each volley one more penalty die (past two: the difficulty a step
         higher); a success hits with half the bullets, an Extreme success with all, half impaling.
-        One attack of the round; the rounds are spent. rolls: {"attack": {"1": [...]}, "damage": {"1.1": [...]}}."""
+        Each target's first roll as a single attack's: distance_yards (difficulty, shotgun band),
+        modifiers, prone, an aim, targets diving for cover. One attack of the round; the rounds
+        are spent. rolls: {"attack": {"1": [...]}, "damage": {"1.1": [...]}, "dive": {"<id>": [...]}}."""
         choice = rolls(data)
         outcome, chase = coc7e().fire(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
+        return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
+
+
+@blp.route("/<uuid:chase_id>/participants/<participant_id>/aim")
+class Aim(MethodView):
+    @blp.arguments(o.Aim)
+    @blp.response(200, s.CommandResult)
+    def post(self, data, chase_id: UUID, participant_id: str):
+        """Take careful aim with a carried gun at a target (coc7e-combat.txt "Aiming (Bonus die)"):
+        the turn is spent; the shot at that target with that gun on the next round's turn (attack,
+        or fire with one shot) gains a bonus die, lost if the aimer takes damage, moves or does
+        anything else first."""
+        outcome, chase = coc7e().take_aim(chase_id, participant_id, expected_version=expected_version(), by=principal(chase_id), **data)
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)
 
 
@@ -62,8 +78,9 @@ class Reload(MethodView):
     @blp.arguments(o.Reload)
     @blp.response(200, s.CommandResult)
     def post(self, data, chase_id: UUID, participant_id: str):
-        """On the participant's turn: load rounds into a carried gun, or try to clear its jam
-        (coc7e-combat.txt "Reloading Firearms", "Malfunctions"). rolls: {"clear": [...]}."""
+        """On the participant's turn, one action: load a carried gun (two shells a round; a whole
+        clip; a machine-gun belt over two actions), or try to clear its jam (coc7e-combat.txt
+        "Reloading Firearms", "Malfunctions"). rolls: {"clear": [...]}."""
         choice = rolls(data)
         outcome, chase = coc7e().reload(chase_id, participant_id, rolls=choice, expected_version=expected_version(), by=principal(chase_id), **present(data))
         return result(chase, rolls=outcome.pop("rolls"), outcome=outcome)

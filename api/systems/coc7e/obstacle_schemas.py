@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.recorded_chase import DICE_MODES
 from domain.rules.coc7e.conflict import RESPONSES
-from domain.rules.coc7e import firearm_modifiers, ranged
+from domain.rules.coc7e import firearm_modifiers, hit_location, ranged, shooting
 from domain.rules.coc7e.maneuvers import GOALS
 from domain.rules.coc7e.armed_attack import MAX_DISTANCE
 from domain.rules.coc7e.fire_procedures import MAX_TARGETS
@@ -157,7 +157,12 @@ class Attack(RollsInput):
     armor_luck = fields.Integer(strict=True, validate=validate.Range(0, 999), metadata={"description": "optional \"Armor Revisited\": the target's Luck when worn armor covers only part of them; the roll \"luck\" failed, the armor is not hit"})
     armor_per_die = fields.Boolean(metadata={"description": "optional \"Armor Revisited\": a shotgun's armor deducted from every die of damage"})
     malfunction = fields.String(validate=validate.OneOf(("dud", "jam")), metadata={"description": "should the gun malfunction: the Keeper's dud or jam where the rules do not say (a revolver: a dud; lever-action: a jam)"})
-    response = fields.String(validate=validate.OneOf(RESPONSES), metadata={"description": "the target's choice: fight back, dodge, maneuver, or none; required unless a firearm (none)"})
+    response = fields.String(validate=validate.OneOf(RESPONSES + (shooting.DIVE,)), metadata={"description": "the target's choice: fight back, dodge, maneuver, or none; required unless a firearm (none, or dive for cover: a Dodge roll \"defence\", a success a penalty die on the shot; the diver forfeits their next attack)"})
+    chamber = fields.Boolean(metadata={"description": "coc7e-combat.txt \"Reloading Firearms\": put one round in the chamber of the empty gun (weapon) and fire it at once, with a penalty die"})
+    hit_locations = fields.List(
+        fields.String(validate=validate.OneOf(hit_location.LOCATIONS)), validate=validate.Length(0, len(hit_location.LOCATIONS)),
+        metadata={"description": "optional \"Optional Hit Locations\": roll 1D20 (\"location\") where the blow lands; the target's worn armor counts only on these locations (a helmet: [\"head\"])"},
+    )
     attack_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: Fighting (Brawl) or the first Fighting/Firearms skill; a vehicle: its driving skill"})
     defence_skill = fields.String(validate=validate.Length(1, 80), metadata={"description": "default: Dodge, or Fighting when fighting back; a vehicle: its driving skill"})
     damage = fields.String(validate=validate.Length(1, 100), metadata={"description": "the attacker's damage; default 1D3+DB; required for a firearm; a vehicle: 1D10 per Build", "example": "1D10"})
@@ -173,12 +178,20 @@ class Attack(RollsInput):
         metadata={"description": "coc7e-combat.txt \"Firearm Attack Modifiers\": cover (penalty die), point blank (bonus die, within a fifth of the shooter's DEX in feet: give distance_yards), fast-moving target (penalty die, MOV 8+), target size (Build -2 or less: penalty die; 4 or more: bonus die), into melee (penalty die; a fumble hits an ally: ally_hit)"},
     )
     aftermath = fields.Nested(Aftermath)
-    rolls = Rolls(("attack", "defence", "damage", "counter_damage", "luck"), AFTERMATH_ROLLS)
+    rolls = Rolls(("attack", "defence", "damage", "counter_damage", "luck", "location"), AFTERMATH_ROLLS)
+
+
+MODIFIERS = fields.List(
+    fields.String(validate=validate.OneOf(firearm_modifiers.MODIFIERS)), validate=validate.Length(0, len(firearm_modifiers.MODIFIERS)),
+    metadata={"description": "coc7e-combat.txt \"Firearm Attack Modifiers\", as for attack: cover, point blank, fast-moving target, target size, into melee"},
+)
 
 
 class FireTarget(Schema):
     target_id = fields.String(required=True)
     bullets = fields.Integer(strict=True, required=True, validate=validate.Range(1, 10000))
+    modifiers = MODIFIERS
+    distance_yards = fields.Integer(strict=True, validate=validate.Range(0, MAX_DISTANCE), metadata={"description": "this target's distance: its difficulty (and a shotgun's band)"})
 
 
 class Fire(RollsInput):
@@ -192,8 +205,19 @@ class Fire(RollsInput):
     bonus_dice = fields.Integer(strict=True, validate=validate.Range(0, 2), metadata={"description": "the Keeper's bonus dice: point-blank, aiming, a large target, a prone shooter"})
     penalty_dice = fields.Integer(strict=True, validate=validate.Range(0, 2), metadata={"description": "the Keeper's penalty dice: cover, diving for cover, firing into melee, a fast or small target, racing on"})
     malfunction = fields.String(validate=validate.OneOf(("dud", "jam")))
+    modifiers = MODIFIERS
+    distance_yards = fields.Integer(strict=True, validate=validate.Range(0, MAX_DISTANCE), metadata={"description": "the distance to the target(s): the difficulty by the base range (a shotgun: its band's damage)"})
+    diving = fields.List(
+        fields.String(), validate=validate.Length(0, MAX_TARGETS),
+        metadata={"description": "targets who dive for cover (coc7e-combat.txt \"Diving for Cover\"): each a Dodge roll \"dive.<id>\", a success a penalty die on the shots at them; each forfeits their next attack"},
+    )
     aftermath = fields.Nested(Aftermath)
-    rolls = Rolls((), ("attack", "damage") + AFTERMATH_ROLLS, metadata={"description": 'by number from 1: {"attack": {"1": [...]}, "damage": {"1.1": [...]}} (roll, then bullet)'})
+    rolls = Rolls((), ("attack", "damage", "dive") + AFTERMATH_ROLLS, metadata={"description": 'by number from 1: {"attack": {"1": [...]}, "damage": {"1.1": [...]}} (roll, then bullet); {"dive": {"<target id>": [...]}}'})
+
+
+class Aim(Schema):
+    target_id = fields.String(required=True, metadata={"description": "the target aimed at"})
+    weapon = fields.String(required=True, validate=validate.Length(1, 100), metadata={"description": "the carried gun aimed", "example": ".30-06 Bolt-Action Rifle"})
 
 
 class Reload(RollsInput):

@@ -4,7 +4,11 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.schemas import ChaseView, DiceInput
+from domain.rules.coc7e import fleeing, forks, joining, modes, monsters, splitting
+from api.systems.coc7e import view_docs as docs
+from api.view_docs import Shown
 from domain.rules.coc7e.arms import MAX_WEAPONS
+from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
 from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY
 from domain.rules.coc7e.vehicles import ERAS, VEHICLES
@@ -90,8 +94,73 @@ class DiceRoll(DiceInput):
 class Coc7eView(ChaseView):
     """The track view of a Call of Cthulhu chase: locations in order and who stands where."""
 
-    slowest_mov = fields.Integer()
-    caught_up = fields.List(fields.Dict())
-    location_names = fields.List(fields.Dict(), metadata={"description": "the Keeper's names for locations: {index, name}"})
-    obstacles = fields.List(fields.Dict(), metadata={"description": "hazards and barriers: id, kind, name, between (two adjacent locations), skills, difficulty, hit_points, starting_hit_points, preset, destroyed, debris_of"})
-    mishaps = fields.List(fields.Dict(), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
+    locations = fields.List(Shown(docs.Coc7eLocation), metadata={"description": "from the back of the chase to one beyond the leader"})
+    participants = fields.Dict(keys=fields.String(), values=Shown(docs.Coc7eParticipant), metadata={"description": "by participant id"})
+    slowest_mov = fields.Integer(allow_none=True, metadata={"description": "the slowest quarry's MOV (null before the chase is cut to)"})
+    caught_up = fields.List(Shown(docs.CaughtUp))
+    location_names = fields.List(Shown(docs.NamedLocation), metadata={"description": "the Keeper's names for locations"})
+    obstacles = fields.List(Shown(docs.Obstacle), metadata={"description": "hazards and barriers"})
+    mishaps = fields.List(Shown(docs.Mishap), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
+    optional_rules = fields.List(fields.String(), metadata={"description": "the optional rules of coc7e-chases.txt part 5 this chase uses (GET /rules/coc7e/optional-rules); changed by PUT .../optional-rules"})
+    split_from = fields.String(allow_none=True, metadata={"description": "the chase this one split off from (\"Splitting Up\")"})
+    split_into = fields.List(fields.String(), metadata={"description": "the chases split off from this one"})
+    split_sisters = fields.List(fields.String(), metadata={"description": "the chases split off the same chase at the same time as this one"})
+    forks = fields.List(fields.Dict(), metadata={"description": "where the track branches (\"Choosing a Route\"): {at, routes}; each participant's routes maps each fork passed to the route taken"})
+    pursuit = fields.Dict(metadata={"description": "part 5's optional rules in play: sudden_hazards {last_called_by, may_call, to_place}, accelerating {id: {locations, to_location, penalty_dice}}, visibility {id: {area, locations, sees_to}}, stretches [{location, outcome}], navigated [vehicle ids], burst_tires {vehicle id: n}, keep_control_due [driver ids]"})
+
+
+class OptionalRules(Schema):
+    optional_rules = fields.List(
+        fields.String(validate=validate.OneOf(OPTIONAL_RULES)), required=True, validate=validate.Length(0, len(OPTIONAL_RULES)),
+        metadata={"description": "every optional rule the chase uses from now on; those left out are switched off"},
+    )
+
+
+class Join(Schema):
+    location = fields.Integer(strict=True, required=True, validate=validate.Range(0, joining.MAX_LOCATION), metadata={"description": "where the Keeper places the joiner on the track"})
+    keep_if_slower = fields.Boolean(load_default=False, metadata={"description": "keep a pursuer slower than the slowest quarry (by default such a pursuer is ignored: left behind)"})
+
+
+class Leave(Schema):
+    reason = fields.String(load_default="", validate=validate.Length(0, joining.MAX_REASON))
+
+
+class SwitchMode(Schema):
+    mode = fields.String(required=True, validate=validate.OneOf(modes.MODES))
+    mov = _whole("mov", load_default=None, allow_none=True, metadata={"description": "the MOV listed for the mode; default: the standard MOV on foot, half of it swimming (flying needs one)"})
+
+
+class Board(DiceInput):
+    vehicle_id = fields.String(required=True, validate=validate.Length(1, 200), metadata={"description": "the vehicle to take the wheel of"})
+
+
+class SubstituteSkill(Schema):
+    skill = fields.String(required=True, validate=validate.Length(1, monsters.MAX_SKILL_NAME), metadata={"example": "Swim"})
+    aptitude = fields.String(required=True, validate=validate.OneOf(list(monsters.APTITUDES)), metadata={"description": "full (implied aptitude), half (neither), fifth (implied ineptitude)"})
+    characteristic = fields.String(load_default="DEX", validate=validate.OneOf(monsters.CHARACTERISTICS))
+    characteristic_value = _whole("dex", load_default=None, allow_none=True, metadata={"description": "the characteristic's value, when the chase does not record it (all but DEX and CON)"})
+
+
+class FleeingTheScene(Schema):
+    rounds = fields.Integer(strict=False, required=True, validate=validate.Range(1, fleeing.MAX_ROUNDS))
+    from_round = fields.Integer(strict=False, load_default=1, validate=validate.Range(1, fleeing.MAX_ROUNDS))
+
+
+class Fork(Schema):
+    at = fields.Integer(strict=True, required=True, validate=validate.Range(0, joining.MAX_LOCATION), metadata={"description": "the location where the track branches"})
+    routes = fields.List(
+        fields.String(validate=validate.Length(1, forks.MAX_ROUTE_NAME)), required=True, validate=validate.Length(2, forks.MAX_ROUTES),
+        metadata={"example": ["into the river", "along the bank"]},
+    )
+
+
+class ChooseRoute(Schema):
+    route = fields.String(required=True, validate=validate.Length(1, forks.MAX_ROUTE_NAME))
+
+
+class Split(Schema):
+    groups = fields.List(
+        fields.List(fields.String(validate=validate.Length(1, 200)), validate=validate.Length(1, 1000)), required=True,
+        validate=validate.Length(1, splitting.MAX_GROUPS),
+        metadata={"description": "the groups that split off, each a list of participant ids (a vehicle takes those aboard); each becomes a chase"},
+    )

@@ -15,6 +15,8 @@ from uuid import UUID, uuid4
 from application.access import SYSTEM, Principal
 from application.dice import SERVER_DICE, DiceChoice, DiceResolver
 from application.runner import CommandRunner, Done
+from application.systems.coc7e.pursuit_commands import PursuitCommands
+from application.systems.coc7e.part5 import OptionalRuleCommands
 from application.systems.coc7e.rolls import SERVER_ROLLS, RollChoices, roll_sources
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.damage import DEFAULT
@@ -32,6 +34,8 @@ class Coc7eCommands:
     def __init__(self, runner: CommandRunner, dice: DiceResolver) -> None:
         self.runner = runner
         self.dice = dice
+        self.pursuit = PursuitCommands(runner, dice)  # part 5 on the road and the trail (pursuit_commands.py)
+        self.optional = OptionalRuleCommands(runner, dice)  # part 5's optional rules (part5.py)
 
     def _run(self, chase_id: UUID, expected_version: int | None, command: Callable[[Chase], T]) -> Done[T]:
         return self.runner.run(chase_id, command, expected_version=expected_version, systems=self.SYSTEMS)
@@ -66,6 +70,36 @@ class Coc7eCommands:
             chase_id, lambda c: c.begin_fight(roll_sources(self.dice, c, rolls), list(readied), initiative),
             expected_version=expected_version, systems=(Encounter.SYSTEM,),
         )
+        return done.result, done.track
+
+    def join_fight(
+        self, chase_id: UUID, participant_id: str, *, readied: bool = False, rolls: RollChoices = SERVER_ROLLS,
+        expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        """The Keeper brings a combatant added during the fight into it (Encounter.join_fight)."""
+        by.require_keeper("bring a combatant into the fight")
+        done = self.runner.run(
+            chase_id, lambda c: c.join_fight(participant_id, roll_sources(self.dice, c, rolls), readied),
+            expected_version=expected_version, systems=(Encounter.SYSTEM,),
+        )
+        return done.result, done.track
+
+    def ready_firearm(
+        self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        """A combatant draws a firearm during the fight (Encounter.ready_firearm)."""
+        by.require_acts_for(participant_id, "draw a firearm")
+        done = self.runner.run(
+            chase_id, lambda c: c.ready_firearm(participant_id, roll_sources(self.dice, c, rolls)), expected_version=expected_version, systems=(Encounter.SYSTEM,),
+        )
+        return done.result, done.track
+
+    def flee(
+        self, chase_id: UUID, participant_id: str, *, escape_route: bool = True, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        """A combatant flees the fight on their turn (Encounter.flee); whether there is an escape route is the Keeper's word."""
+        by.require_acts_for(participant_id, "flee")
+        done = self.runner.run(chase_id, lambda c: c.flee(participant_id, escape_route), expected_version=expected_version, systems=(Encounter.SYSTEM,))
         return done.result, done.track
 
     def move(self, chase_id: UUID, participant_id: str, locations: int = 1, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
@@ -176,6 +210,14 @@ class Coc7eCommands:
         """Load a carried gun, or try to clear its jam (see Chase.reload)."""
         by.require_acts_for(participant_id, "reload")
         done = self._run(chase_id, expected_version, lambda c: c.reload(participant_id, roll_sources(self.dice, c, rolls), **options))
+        return done.result, done.track
+
+    def take_aim(
+        self, chase_id: UUID, participant_id: str, *, target_id: str, weapon: str, expected_version: int | None = None, by: Principal = SYSTEM,
+    ) -> tuple[dict[str, Any], View]:
+        """Take careful aim with a carried gun at a target, spending the turn (see Chase.take_aim)."""
+        by.require_acts_for(participant_id, "aim")
+        done = self._run(chase_id, expected_version, lambda c: c.take_aim(participant_id, target_id, weapon))
         return done.result, done.track
 
     def mishap_roll(

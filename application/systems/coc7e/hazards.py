@@ -34,6 +34,7 @@ def roll_random_hazards(
     (application/jobs.py Jobs); the job as submitted."""
     params = _params(chase_id, key, locations, environment, from_location, table_dice, by)
     jobs.require_chase(chase_id, systems=(Chase.SYSTEM,))
+    jobs.ledger.runner.load(chase_id).require_optional_rule("random_hazards")  # refused now (409), not in the worker
     job_id = str(uuid5(NAMESPACE_URL, f"chase-ledger:random-hazards:{chase_id}:{key}"))
     return jobs.submit(RANDOM_HAZARDS, params, chase_id=str(chase_id), job_id=job_id)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from application.projections.record import record_fields
+from application.systems.coc7e import pursuit_view
 
 
 def render(chase: Any) -> dict[str, Any]:
@@ -18,6 +19,13 @@ def render(chase: Any) -> dict[str, Any]:
     return {
         **record_fields(chase),
         "slowest_mov": chase.slowest_mov,
+        # The optional rules of part 5 in use (a fight without a chase has none of them).
+        "optional_rules": list(getattr(chase, "optional_rules", ())),
+        # Splitting up: the chase this one split from, those split from it, and its sister chases.
+        "split_from": getattr(chase, "split_from", None),
+        "split_into": list(getattr(chase, "split_into", ())),
+        "split_sisters": list(getattr(chase, "split_sisters", ())),
+        "forks": [{"at": int(at), "routes": list(names)} for at, names in sorted(getattr(chase, "forks", {}).items(), key=lambda kv: int(kv[0]))],
         "locations": _locations(chase, participants),
         "participants": participants,
         "location_names": [{"index": int(k), "name": v} for k, v in sorted(chase.location_names.items(), key=lambda kv: int(kv[0]))],
@@ -26,6 +34,7 @@ def render(chase: Any) -> dict[str, Any]:
         # it was rendered (the replay job keeps a frame per event; issue 10 property test).
         "mishaps": [dict(m) for m in chase.mishaps.values()],
         "caught_up": list(chase.caught_up),
+        "pursuit": pursuit_view.render(chase),  # part 5 on the road and the trail
     }
 
 
@@ -68,7 +77,14 @@ def _participant(chase: Any, p: Any, acted: bool) -> dict[str, Any]:
         "held_by": p.held_by,
         "disadvantage": p.disadvantage,
         "outnumbered": p.defended_round is not None and p.defended_round == chase.round,
+        # Firearms over turns: the round through which a diver forfeits attacks ("Diving for
+        # Cover"), the aim being taken ("Aiming"), and whether First Aid has succeeded.
+        "dived_for_cover_until_round": p.dived_until_round if p.dived_until_round is not None and p.dived_until_round >= chase.round else None,
+        "aiming": dict(p.aim) if p.aim else None,
+        "first_aid_succeeded": p.first_aid_succeeded,
         "obstacle_ahead": _ahead(chase, p),
+        # The routes taken at each fork passed ("Choosing a Route"): location -> route.
+        "routes": dict(getattr(chase, "paths", {}).get(p.id, {})),
         "mishap": dict(chase.mishaps[p.id]) if p.id in chase.mishaps else None,
     }
 

@@ -63,6 +63,19 @@ def plan(
     return Plan(method, expression, w.impales if impales is None else impales, difficulty or "regular", attack_skill or w.skill, armed)
 
 
+def at_range(w: weapons.Weapon, distance_yards: int | None, difficulty: str | None) -> tuple[str, str]:
+    """A gun's damage and difficulty at ``distance_yards`` (None: the given difficulty, else Regular,
+    and its first band's damage), refused when the given difficulty is not the range's."""
+    if distance_yards is None or not (w.bands or w.range_yards):
+        return w.damage, difficulty or "regular"
+    if isinstance(distance_yards, bool) or not isinstance(distance_yards, int) or not 0 <= distance_yards <= MAX_DISTANCE:
+        raise InvalidCommand("distance_yards", f"must be a whole number of yards from 0 to {MAX_DISTANCE}")
+    damage, by_range = _at_range(w, distance_yards)
+    if difficulty is not None and difficulty != by_range:
+        raise InvalidCommand("difficulty", f"the range sets the difficulty: {by_range} at {distance_yards} yards ({RANGE})")
+    return damage, by_range
+
+
 def _at_range(w: weapons.Weapon, distance: int) -> tuple[str, str]:
     """Damage and difficulty at ``distance`` yards: a shotgun's band (each band Regular), else the
     base range's multiple."""
@@ -76,6 +89,14 @@ def _at_range(w: weapons.Weapon, distance: int) -> tuple[str, str]:
         if distance <= base * multiple:
             return w.damage, difficulty
     raise RuleBroken(f"{w.name}'s base range is {base} yards; beyond four times it ({base * 4}) no shot can hit", RANGE)
+
+
+def malfunction_number(armed: arms.Armed | None) -> int | None:
+    """The malfunction number a gun's attack roll is read against ("Malfunctions"), or None: no
+    gun that fires rounds (bare hands, a blade, an attack without a weapon)."""
+    if armed is None or armed.carried is None or armed.carried["loaded"] is None:
+        return None
+    return armed.weapon.malfunction
 
 
 def fire(chase: Any, attacker: Any, armed: arms.Armed | None, result: int, keeper_malfunction: str | None = None) -> str | None:

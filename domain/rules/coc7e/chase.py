@@ -6,27 +6,11 @@ from typing import Any
 
 from domain.dice import DiceSource
 from domain.recorded_chase import RecordedChase
-from domain.rules.coc7e.establishing import (
-    DEFAULT_OPENING_RANGE,
-    OPENING_RANGES,
-    SPEED_ROLL_MOV_CHANGE,
-    establish,
-)
+from domain.rules.coc7e.establishing import DEFAULT_OPENING_RANGE, OPENING_RANGES, SPEED_ROLL_MOV_CHANGE, establish
 from domain.rules.coc7e import (
-    chase_events,
-    combat_events,
-    conflict_procedures,
-    damage_events,
-    fire_procedures,
-    keeper_rolls,
-    mishaps,
-    obstacle_events,
-    obstacle_procedures,
-    random_hazards,
-    rounds,
-    track_features,
-    wound_events,
-    wound_procedures,
+    boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, firearm_events, forks, joining,
+    keeper_rolls, mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, pedal_procedures, pursuit_events,
+    random_hazards, road_procedures, rounds, routes, shooting, splitting, track_features, trail_procedures, wound_events, wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
 from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
@@ -48,6 +32,8 @@ class Chase(RecordedChase):
 
     TOPIC = "coc7e:Chase"
     SYSTEM = "coc7e"
+    class_version = 3  # the stored state's schema; v3: optional_rules (optional_rules.py)
+    upcast_v2_v3 = staticmethod(optional_rules.state_v2_v3)
 
     class Created(RecordedChase.Created):
         TOPIC = "coc7e:Chase.Created"
@@ -95,6 +81,13 @@ class Chase(RecordedChase):
     SkillRolled = chase_events.SkillRolled
     DiceRolled = chase_events.DiceRolled
     RandomHazardRolled = random_hazards.RandomHazardRolled
+    # Part 5's optional rules: the table's choice (optional_rules.py), joining and leaving (joining.py),
+    # modes of movement (modes.py, boarding.py), monsters (monsters.py).
+    OptionalRulesChosen, OptionalRulesChanged = optional_rules.OptionalRulesChosen, optional_rules.OptionalRulesChanged
+    ParticipantJoined, ParticipantLeft, SkillSubstituted = joining.ParticipantJoined, joining.ParticipantLeft, monsters.SkillSubstituted
+    ModeSwitched, ObstacleFlownOver = modes.ModeSwitched, modes.ObstacleFlownOver
+    VehicleBoarded, VehicleAlighted = boarding.VehicleBoarded, boarding.VehicleAlighted
+    ForkPlaced, RouteChosen, ChaseSplit, SplitFrom = forks.ForkPlaced, forks.RouteChosen, splitting.ChaseSplit, splitting.SplitFrom  # routes, splitting up
 
     # Hazards, barriers and mishaps (obstacle_events.py); damage, Build and conflict (damage_events.py).
     LocationNamed = obstacle_events.LocationNamed
@@ -119,6 +112,8 @@ class Chase(RecordedChase):
     WeaponReloaded = combat_events.WeaponReloaded
     Fired = combat_events.Fired
     ManeuverSucceeded = combat_events.ManeuverSucceeded
+    DivedForCover, AimTaken, AimEnded = firearm_events.DivedForCover, firearm_events.AimTaken, firearm_events.AimEnded  # firearm_events.py
+    ReloadingTimeSpent, RoundChambered = firearm_events.ReloadingTimeSpent, firearm_events.RoundChambered
     Wounded = wound_events.Wounded  # wounds and healing (wound_events.py)
     ConsciousnessRolled = wound_events.ConsciousnessRolled
     DyingRolled = wound_events.DyingRolled
@@ -126,8 +121,19 @@ class Chase(RecordedChase):
     MedicineGiven = wound_events.MedicineGiven
     Recovered = wound_events.Recovered
     ConditionRuled = wound_events.ConditionRuled
+    # Part 5's optional rules on the road and the trail (pursuit_events.py).
+    SuddenHazardCalled, SuddenHazardPlaced = pursuit_events.SuddenHazardCalled, pursuit_events.SuddenHazardPlaced
+    Accelerated, Sped, AccelerationEnded = pursuit_events.Accelerated, pursuit_events.Sped, pursuit_events.AccelerationEnded
+    VisibilityJudged, StretchRevealed = pursuit_events.VisibilityJudged, pursuit_events.StretchRevealed
+    TrailFollowed, HidingAttempted, NavigationGiven = pursuit_events.TrailFollowed, pursuit_events.HidingAttempted, pursuit_events.NavigationGiven
+    FiredOnTheMove, TireShot, ControlRolled, HazardCreated = pursuit_events.FiredOnTheMove, pursuit_events.TireShot, pursuit_events.ControlRolled, pursuit_events.HazardCreated
 
     # The procedures, bound as commands (each module's Protocol says what it uses of the chase).
+    choose_optional_rules, change_optional_rules = optional_rules.choose_optional_rules, optional_rules.change_optional_rules  # part 5
+    require_optional_rule, uses = optional_rules.require_optional_rule, optional_rules.uses
+    join, leave, substitute_skill = joining.join, joining.leave, monsters.substitute_skill
+    switch_mode, fly_over, board, alight = modes.switch_mode, modes.fly_over, boarding.board, boarding.alight
+    place_fork, choose_route, split_off, begin_split = routes.place_fork, routes.choose_route, splitting.split_off, splitting.begin_split
     move = rounds.move  # rounds.py: moving, delaying, ending turns
     delay = rounds.delay
     end_turn = rounds.end_turn
@@ -147,6 +153,7 @@ class Chase(RecordedChase):
     attack = conflict_procedures.attack  # conflict_procedures.py: attacks and fighting maneuvers
     fire = fire_procedures.fire  # fire_procedures.py: several shots, bursts, full auto, reloading
     reload = fire_procedures.reload
+    take_aim = shooting.take_aim  # shooting.py: aiming, diving for cover
     mishap_roll = mishaps.mishap_roll  # mishaps.py: mishaps, damage and Build
     rule_consequences = mishaps.rule_consequences
     inflict = wound_procedures.inflict  # wound_procedures.py: wounds and healing
@@ -155,6 +162,13 @@ class Chase(RecordedChase):
     medicine = wound_procedures.medicine
     recover = wound_procedures.recover
     rule_condition = wound_procedures.rule_condition
+    # Part 5 on the road and the trail: pedal_procedures.py (sudden hazards, acceleration, visibility),
+    # trail_procedures.py (escaping and hiding), road_procedures.py (passengers, shooting, driver damage, created hazards).
+    call_sudden_hazard, place_sudden_hazard = pedal_procedures.call_sudden_hazard, pedal_procedures.place_sudden_hazard
+    accelerate, judge_visibility = pedal_procedures.accelerate, pedal_procedures.judge_visibility
+    follow_trail, hide, navigate = trail_procedures.follow_trail, trail_procedures.hide, road_procedures.navigate
+    shoot_tire, shoot_on_the_move = road_procedures.shoot_tire, road_procedures.shoot_on_the_move
+    keep_control, create_hazard = road_procedures.keep_control, road_procedures.create_hazard
 
     # -- creation --------------------------------------------------------------------------
 
@@ -168,6 +182,7 @@ class Chase(RecordedChase):
         self.waiting_on: dict[str, str] = {}  # who delayed until after whom, this round
         self.caught_up: list[dict[str, Any]] = []
         self.slowest_mov: int | None = None
+        vars(self).update(optional_rules.fresh_state())  # part 5's: optional_rules, modes, forks and paths
         # Ordinary attributes, so that undo and rewind restore them with the rest of the game state.
         self.location_names: dict[str, str] = {}  # location index (as text): the Keeper's name for it
         self.obstacles: dict[str, dict[str, Any]] = {}  # hazards and barriers by id
@@ -208,7 +223,7 @@ class Chase(RecordedChase):
 
     def add_participant(self, participant_id: str, spec: dict[str, Any]) -> None:
         """Add a character, creature or vehicle, or a character aboard a vehicle."""
-        self._require_phase("setup", "participants join before the cut to the chase", "Establishing the Chase")
+        self.check_add_participant()
         vehicles = {pid: p for pid, p in self.participants.items() if p.kind == "vehicle"}
         vehicle_id = spec.get("vehicle_id") if isinstance(spec, dict) else None
         aboard = sum(1 for p in self.participants.values() if p.vehicle == vehicle_id and p.seat == "passenger") if vehicle_id else 0
@@ -220,23 +235,7 @@ class Chase(RecordedChase):
 
     def roll_speed(self, participant_id: str, dice: DiceSource) -> dict[str, Any]:
         """"Speed Roll": CON on foot, the driver's driving skill for a vehicle."""
-        rule = f"{CHASES} \"Speed Roll\""
-        p = self.participant(participant_id)
-        self._require_phase("setup", "speed rolls are made before the cut to the chase", "Speed Roll")
-        if p.aboard:
-            raise RuleBroken(f"{p.name} rides in a vehicle: passengers and drivers make no speed roll of their own; roll for the vehicle", rule)
-        if p.speed_mov is not None:
-            raise RuleBroken(f"{p.name} has already made the speed roll for this chase", rule)
-        if p.kind == "vehicle":
-            driver = self.driver_of(p.id)
-            if driver is None:
-                raise RuleBroken(f"{p.name} has no driver to make the speed roll", rule)
-            skill = p.driving_skill or "Drive Auto"
-            if skill not in driver.skills:
-                raise InvalidCommand("skills", f"the driver {driver.name} has no {skill} skill value")
-            target, roller = driver.skills[skill], driver
-        else:
-            skill, target, roller = "CON", p.con or 0, p
+        p, roller, skill, target = self.check_speed_roll(participant_id)
         record = keeper_rolls.roll_percentile(self, dice, roller.id, "speed roll", skill, target)
         change = SPEED_ROLL_MOV_CHANGE[record["level"]]
         self.trigger_event(
@@ -250,17 +249,12 @@ class Chase(RecordedChase):
 
     def cut_to_the_chase(self, opening_range: int = DEFAULT_OPENING_RANGE, staying: list[str] | tuple = ()) -> None:
         """Compare speeds, place everyone and begin round 1 ("Cut to the chase")."""
-        self._require_phase("setup", "the chase has already been cut to", "Cut to the chase")
+        self.check_cut_to_the_chase()
         if opening_range not in OPENING_RANGES:
             raise InvalidCommand("opening_range", f"the Keeper sets the pursuer one or two locations behind ({CHASES} \"Cut to the chase\")")
         runners = self.on_track()
-        missing = [p.name for p in runners if p.speed_mov is None]
-        if missing:
-            raise RuleBroken(f"speed rolls still to make: {', '.join(missing)}", f"{CHASES} \"Speed Roll\"")
         pursuers = {p.id: p.chase_mov for p in runners if p.role == "pursuer"}
         quarries = {p.id: p.chase_mov for p in runners if p.role == "quarry"}
-        if not quarries:
-            raise RuleBroken("a chase needs at least one quarry", f"{CHASES} \"Chases with Multiple Characters\"")
         for pid in staying:
             if self.participant(pid).role != "quarry":
                 raise InvalidCommand("staying", f"{pid} is not a quarry; only fleeing characters may choose to stay")
@@ -286,9 +280,41 @@ class Chase(RecordedChase):
         self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
 
     def game_state(self) -> dict[str, Any]:
-        return random_hazards.without_keys(super().game_state())
+        return pursuit_events.with_state(random_hazards.without_keys(super().game_state()))
 
     # -- guards ----------------------------------------------------------------------------
+
+    def check_speed_roll(self, participant_id: str) -> tuple[Participant, Participant, str, int]:
+        """The guard of ``roll_speed``: who rolls, with what skill and value."""
+        rule = f"{CHASES} \"Speed Roll\""
+        p = self.participant(participant_id)
+        joining.require_joining(self, p, "speed rolls are made")
+        if p.aboard:
+            raise RuleBroken(f"{p.name} rides in a vehicle: passengers and drivers make no speed roll of their own; roll for the vehicle", rule)
+        if p.speed_mov is not None:
+            raise RuleBroken(f"{p.name} has already made the speed roll for this chase", rule)
+        if p.kind != "vehicle":
+            return p, p, "CON", p.con or 0
+        driver = self.driver_of(p.id)
+        if driver is None:
+            raise RuleBroken(f"{p.name} has no driver to make the speed roll", rule)
+        skill = p.driving_skill or "Drive Auto"
+        if skill not in driver.skills:
+            raise InvalidCommand("skills", f"the driver {driver.name} has no {skill} skill value")
+        return p, driver, skill, driver.skills[skill]
+
+    def check_add_participant(self) -> None:
+        joining.require_joining(self, None, "participants join")  # after the cut: "Characters Joining a Chase in Progress"
+
+    def check_cut_to_the_chase(self) -> None:
+        """The guard of ``cut_to_the_chase``: in set-up, every speed roll made, a quarry to chase."""
+        self._require_phase("setup", "the chase has already been cut to", "Cut to the chase")
+        runners = self.on_track()
+        missing = [p.name for p in runners if p.speed_mov is None]
+        if missing:
+            raise RuleBroken(f"speed rolls still to make: {', '.join(missing)}", f"{CHASES} \"Speed Roll\"")
+        if not any(p.role == "quarry" for p in runners):
+            raise RuleBroken("a chase needs at least one quarry", f"{CHASES} \"Chases with Multiple Characters\"")
 
     def _require_phase(self, phase: str, message: str, heading: str) -> None:
         if self.phase == "ended":

@@ -15,7 +15,8 @@ from fractions import Fraction
 from typing import Any
 
 from domain.rules.coc7e import (
-    armed_attack, combat_events, conflict, damage_events, firearm_modifiers, keeper_rolls, maneuvers, mishaps, rounds, vehicles, weapon_damage, wound_events,
+    armed_attack, combat_events, conflict, damage_events, firearm_modifiers, hit_location, keeper_rolls, maneuvers, mishaps, reloading, rounds, shooting, vehicles,
+    weapon_damage, wound_events,
 )
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
@@ -57,6 +58,8 @@ def attack(
     armor_luck: int | None = None,
     armor_per_die: bool = False,
     modifiers: list[str] | tuple = (),
+    chamber: bool = False,
+    hit_locations: list[str] | tuple | None = None,
 ) -> dict[str, Any]:
     """An attack or fighting maneuver on the attacker's turn, and the target's response.
 
@@ -65,9 +68,14 @@ def attack(
     ``weapon``: one of Table XVII the attacker carries, which sets the method, skill, damage,
     impales and (with ``distance_yards``) the difficulty; a gun spends a round, and a roll at or
     above its malfunction number does not fire (``malfunction``: the Keeper's "dud" or "jam" where
-    the rules do not say which).
+    the rules do not say which). ``response`` "dive for cover" against a shot: the target's Dodge
+    roll ("defence") gives the shooter a penalty die. ``chamber``: one round put into an empty
+    gun's chamber and fired with a penalty die. ``hit_locations``: the optional 1D20 hit location
+    ("location"), the target's armor counting only where it covers (these locations).
     """
     a = rounds.require_turn(chase, attacker_id)
+    shooting.require_may_attack(chase, a)
+    chambered = reloading.chamber(chase, a, weapon) if chamber else 0
     planned = armed_attack.plan(
         a, method=method, weapon=weapon, damage=damage, impales=impales, difficulty=difficulty,
         distance_yards=distance_yards, attack_skill=attack_skill,
@@ -81,27 +89,18 @@ def attack(
     firearm = method == "firearm"
     if firearm and a.kind == "vehicle":
         raise InvalidCommand("method", "a vehicle attacks with its driving skill: fighting or maneuver (\"Vehicles in combat\")")
-    mishaps.require_damageable(t)
-    if t.id == a.vehicle or a.id == t.vehicle:
-        raise RuleBroken(f"{a.name} and {t.name} travel together", conflict.CONFLICT)
-    same_location = _carrier_location(chase, a) == _carrier_location(chase, t)
-    if a.aboard:
-        # "Passengers ... may act once on their turn": no movement actions to spend.
-        if not same_location and not firearm:
-            raise RuleBroken("only firearms reach another location; move to the same location to attack", conflict.CONFLICT)
-        if a.attacks_made:
-            raise RuleBroken(f"{a.name} has already acted this round", PASSENGERS)
-        cost = 0
-    else:
-        cost = conflict.attack_cost(
-            same_location=same_location, firearm=firearm, movement_actions_left=a.movement_actions, attacks_made=a.attacks_made,
-            attacks_per_round=a.attacks_per_round,
-        )
+    cost = check_reach(chase, a, t, firearm)
     if method == "maneuver" and t.aboard:
         raise RuleBroken(f"{t.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
     if response is None:
         if not firearm:
             raise InvalidCommand("response", "the target chooses: fight back, dodge, maneuver (or none)")
+        response = "none"
+    diving = response == shooting.DIVE
+    if diving and not firearm:
+        raise RuleBroken("only a shot can be dived from; against a blow or a thrown weapon, dodge", shooting.DIVING)
+    shooting.require_may_respond(chase, t, response)
+    if diving:
         response = "none"
     if response not in conflict.RESPONSES:
         raise InvalidCommand("response", f"must be one of {', '.join(conflict.RESPONSES)}")
@@ -122,14 +121,17 @@ def attack(
     # This does not apply to attacks made using firearms."
     outnumbered = int(not firearm and t.defended_round == chase.round)
     goal = maneuvers.check_goal(a, t, method, goal, seize)
-    standing_bonus, standing_penalty = maneuvers.attack_dice(a, t, firearm=firearm)
-    aim_bonus, aim_penalty, applied = firearm_modifiers.dice(a, t, modifiers, distance_yards, firearm=firearm)  # named modifiers
+    situation_bonus, situation_penalty, applied = shooting.dice(a, t, modifiers, distance_yards, firearm=firearm)  # prone, named modifiers
     a_roller, a_skill, a_value = _combat_value(chase, a, "Firearms" if firearm else "Fighting", attack_skill, "attack_skill")
+    located = hit_location.check(hit_locations, armor_luck)
+    aimed = shooting.aim_dice(chase, a, t.id, weapon, single_shot=True, shot=firearm)
+    dive = shooting.dive_for_cover(chase, dice, "defence", t, a) if diving else None
     rolls = [
         keeper_rolls.skill_roll(
             chase, dice, "attack", a.id, a_roller.id, f"{method} against {t.name}", a_skill, a_value,
-            difficulty=difficulty if firearm else "regular", bonus=bonus_dice + outnumbered + standing_bonus + aim_bonus,
-            penalty=attack_penalty + standing_penalty + aim_penalty + keeper_rolls.impaired_penalty(a, a_skill),
+            difficulty=difficulty if firearm else "regular", malfunction=armed_attack.malfunction_number(planned.armed),
+            bonus=bonus_dice + outnumbered + situation_bonus + aimed,
+            penalty=attack_penalty + situation_penalty + chambered + int(bool(dive and dive["success"])) + keeper_rolls.impaired_penalty(a, a_skill),
         )
     ]
     d_skill = None
@@ -146,8 +148,9 @@ def attack(
     if jammed:
         exchange = conflict.Exchange(response, None, False, False)  # "the weapon does not fire"
     chase.trigger_event(
-        damage_events.AttackMade, attacker_id=a.id, target_id=t.id, method=method, response=response, attack_skill=a_skill,
-        defence_skill=d_skill, attack_roll=rolls[0]["sequence"], defence_roll=rolls[1]["sequence"] if d_skill else None,
+        damage_events.AttackMade, attacker_id=a.id, target_id=t.id, method=method, response=shooting.DIVE if dive else response, attack_skill=a_skill,
+        defence_skill="Dodge" if dive else d_skill, attack_roll=rolls[0]["sequence"],
+        defence_roll=dive["sequence"] if dive else rolls[1]["sequence"] if d_skill else None,
         winner=exchange.winner, target_hit=exchange.target_hit, attacker_hit=exchange.attacker_hit,
         movement_actions_spent=cost, movement_actions_left=a.movement_actions - cost,
     )
@@ -165,7 +168,7 @@ def attack(
             # Extreme damage and impales: on the attacker's own turn only, never when fighting back.
             extreme = weapon_damage.extreme_hit(rolls[0]["level"], initiated=True, difficulty=difficulty if firearm else "regular")
             lands = weapon_damage.blow(hits, a.damage_bonus, extreme=extreme, impales=firearm if impales is None else bool(impales))
-            rolls += strike(chase, a, t, lands, "damage", firearm, aftermath, dice, armor_luck=armor_luck, armor_per_die=bool(armor_per_die))
+            rolls += strike(chase, a, t, lands, "damage", firearm, aftermath, dice, armor_luck=armor_luck, armor_per_die=bool(armor_per_die), located=located)
     if exchange.attacker_hit:
         if response == "maneuver":
             mishaps.incur_mishap(chase, a, f"fighting maneuver by {t.name}")
@@ -175,15 +178,57 @@ def attack(
     rounds.turn_goes_on(chase, a, passenger_acted=True)
     return {
         "winner": exchange.winner, "target_hit": exchange.target_hit, "attacker_hit": exchange.attacker_hit, "outnumbered": bool(outnumbered), "malfunction": jammed,
-        "mishaps": [pid for pid in (a.id, t.id) if pid in chase.mishaps], "rolls": rolls,
+        "mishaps": [pid for pid in (a.id, t.id) if pid in chase.mishaps], "rolls": ([dive] if dive else []) + rolls,
+        **({"dived_for_cover": dive["success"]} if dive else {}), **({"aimed": True} if aimed else {}),
         **({"modifiers": applied, "ally_hit": firearm_modifiers.ally_hit(applied, rolls[0]["level"])} if applied else {}),
     }
 
 # -- internals -----------------------------------------------------------------------------
 
+def check_reach(chase: ConflictChase, a: Participant, t: Participant, firearm: bool) -> int:
+    """Whether ``a`` can attack ``t`` now ("Conflict"), and the movement actions it costs."""
+    mishaps.require_damageable(t)
+    if t.id == a.vehicle or a.id == t.vehicle:
+        raise RuleBroken(f"{a.name} and {t.name} travel together", conflict.CONFLICT)
+    same_location = _carrier_location(chase, a) == _carrier_location(chase, t)
+    if not a.aboard:
+        return conflict.attack_cost(
+            same_location=same_location, firearm=firearm, movement_actions_left=a.movement_actions, attacks_made=a.attacks_made,
+            attacks_per_round=a.attacks_per_round,
+        )
+    # "Passengers ... may act once on their turn": no movement actions to spend.
+    if not same_location and not firearm:
+        raise RuleBroken("only firearms reach another location; move to the same location to attack", conflict.CONFLICT)
+    if a.attacks_made:
+        raise RuleBroken(f"{a.name} has already acted this round", PASSENGERS)
+    return 0
+
+
+def check_attack(chase: ConflictChase, attacker_id: str) -> None:
+    """Whether the attacker has anyone to attack now: the turn's guard, then ``check_reach`` of
+    each other participant, rivals and the nearest first; refused with the nearest's refusal."""
+    a = rounds.require_turn(chase, attacker_id)
+    shooting.require_may_attack(chase, a)
+    firearm = any(c["loaded"] is not None for c in a.weapons)
+    here = _carrier_location(chase, a) or 0
+    others = sorted(
+        (t for t in chase.participants.values() if t.id != a.id and t.status == "in_chase"),
+        key=lambda t: (t.role == a.role, abs((_carrier_location(chase, t) or 0) - here), t.joined),
+    )
+    first: RuleBroken | None = None
+    for t in others:
+        try:
+            check_reach(chase, a, t, firearm)
+            return
+        except RuleBroken as refused:
+            first = first or refused
+    raise first or RuleBroken(f"there is no one for {a.name} to attack", conflict.CONFLICT)
+
+
 def strike(
     chase: ConflictChase, source: Participant, target: Participant, lands: weapon_damage.Blow, name: str, firearm: bool,
     aftermath: dict[str, Any] | None, dice: RollSources, *, armor_luck: int | None = None, armor_per_die: bool = False,
+    located: tuple[str, ...] | None = None,
 ) -> list[dict[str, Any]]:
     """Damage from ``source`` to ``target``, and a vehicle's share of what it delivers.
 
@@ -204,6 +249,12 @@ def strike(
     else:
         # Armor for people: the vehicle's armor protects its driver and passengers.
         worn = target.armor
+        if worn and located is not None:
+            # "Optional Hit Locations": the armor counts where the blow lands, if it covers it.
+            landed, where = keeper_rolls.amount_roll(chase, dice, "location", hit_location.DIE, target.id, f"hit location of {cause}")
+            rolls.append(where)
+            spot = hit_location.location_of(landed)
+            cause, worn = f"{cause} ({spot})", worn if spot in located else 0
         if worn and armor_luck is not None:
             luck = keeper_rolls.skill_roll(chase, dice, "luck", target.id, target.id, "Luck: did the blow strike the armor?", "Luck", armor_luck)
             rolls.append(luck)

@@ -8,14 +8,15 @@ apply alike to either kind, beside its own ("coc7e:Encounter.FightBegan", encoun
 """
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from domain.recorded_chase import RecordedChase
-from domain.rules.coc7e import conflict_procedures, encounter_events, encounter_rounds, fire_procedures, wounds
+from domain.rules.coc7e import chase_events, conflict_procedures, encounter_events, encounter_rounds, fire_procedures, wounds
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
-from domain.rules.coc7e.participants import Participant
+from domain.rules.coc7e.participants import Participant, validate
 from domain.track import Track
 
 OUTCOMES = ("won", "lost", "fled", "abandoned")  # the Keeper's word on how the fight ended
@@ -66,14 +67,20 @@ class Encounter(RecordedChase):
     Event = RecordedChase.Event
     FightBegan = encounter_events.FightBegan
     FirstAttackSpent = encounter_events.FirstAttackSpent
+    JoinedFight = encounter_events.JoinedFight
+    FirearmReadied = encounter_events.FirearmReadied
+    FledFight = encounter_events.FledFight
 
     begin_fight = encounter_rounds.begin_fight
+    join_fight = encounter_rounds.join_fight
+    ready_firearm = encounter_rounds.ready_firearm
+    flee = encounter_rounds.flee
     plan_round = encounter_rounds.combat_round
     # The chase's queries, procedures and commands (chase.py binds them from their modules).
     participant, whose_turn, on_track, driver_of, dex_of = Chase.participant, Chase.whose_turn, Chase.on_track, Chase.driver_of, Chase.dex_of
-    _require_phase, require_not_ended = Chase._require_phase, Chase.require_not_ended
+    _require_phase, require_not_ended, check_add_participant = Chase._require_phase, Chase.require_not_ended, Chase.check_add_participant
     obstacle, obstacle_ahead = Chase.obstacle, Chase.obstacle_ahead  # none in a fight; the views ask
-    delay, end_turn, roll_skill, roll_dice, reload = Chase.delay, Chase.end_turn, Chase.roll_skill, Chase.roll_dice, Chase.reload
+    delay, end_turn, roll_skill, roll_dice, reload, take_aim = Chase.delay, Chase.end_turn, Chase.roll_skill, Chase.roll_dice, Chase.reload, Chase.take_aim
     inflict, dying_roll, first_aid, medicine, recover = Chase.inflict, Chase.dying_roll, Chase.first_aid, Chase.medicine, Chase.recover
     rule_condition, mishap_roll, rule_consequences = Chase.rule_condition, Chase.mishap_roll, Chase.rule_consequences
 
@@ -98,7 +105,8 @@ class Encounter(RecordedChase):
         self.first_attack: dict[str, str] = {}
 
     def add_participant(self, participant_id: str, spec: dict[str, Any]) -> None:
-        """Add a combatant before the fight begins; ``role`` (pursuer or quarry) may name its side, default pursuer."""
+        """Add a combatant; ``role`` (pursuer or quarry) may name its side, default pursuer. Added
+        during the fight, they stand by until the Keeper brings them in (join_fight)."""
         if isinstance(spec, dict):
             if spec.get("kind") == "vehicle" or spec.get("vehicle_id") is not None:
                 raise InvalidCommand("kind", "a fight without a chase has no vehicles: start a chase for them")
@@ -106,6 +114,12 @@ class Encounter(RecordedChase):
                 # A major wound calls at once for a CON roll: a combatant who can be wounded needs CON.
                 raise InvalidCommand("con", f"a combatant with hit points needs CON: a major wound calls for a CON roll ({wounds.MAJOR_WOUND})")
             spec = {"role": "pursuer", **spec}
+        if self.phase == "running":
+            # Joining a fight in progress: added standing by, then brought in (join_fight).
+            checked = validate(spec, {}, 0)
+            checked.update(id=participant_id, joined=len(self.participants))
+            self.trigger_event(chase_events.ParticipantAdded, participant=asdict(Participant(**checked)))
+            return
         Chase.add_participant(self, participant_id, spec)
 
     def attack(self, attacker_id: str, target_id: str, dice: RollSources, **options: Any) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """Events of a Call of Cthulhu fight without a chase (coc7e-combat.txt): the fight begins, an
-initiative's bonus die is spent.
+initiative's bonus die is spent, a combatant joins the fight in progress.
 
 Each has a stable TOPIC "coc7e:Encounter.<Name>"; the attacks, fire, wounds and rounds of a fight
 are the chase's own events (combat_events.py, wound_events.py, chase_events.py), applied alike.
@@ -47,3 +47,57 @@ class FirstAttackSpent(Event):
 
     def apply(self, encounter: Any) -> None:
         encounter.first_attack.pop(self.participant_id, None)
+
+
+class JoinedFight(Event):
+    """A combatant joined the fight in progress, placed in the order of attack: this round's
+    ``turn_order`` when their place is still to come (``actions`` this round), else from the next
+    round; with the DEX-roll initiative, their roll's level ("Rolling for Initiative")."""
+
+    TOPIC = "coc7e:Encounter.JoinedFight"
+    participant_id: str
+    readied: bool
+    initiative_level: str | None
+    first_attack: str | None
+    turn_order: list
+    actions: int
+
+    def apply(self, encounter: Any) -> None:
+        p = encounter.participants[self.participant_id]
+        encounter.track.place(self.participant_id, THE_FIGHT)
+        p.status, p.movement_actions = "in_chase", self.actions
+        if self.readied:
+            encounter.readied = [*encounter.readied, self.participant_id]
+        if self.initiative_level is not None:
+            encounter.initiative_levels = {**encounter.initiative_levels, self.participant_id: self.initiative_level}
+        if self.first_attack is not None:
+            encounter.first_attack = {**encounter.first_attack, self.participant_id: self.first_attack}
+        encounter.turn_order = list(self.turn_order)
+
+
+class FirearmReadied(Event):
+    """A combatant drew a firearm during the fight: readied from the next round ("Firearms and the
+    DEX Order"); with the DEX-roll initiative, the level they keep after re-rolling ("Rolling for
+    Initiative": the better of the two)."""
+
+    TOPIC = "coc7e:Encounter.FirearmReadied"
+    participant_id: str
+    initiative_level: str | None
+
+    def apply(self, encounter: Any) -> None:
+        encounter.readied = [*encounter.readied, self.participant_id]
+        if self.initiative_level is not None:
+            encounter.initiative_levels = {**encounter.initiative_levels, self.participant_id: self.initiative_level}
+
+
+class FledFight(Event):
+    """A combatant used their action to flee the fight ("Escaping Close Combat"): out of it."""
+
+    TOPIC = "coc7e:Encounter.FledFight"
+    participant_id: str
+
+    def apply(self, encounter: Any) -> None:
+        encounter.participants[self.participant_id].status = "escaped"
+        for held in encounter.participants.values():
+            if held.held_by == self.participant_id:
+                held.held_by = None  # held "until their attacker releases them": gone, they let go

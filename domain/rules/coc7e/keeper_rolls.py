@@ -93,14 +93,18 @@ def roll_dice(chase: RollingChase, dice: DiceSource, expression: str, participan
 
 
 def skill_roll(
-    chase: RollingChase, dice: RollSources, name: str, participant_id: str | None, roller_id: str | None, purpose: str, skill: str, target: int, **kw: Any
+    chase: RollingChase, dice: RollSources, name: str, participant_id: str | None, roller_id: str | None, purpose: str, skill: str, target: int,
+    malfunction: int | None = None, **kw: Any,
 ) -> dict[str, Any]:
-    """One percentile roll of a several-roll command, recorded as SkillRolled."""
+    """One percentile roll of a several-roll command, recorded as SkillRolled; a gun's attack roll
+    records the gun's ``malfunction`` number, which its exact odds read (odds.py)."""
     try:
         needs = percentile_needs(kw.get("bonus", 0), kw.get("penalty", 0))
     except percentile.InvalidPercentileRoll as e:
         raise InvalidCommand("roll", str(e)) from None
     record = roll_percentile(chase, dice(name, needs), roller_id, purpose, skill, target, **kw)
+    if malfunction is not None:
+        record["malfunction"] = malfunction
     chase.trigger_event(chase_events.SkillRolled, participant_id=participant_id, roll=record)
     return record
 

@@ -9,6 +9,15 @@ def movement_actions(mov: int, slowest_mov: int) -> int:
     return 1 + mov - slowest_mov
 
 
+def slowest_of_round(kept: int | None, movs: Iterable[int]) -> int:
+    """The slowest MOV a round's movement actions are worked out against: the one the chase
+    keeps, unless someone now runs slower (a joiner, a switch of mode). A leaver never raises it:
+    "There is no need to recalculate speeds or movement actions when a character leaves a chase"
+    (coc7e-chases.txt "Characters Joining a Chase in Progress")."""
+    now = min(movs)
+    return now if kept is None else min(kept, now)
+
+
 def allotment(mov: int, slowest_mov: int, owed: int) -> tuple[int, int]:
     """This round's movement actions after paying what is owed; returns (actions, still owed).
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.coc7e import keeper_rolls, mishaps, obstacle_events, obstacles, rounds, track_features, vehicles
+from domain.rules.coc7e import keeper_rolls, mishaps, obstacle_events, obstacles, pedal_procedures, rounds, track_features, vehicles
 from domain.rules.coc7e.damage import DEFAULT_BY_DIFFICULTY
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
@@ -46,7 +46,7 @@ def negotiate(
     keeper_accepts_skill: bool = False,
 ) -> dict[str, Any]:
     """Roll to negotiate the hazard or barrier ahead ("Hazards", "Barriers")."""
-    p, o = _facing(chase, participant_id, obstacle_id)
+    p, o = facing(chase, participant_id, obstacle_id)
     if approach not in APPROACHES:
         raise InvalidCommand("approach", f"must be one of {', '.join(APPROACHES)}")
     caution = bonus_dice if bonus_dice is not None else (1 if approach == "cautious" else 0)
@@ -58,8 +58,11 @@ def negotiate(
         if len(o["skills"]) > 1:
             raise InvalidCommand("skill", f"choose one of {', '.join(o['skills'])}")
         skill = o["skills"][0]
+    # An accelerated move has paid for moving on, and puts its penalty dice on hazards ("Pedal to the Metal").
+    cost, speeding = pedal_procedures.at_speed(chase, p, o["kind"])
     plan = obstacles.attempt(
-        pure(o), skill, p.movement_actions, caution=caution, penalty_dice=penalty_dice, keeper_accepts_skill=keeper_accepts_skill
+        pure(o), skill, p.movement_actions, caution=caution, penalty_dice=penalty_dice + speeding, movement_cost=cost,
+        keeper_accepts_skill=keeper_accepts_skill,
     )
     roller, value = keeper_rolls.roller_value(chase, p, plan.skill, target)
     penalty = plan.penalty_dice + keeper_rolls.impaired_penalty(p, plan.skill)
@@ -88,7 +91,7 @@ def negotiate(
         )
     if outcome.moves_on:
         rounds.record_caught_up(chase, p, start + 1)
-    rounds.turn_goes_on(chase, p)
+    pedal_procedures.after_obstacle(chase, p, outcome.passed, outcome.moves_on)
     return {"passed": outcome.passed, "moved_on": outcome.moves_on, "mishap": p.id in chase.mishaps, "rolls": [record]}
 
 
@@ -104,14 +107,8 @@ def break_barrier(
 ) -> dict[str, Any]:
     """Break down the barrier ahead: no attack roll; a character's damage, a vehicle's 1D10
     per Build ("Breaking Down Barriers"). Costs 1 movement action, like initiating an attack."""
-    p, o = _facing(chase, participant_id, obstacle_id)
+    p, o = check_break(chase, participant_id, obstacle_id)
     rule = obstacles.BREAKING
-    if o["kind"] != "barrier":
-        raise RuleBroken(f"{o['name']} is a hazard: negotiate it (pass or fail, one moves on)", obstacles.HAZARDS)
-    if o["hit_points"] is None:
-        raise RuleBroken(f"{o['name']} has no hit points: it cannot be broken down, only negotiated", obstacles.BARRIERS)
-    if p.movement_actions < obstacles.MOVE_COST:
-        raise RuleBroken(f"{p.name} has no movement actions left this round", rule)
     vehicle = p.kind == "vehicle"
     if vehicle and damage is not None:
         raise InvalidCommand("damage", f"a vehicle inflicts 1D10 per point of its Build ({rule})")
@@ -140,12 +137,24 @@ def break_barrier(
         rolls += mishaps.vehicle_hit(chase, p, broken.vehicle_damage, None, f"broke through {o['name']} (half its hit points)", aftermath, dice)
     if broken.destroyed and p.status == "in_chase":
         rounds.record_caught_up(chase, p, start + 1)
-    rounds.turn_goes_on(chase, p)
+    pedal_procedures.after_obstacle(chase, p, broken.destroyed, broken.destroyed)
     return {"destroyed": broken.destroyed, "hit_points_left": broken.barrier_after.hit_points, "rolls": rolls}
 
 # -- internals -----------------------------------------------------------------------------
 
-def _facing(chase: ObstacleChase, participant_id: str, obstacle_id: str | None) -> tuple[Participant, dict[str, Any]]:
+def check_break(chase: ObstacleChase, participant_id: str, obstacle_id: str | None = None) -> tuple[Participant, dict[str, Any]]:
+    """The guard of ``break_barrier``: a barrier with hit points ahead, and a movement action to spend."""
+    p, o = facing(chase, participant_id, obstacle_id)
+    if o["kind"] != "barrier":
+        raise RuleBroken(f"{o['name']} is a hazard: negotiate it (pass or fail, one moves on)", obstacles.HAZARDS)
+    if o["hit_points"] is None:
+        raise RuleBroken(f"{o['name']} has no hit points: it cannot be broken down, only negotiated", obstacles.BARRIERS)
+    if p.movement_actions < obstacles.MOVE_COST:
+        raise RuleBroken(f"{p.name} has no movement actions left this round", obstacles.BREAKING)
+    return p, o
+
+
+def facing(chase: ObstacleChase, participant_id: str, obstacle_id: str | None) -> tuple[Participant, dict[str, Any]]:
     p = rounds.require_turn(chase, participant_id)
     if p.aboard:
         raise RuleBroken(f"{p.name} rides in a vehicle; its driver negotiates for it", f"{CHASES} \"Passengers\"")

@@ -12,7 +12,9 @@
   That is Fighting Back" / "... That is Dodging"; both failing is no one's win.
 * Who wins an attack a command makes (AttackMade, from its attack and defence rolls): the opposed
   rolls above, or with no response a melee attack that misses only on a fumble ("Striking the
-  First Blow (Surprise)") and a firearm that hits on a success at its difficulty.
+  First Blow (Surprise)") and a firearm that hits on a success at its difficulty, unless the roll
+  is at or above the gun's malfunction number ("Malfunctions"); a shot at a target diving for
+  cover weighs its Dodge roll's penalty die ("Diving for Cover (Penalty die)").
 * The random hazards and barriers table roll (coc7e-chases.txt "Random Hazards and Barriers").
 * Dice expressions (damage, 1D3 lost movement actions): domain/dice/odds.py.
 
@@ -33,6 +35,8 @@ from domain.rules.coc7e.damage_events import AttackMade
 RESULTS = range(1, 101)  # 01..00 read as 1..100
 TENS_FACES = range(0, 100, 10)
 NO_WINNER = "neither"  # an attack's ``winner`` when both sides fail (recorded as None)
+MALFUNCTION = "malfunction"  # a firearm roll at or above the gun's malfunction number: it does not fire
+DIVE = "dive for cover"  # an attack's response: the target's Dodge roll makes the shot harder
 
 
 @lru_cache(maxsize=None)
@@ -63,23 +67,28 @@ def result_weights(net: int) -> tuple[int, tuple[int, ...]]:
     return denominator, tuple(int(n) for n in numerators)
 
 
-def level_chances(target: int, bonus: int = 0, penalty: int = 0) -> dict[str, Fraction]:
-    """The chance of each level of success (best first) rolling against ``target``."""
+def level_chances(target: int, bonus: int = 0, penalty: int = 0, malfunction: int | None = None) -> dict[str, Fraction]:
+    """The chance of each level of success (best first) rolling against ``target``; with a gun's
+    ``malfunction`` number, results at or above it are ``MALFUNCTION`` instead of their level
+    ("Malfunctions": "the shooter does not merely miss -- his or her weapon does not fire")."""
     denominator, numerators = result_weights(percentile.net_dice(bonus, penalty))
     sums = {level: 0 for level in reversed(percentile.LEVELS)}
+    if malfunction is not None:
+        sums[MALFUNCTION] = 0
     level_of = percentile.level_of
     for result, numerator in zip(RESULTS, numerators):
-        sums[level_of(result, target)] += numerator
+        sums[MALFUNCTION if malfunction is not None and result >= malfunction else level_of(result, target)] += numerator
     return {level: Fraction(total, denominator) for level, total in sums.items()}
 
 
 @lru_cache(maxsize=4096)
-def skill_odds(target: int, difficulty: str = "regular", bonus: int = 0, penalty: int = 0) -> Odds:
-    """A skill or characteristic roll: each level, and the levels that meet ``difficulty``."""
+def skill_odds(target: int, difficulty: str = "regular", bonus: int = 0, penalty: int = 0, malfunction: int | None = None) -> Odds:
+    """A skill or characteristic roll: each level, and the levels that meet ``difficulty``; a
+    firearm roll with its gun's ``malfunction`` number also has the outcome ``MALFUNCTION``, never a success."""
     if difficulty not in percentile.DIFFICULTIES:
         raise percentile.InvalidPercentileRoll(f"difficulty must be one of {', '.join(percentile.DIFFICULTIES)}")
-    chances = level_chances(target, bonus, penalty)
-    return Odds(chances, frozenset(level for level in chances if percentile.meets(level, difficulty)))
+    chances = level_chances(target, bonus, penalty, malfunction)
+    return Odds(chances, frozenset(level for level in chances if level != MALFUNCTION and percentile.meets(level, difficulty)))
 
 
 def opposed_odds(attacker: Mapping[str, Fraction], defender: Mapping[str, Fraction], response: str) -> Odds:
@@ -107,18 +116,41 @@ def attack_odds(topic: str, fields: Mapping[str, Any], rolls: Mapping[int, Mappi
     attacker = _levels_of(rolls[fields["attack_roll"]])
     if fields.get("response") == "none":
         if fields.get("method") == "firearm":
-            difficulty = rolls[fields["attack_roll"]].get("difficulty", "regular")
-            hit = sum((p for level, p in attacker.items() if percentile.meets(level, difficulty)), Fraction(0))
-        else:
-            hit = 1 - attacker["fumble"]
+            return _shot_odds(rolls[fields["attack_roll"]])
+        hit = 1 - attacker["fumble"]
         return Odds({"attacker": hit, NO_WINNER: 1 - hit}, frozenset({"attacker"}))
     if fields.get("defence_roll") not in rolls:
         return None
+    if fields.get("response") == DIVE:
+        return _dived_shot_odds(rolls[fields["attack_roll"]], rolls[fields["defence_roll"]])
     return opposed_odds(attacker, _levels_of(rolls[fields["defence_roll"]]), fields["response"])
 
 
 def _levels_of(roll: Mapping[str, Any]) -> dict[str, Fraction]:
-    return level_chances(roll["target"], roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))
+    return level_chances(roll["target"], roll.get("bonus_dice", 0), roll.get("penalty_dice", 0), roll.get("malfunction"))
+
+
+def _dived_shot_odds(shot: Mapping[str, Any], dive: Mapping[str, Any]) -> Odds:
+    """A shot at a target diving for cover ("Diving for Cover (Penalty die)"): the Dodge roll's
+    success puts one penalty die on the shot, which the recorded shot carries when it succeeded."""
+    dodged = sum((p for level, p in _levels_of(dive).items() if percentile.meets(level)), Fraction(0))
+    without = 1 if dive.get("success") else 0  # the penalty die the recorded shot holds for the dive
+    harder, plain = _shot_odds(shot, without - 1), _shot_odds(shot, without)
+    chances = {name: dodged * harder.outcomes[name] + (1 - dodged) * plain.outcomes[name] for name in plain.outcomes}
+    return Odds(chances, frozenset({"attacker"}))
+
+
+def _shot_odds(roll: Mapping[str, Any], penalty_less: int = 0) -> Odds:
+    """A firearm attack: hit on a success at its difficulty, unless the gun malfunctions (the
+    roll's ``malfunction`` number, "Malfunctions"); ``penalty_less`` penalty dice taken off the roll."""
+    levels = level_chances(roll["target"], roll.get("bonus_dice", 0), roll.get("penalty_dice", 0) - penalty_less, roll.get("malfunction"))
+    difficulty = roll.get("difficulty", "regular")
+    hit = sum((p for level, p in levels.items() if level != MALFUNCTION and percentile.meets(level, difficulty)), Fraction(0))
+    jammed = levels.get(MALFUNCTION, Fraction(0))
+    chances = {"attacker": hit, NO_WINNER: 1 - hit - jammed}
+    if MALFUNCTION in levels:
+        chances[MALFUNCTION] = jammed
+    return Odds(chances, frozenset({"attacker"}))
 
 
 @lru_cache(maxsize=None)
@@ -142,8 +174,10 @@ def roll_odds(roll: Mapping[str, Any]) -> Odds | None:
         if "tens" in roll and roll.get("table") == random_hazards.TABLE_NAME:
             return _had(hazard_table_odds(roll.get("bonus_dice", 0), roll.get("penalty_dice", 0)), roll.get("outcome"))
         if "tens" in roll and "target" in roll:
-            odds = skill_odds(roll["target"], roll.get("difficulty", "regular"), roll.get("bonus_dice", 0), roll.get("penalty_dice", 0))
-            return _had(odds, roll.get("level"))
+            malfunction = roll.get("malfunction")
+            odds = skill_odds(roll["target"], roll.get("difficulty", "regular"), roll.get("bonus_dice", 0), roll.get("penalty_dice", 0), malfunction)
+            jammed = malfunction is not None and roll.get("result", 0) >= malfunction
+            return _had(odds, MALFUNCTION if jammed else roll.get("level"))
     except (percentile.InvalidPercentileRoll, KeyError, TypeError):
         return None
     if "expression" in roll and "kind" not in roll and "tens" not in roll:

@@ -17,8 +17,10 @@ from domain.rules.coc7e.errors import InvalidCommand
 
 KINDS = ("character", "creature", "vehicle")
 # "ready" before the cut; "out" for a wrecked or undrivable vehicle and those who were aboard
-# (coc7e-chases.txt "Vehicle Reference Charts", notes: "out of action").
-STATUSES = ("ready", "in_chase", "escaped", "left_behind", "out")
+# (coc7e-chases.txt "Vehicle Reference Charts", notes: "out of action"); "left" for one who left
+# the chase ("Characters Joining a Chase in Progress"); "split_off" for one now in a chase of
+# their own ("Splitting Up").
+STATUSES = ("ready", "in_chase", "escaped", "left_behind", "out", "left", "split_off")
 ROLES = ("pursuer", "quarry")
 SEATS = ("driver", "passenger")
 DRIVING_SKILLS = ("Drive Auto", "Pilot", "Operate Heavy Machinery", "Ride")
@@ -99,8 +101,16 @@ class Participant:
     weapons: list[dict[str, Any]] = field(default_factory=list)
     held_by: str | None = None
     disadvantage: str | None = None
+    # Schema 3 (upcast_v2_v3): whether First Aid succeeded since their last wound ("First Aid":
+    # pushing is a further attempt after a failed roll, never after a success).
+    first_aid_succeeded: bool = False
+    # Also schema 3: the last round whose attacks they forfeit for diving for cover ("Diving for
+    # Cover (Penalty die)"), and the aim they are taking ("Aiming (Bonus die)": {"target_id",
+    # "weapon", "round", "location"}; firearm_events.py).
+    dived_until_round: int | None = None
+    aim: dict[str, Any] | None = None
 
-    class_version = 2
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(data: dict[str, Any]) -> None:
@@ -109,6 +119,11 @@ class Participant:
             defended_round=None, major_wound=False, prone=False, unconscious=False, dying=False, stabilised=False, dead=False,
             first_aid_tries=0, medicine_given=False, attacks_per_round=1, weapons=[], held_by=None, disadvantage=None,
         )
+
+    @staticmethod
+    def upcast_v2_v3(data: dict[str, Any]) -> None:
+        """Schema 2 kept no First Aid success (read as none, as that code did), no dive for cover and no aim."""
+        data.update(first_aid_succeeded=data.get("first_aid_succeeded", False), dived_until_round=data.get("dived_until_round"), aim=data.get("aim"))
 
     @property
     def aboard(self) -> bool:

@@ -84,6 +84,8 @@ class HazardsChase(Protocol):
 
     def require_not_ended(self) -> None: ...
 
+    def require_optional_rule(self, name: str) -> Any: ...
+
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None: ...
 
 
@@ -115,6 +117,7 @@ def roll_random_hazards(
 ) -> list[dict[str, Any]]:
     """Roll ``locations`` locations ahead on the random hazards table; one event each."""
     chase.require_not_ended()
+    chase.require_optional_rule("random_hazards")
     if not isinstance(key, str) or not key.strip() or len(key) > MAX_KEY_LENGTH:
         raise InvalidCommand("key", f"an idempotency key of 1 to {MAX_KEY_LENGTH} characters is required")
     if isinstance(locations, bool) or not isinstance(locations, int) or not 1 <= locations <= MAX_LOCATIONS:

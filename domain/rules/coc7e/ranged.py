@@ -6,6 +6,7 @@ semi-automatic fire) and the weapon table's Key ("Uses per Round").
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY, meets
@@ -37,25 +38,31 @@ class Volley:
     difficulty: str | None  # None: raised past Critical, "impossible"
 
 
-def volleys(targets: list[tuple[str, int]], size: int, *, bonus: int = 0, penalty: int = 0, difficulty: str = "regular") -> list[Volley]:
+def volleys(
+    targets: list[tuple[str, int]], size: int, *, bonus: int = 0, penalty: int = 0, difficulty: str = "regular",
+    situation: Mapping[str, tuple[int, int, str]] | None = None,
+) -> list[Volley]:
     """Split the bullets fired at each target into volleys of at most ``size`` (a fresh attack roll
     for each volley "or whenever they select a new target"), each after the first with one more
     penalty die (or one bonus die fewer); past two penalty dice, two and the difficulty one step
-    higher ("from Normal to Hard, Hard to Extreme, Extreme to Critical, or Critical to impossible")."""
-    if difficulty not in DIFFICULTIES:
-        raise InvalidCommand("difficulty", f"must be one of {', '.join(DIFFICULTIES)}")
+    higher ("from Normal to Hard, Hard to Extreme, Extreme to Critical, or Critical to impossible").
+    ``situation``: a target's own (bonus, penalty, difficulty), "the usual rules for a firearms
+    attack roll (set difficulty by range and then apply any modifiers)", instead of the common ones."""
     out: list[Volley] = []
     for target_id, bullets in targets:
         if isinstance(bullets, bool) or not isinstance(bullets, int) or bullets < 1:
             raise InvalidCommand("targets", "each target takes 1 or more bullets")
+        t_bonus, t_penalty, t_difficulty = (situation or {}).get(target_id, (bonus, penalty, difficulty))
+        if t_difficulty not in DIFFICULTIES:
+            raise InvalidCommand("difficulty", f"must be one of {', '.join(DIFFICULTIES)}")
         while bullets:
             fired = min(size, bullets)
             bullets -= fired
             i = len(out)
-            net = bonus - penalty - i
+            net = t_bonus - t_penalty - i
             steps = max(0, -MAX_BONUS_OR_PENALTY - net)
             net = max(net, -MAX_BONUS_OR_PENALTY)
-            at = DIFFICULTIES.index(difficulty) + steps
+            at = DIFFICULTIES.index(t_difficulty) + steps
             out.append(Volley(i, target_id, fired, max(net, 0), max(-net, 0), DIFFICULTIES[at] if at < len(DIFFICULTIES) else None))
     return out
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from domain.rules.coc7e import chase_events, obstacle_events, track_features
+from domain.rules.coc7e import chase_events, forks, obstacle_events, track_features
 from domain.rules.coc7e.errors import CHASES, InvalidCommand, ParticipantNotFound, RuleBroken
-from domain.rules.coc7e.movement import allotment, dex_order
+from domain.rules.coc7e.movement import allotment, dex_order, slowest_of_round
 from domain.rules.coc7e.participants import Participant
 from domain.track import Track
 
@@ -29,6 +29,7 @@ class RoundsChase(track_features.TrackChase, Protocol):
     waiting_on: dict[str, str]
     mishaps: dict[str, dict[str, Any]]
     track: Track
+    slowest_mov: int | None
 
     @property
     def whose_turn(self) -> str | None: ...
@@ -48,6 +49,36 @@ class RoundsChase(track_features.TrackChase, Protocol):
 
 def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
     """Spend movement actions to move forward, one location for each ("Moving From One Location to the Next")."""
+    p, start, blocking = check_move(chase, participant_id, locations)
+    # A choice of routes stops the move too, until the participant takes one ("Choosing a Route").
+    fork = forks.fork_unchosen(chase, participant_id, start, locations)
+    if fork == start:
+        raise RuleBroken(f"{p.name} stands where the track branches: choose a route first", forks.ROUTES)
+    if fork is not None and (blocking is None or fork < blocking["from_location"]):
+        blocking = None
+        locations = fork - start
+    moved = blocking["from_location"] - start if blocking else locations
+    chase.trigger_event(
+        chase_events.Moved,
+        participant_id=participant_id,
+        from_location=start,
+        to_location=start + moved,
+        movement_actions_spent=moved,
+        movement_actions_left=p.movement_actions - moved,
+    )
+    for location in range(start + 1, start + moved + 1):
+        record_caught_up(chase, p, location)
+    if blocking is not None:
+        chase.trigger_event(
+            obstacle_events.ObstacleReached, participant_id=p.id, obstacle_id=blocking["id"],
+            location=start + moved, locations_not_moved=locations - moved,
+        )
+    if p.movement_actions == 0:
+        finish_turn(chase, p, "no movement actions left")
+
+
+def check_move(chase: RoundsChase, participant_id: str, locations: int = 1) -> tuple[Participant, int, dict[str, Any] | None]:
+    """The guard of ``move``: the mover, where they stand, and the first hazard or barrier on the way."""
     p = require_turn(chase, participant_id)
     rule = f"{CHASES} \"Movement Actions\""
     if isinstance(locations, bool) or not isinstance(locations, int) or locations < 1:
@@ -69,33 +100,13 @@ def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
             f"{blocking['name']} lies ahead of {p.name}: negotiate it (or break it down) to move on",
             f"{CHASES} \"{'Hazards' if blocking['kind'] == 'hazard' else 'Barriers'}\"",
         )
-    moved = blocking["from_location"] - start if blocking else locations
-    chase.trigger_event(
-        chase_events.Moved,
-        participant_id=participant_id,
-        from_location=start,
-        to_location=start + moved,
-        movement_actions_spent=moved,
-        movement_actions_left=p.movement_actions - moved,
-    )
-    for location in range(start + 1, start + moved + 1):
-        record_caught_up(chase, p, location)
-    if blocking is not None:
-        chase.trigger_event(
-            obstacle_events.ObstacleReached, participant_id=p.id, obstacle_id=blocking["id"],
-            location=start + moved, locations_not_moved=locations - moved,
-        )
-    if p.movement_actions == 0:
-        finish_turn(chase, p, "no movement actions left")
+    return p, start, blocking
 
 
 def delay(chase: RoundsChase, participant_id: str, until_after: str | None = None) -> None:
     """Delay acting until another participant has acted ("Actions in a Chase Round")."""
-    p = require_turn(chase, participant_id)
+    p, later = check_delay(chase, participant_id)
     rule = f"{CHASES} \"Actions in a Chase Round\""
-    later = chase.turn_order[chase.turn_index + 1 :]
-    if not later:
-        raise RuleBroken(f"{p.name} is the last to act this round; there is no one to wait for", rule)
     if until_after is None:
         until_after = later[-1]
     if until_after not in chase.participants:
@@ -114,6 +125,15 @@ def delay(chase: RoundsChase, participant_id: str, until_after: str | None = Non
         slot += 1
     order.insert(slot, participant_id)
     chase.trigger_event(chase_events.TurnDelayed, participant_id=participant_id, until_after=until_after, turn_order=order)
+
+
+def check_delay(chase: RoundsChase, participant_id: str) -> tuple[Participant, list[str]]:
+    """The guard of ``delay``: the participant whose turn it is, and those still to act after them."""
+    p = require_turn(chase, participant_id)
+    later = chase.turn_order[chase.turn_index + 1 :]
+    if not later:
+        raise RuleBroken(f"{p.name} is the last to act this round; there is no one to wait for", f"{CHASES} \"Actions in a Chase Round\"")
+    return p, later
 
 
 def end_turn(chase: RoundsChase, participant_id: str) -> None:
@@ -139,7 +159,7 @@ def begin_round(chase: RoundsChase, number: int) -> None:
 def chase_round(chase: RoundsChase, runners: list[Participant], aboard: list[Participant]) -> RoundPlan:
     """A chase round's plan: the DEX order, movement actions by MOV ("Movement Actions"), none
     for passengers ("Passengers"), and what is still owed."""
-    slowest = min(p.chase_mov for p in runners)
+    slowest = slowest_of_round(chase.slowest_mov, (p.chase_mov for p in runners))
     actions, owed = {}, {}
     for p in runners:
         actions[p.id], owed[p.id] = allotment(p.chase_mov, slowest, p.owed)
@@ -170,7 +190,7 @@ def finish_turn(chase: RoundsChase, p: Participant, reason: str) -> None:
 def record_caught_up(chase: RoundsChase, mover: Participant, location: int) -> None:
     for other_id in chase.track.occupants(location):
         other = chase.participants[other_id]
-        if other.status != "in_chase" or other.role == mover.role:
+        if other.status != "in_chase" or other.role == mover.role or not forks.same_place(chase, mover.id, other_id, location):
             continue
         pursuer, quarry = (mover, other) if mover.role == "pursuer" else (other, mover)
         chase.trigger_event(chase_events.CaughtUp, pursuer_id=pursuer.id, quarry_id=quarry.id, location=location)

@@ -34,7 +34,7 @@ class Wounded(Event):
             p.dying, p.stabilised = True, False
         if self.killed:
             p.dying = False
-        p.first_aid_tries, p.medicine_given = 0, False  # a new injury to treat
+        p.first_aid_tries, p.medicine_given, p.first_aid_succeeded = 0, False, False  # a new injury to treat
         if self.major_wound or self.unconscious or self.killed:
             # A hold lasts "until their attacker releases them, is incapacitated or suffers a
             # major wound" (coc7e-combat.txt "Step 2: Make the Attack Roll").
@@ -70,7 +70,9 @@ class DyingRolled(Event):
         p.damage = p.hp - self.hp_after
         if not self.survived:
             if p.stabilised:
-                p.stabilised = False  # "they lose the temporary hit point and revert to the start of the Dying process"
+                # "they lose the temporary hit point and revert to the start of the Dying process,
+                # in need of First Aid": a fresh First Aid, as for a new injury.
+                p.stabilised, p.first_aid_tries, p.first_aid_succeeded = False, 0, False
             else:
                 p.dying, p.dead = False, True
 
@@ -90,6 +92,7 @@ class FirstAidGiven(Event):
     def apply(self, chase: Any) -> None:
         p = chase.participants[self.participant_id]
         p.first_aid_tries += 1
+        p.first_aid_succeeded = p.first_aid_succeeded or self.success
         p.damage = p.hp - self.hp_after
         p.stabilised = p.stabilised or self.stabilised
         if self.success and not p.dying and p.hp_left > 0:
