@@ -11,7 +11,7 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, cors, edge_docs, guards, limits, observability, problems, representation  # noqa: E402
+from api import auth, conditional, contract, cors, docs_ui, guards, limits, observability, problems, query_params, representation  # noqa: E402
 from api.runtime import install  # noqa: E402
 from infrastructure.edge_settings import EdgeSettings  # noqa: E402
 from infrastructure.settings import WebSettings, web_settings  # noqa: E402
@@ -56,12 +56,11 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     app.config.update(
         API_TITLE="Chase Ledger",
         API_VERSION="0.1.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION=contract.OPENAPI_VERSION,
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
     )
+    docs_ui.install(app)  # Swagger UI and ReDoc from the package's own files
     if build_ledger is None:
         from infrastructure.bootstrap import build_ledger as default_build
 
@@ -69,13 +68,13 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     limits.install(app, edge)  # first: a refused request counts too
     guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
     representation.install(app)
+    conditional.install(app)
     install(app, build_ledger)
     from api.idempotency import IdempotencyKeyDoc
 
     api = Api(app, spec_kwargs={"extra_plugins": [IdempotencyKeyDoc()]})
-    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    api.spec.options["security"] = [{"bearerAuth": []}]
-    edge_docs.install(api.spec)
+    app.extensions["chase_view_schemas"] = {}
+    contract.install(api, app.extensions["chase_view_schemas"])  # operationIds, security, problems, headers
     from api.chases import blp as chases
     from api.history import blp as record
     from api.jobs import admin, blp as jobs
@@ -86,21 +85,27 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     for blueprint in (chases, record, jobs, stream, webhooks, admin, analytics):
         api.register_blueprint(blueprint)
     # Each registered game system's blueprints (api/systems/<package>/) and track-view schemas.
-    app.extensions["chase_view_schemas"] = {}
+    app.extensions["chase_action_routes"] = {}  # each system's commands, by action name (api/affordances.py)
     for plugin in SYSTEMS:
         module = import_module(f"api.systems.{plugin.package}")
         for blueprint in module.blueprints:
             api.register_blueprint(blueprint)
+        app.extensions["chase_action_routes"].update(module.ACTION_ROUTES)
         for system, schema in module.VIEW_SCHEMAS.items():
             app.extensions["chase_view_schemas"][system] = schema
             if schema.__name__ not in api.spec.components.schemas:  # documented beside the envelope (ChaseView)
                 api.spec.components.schema(schema.__name__, schema=schema)
     problems.register(app)
     auth.install(app)
+    query_params.install(app)  # after authentication: who may not ask is told so first
     from api import dry_run, idempotency
 
     dry_run.install(app)  # before a key is claimed: a refused dry run claims nothing
     idempotency.install(app)  # after auth: a request shows its token before its key is looked at
+
+    from api.web import web
+
+    app.register_blueprint(web)  # the browser pages (issue 19): static files, outside the OpenAPI document
 
     @app.get("/health")
     def health() -> dict[str, str]:

@@ -8,11 +8,12 @@ from uuid import UUID
 from flask import Response, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from api.auth import principal
-from api.jobs import Job, JobAccepted, Wait, accepted, job_not_found
+from api.jobs import JobAccepted, Wait, accepted, job_not_found
 from api.runtime import ledger
+from api.view_docs import Shown
 from application.access import PLAYER
 from application.analytics.sessions import CAMPAIGN, MAX_NAME, SESSION
 from application.jobs import JobNotFound
@@ -47,6 +48,17 @@ class GroupCreate(Schema):
     name = fields.String(required=True, validate=validate.Length(1, MAX_NAME))
 
 
+class GroupChange(Schema):
+    class Meta:
+        unknown = INCLUDE  # the log's own bookkeeping (seq)
+
+    kind = fields.String(required=True, metadata={"description": "what changed: session created, chase added, chase removed, ..."})
+    member = fields.String(required=True, allow_none=True, metadata={"description": "the chase or session concerned"})
+    name = fields.String(required=True, allow_none=True)
+    by = fields.String(required=True, metadata={"description": "who changed it"})
+    at = fields.String(required=True, metadata={"description": "when, RFC 3339"})
+
+
 class Group(Schema):
     session_id = fields.String()
     campaign_id = fields.String()
@@ -54,7 +66,7 @@ class Group(Schema):
     name = fields.String()
     chases = fields.List(fields.String())
     sessions = fields.List(fields.String())
-    log = fields.List(fields.Dict(), metadata={"description": "every change: seq, kind, member, by, at"})
+    log = fields.List(Shown(GroupChange), metadata={"description": "every change, oldest first"})
 
 
 class GroupCreated(Schema):
@@ -121,22 +133,19 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
     def reader(group_id: UUID) -> Any:
         return ledger().analytics.sessions.reader(str(group_id), bearer(), kind)
 
-    @blp.route(plural, endpoint=f"{kind}s")
     class Groups(MethodView):
         @blp.arguments(GroupCreate)
         @blp.response(201, GroupCreated)
         def post(self, data):
             group, token = ledger().analytics.sessions.create(kind, data["name"])
-            return {"group": group, "keeper_token": token}
+            return {"group": group, "keeper_token": token}, 201, {"Location": url_for(f"analytics.{kind}", **{key: group[key]})}
 
-    @blp.route(f"{plural}/<uuid:{key}>", endpoint=kind)
     class One(MethodView):
         @blp.response(200, Group)
         def get(self, **ids):
             reader(ids[key])
             return ledger().analytics.sessions.group(str(ids[key]), kind)
 
-    @blp.route(f"{plural}/<uuid:{key}>/{member}s", endpoint=f"{kind}-{member}s")
     class Members(MethodView):
         @blp.arguments(member_schema)
         @blp.response(200, Group)
@@ -147,13 +156,11 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
                 return sessions.add_chase(str(ids[key]), str(data["chase_id"]), data["chase_token"], by)
             return sessions.add_session(str(ids[key]), str(data["session_id"]), data["session_token"], by)
 
-    @blp.route(f"{plural}/<uuid:{key}>/{member}s/<uuid:member_id>", endpoint=f"{kind}-{member}")
     class Member(MethodView):
         @blp.response(200, Group)
         def delete(self, member_id: UUID, **ids):
             return ledger().analytics.sessions.remove(str(ids[key]), kind, str(member_id), keeper(ids[key]))
 
-    @blp.route(f"{plural}/<uuid:{key}>/report", endpoint=f"{kind}-report")
     class GroupReport(MethodView):
         @blp.arguments(ReportQuery, location="query")
         @blp.response(200, Report)
@@ -161,24 +168,21 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
         def get(self, query, **ids):
             return exported(ledger().analytics.group_report(str(ids[key]), kind, reader(ids[key])), query["format"])
 
-    @blp.route(f"{plural}/<uuid:{key}>/charts/{CHART_PATH}", endpoint=f"{kind}-chart")
     class GroupChart(MethodView):
         @blp.doc(responses={"200": CHART})
         def get(self, **ids):
             by = reader(ids[key])
             return chart(ledger().analytics.group_report(str(ids[key]), kind, by, series=True), ids["kind"], ids["fmt"])
 
-    @blp.route(f"{plural}/<uuid:{key}>/reports", endpoint=f"{kind}-reports")
     class GroupReportJob(MethodView):
         @blp.response(202, JobAccepted)
         def post(self, **ids):
             job = ledger().analytics.submit_report(str(ids[key]), kind, reader(ids[key]))
             return accepted(job, url_for(f"analytics.{kind}-job", **{key: ids[key]}, job_id=job["job_id"]))
 
-    @blp.route(f"{plural}/<uuid:{key}>/jobs/<job_id>", endpoint=f"{kind}-job")
     class GroupJob(MethodView):
         @blp.arguments(Wait, location="query")
-        @blp.response(200, Job)
+        @blp.response(200, JobAccepted)
         def get(self, query, job_id: str, **ids):
             by = reader(ids[key])
             jobs = ledger().jobs
@@ -187,7 +191,7 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
             # A player reads only players' reports: the Keeper's holds the Keeper's rolls.
             if params.get("group_id") != str(ids[key]) or (by.role == PLAYER and params.get("viewer") != PLAYER):
                 raise JobNotFound(f"no job {job_id} of this {kind}")
-            return job
+            return {"job": job}
 
     docs = {  # set here: one text per kind of group
         (Groups, "post"): f"Create a {kind}; answers with its Keeper's token (shown once).",
@@ -201,6 +205,15 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
     }
     for (cls, method), text in docs.items():
         getattr(cls, method).__doc__ = text
+    # Routed once their texts are set: flask-smorest reads the docstrings as a route is declared.
+    blp.route(plural, endpoint=f"{kind}s")(Groups)
+    blp.route(f"{plural}/<uuid:{key}>", endpoint=kind)(One)
+    blp.route(f"{plural}/<uuid:{key}>/{member}s", endpoint=f"{kind}-{member}s")(Members)
+    blp.route(f"{plural}/<uuid:{key}>/{member}s/<uuid:member_id>", endpoint=f"{kind}-{member}")(Member)
+    blp.route(f"{plural}/<uuid:{key}>/report", endpoint=f"{kind}-report")(GroupReport)
+    blp.route(f"{plural}/<uuid:{key}>/charts/{CHART_PATH}", endpoint=f"{kind}-chart")(GroupChart)
+    blp.route(f"{plural}/<uuid:{key}>/reports", endpoint=f"{kind}-reports")(GroupReportJob)
+    blp.route(f"{plural}/<uuid:{key}>/jobs/<job_id>", endpoint=f"{kind}-job")(GroupJob)
 
 
 group_routes(SESSION, "chase", ChaseMember)

@@ -13,9 +13,9 @@ from flask_cors import CORS
 
 # Headers a page may send: the token, JSON bodies, conditional and retried commands, resumed
 # streams, and its own request id.
-ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "Idempotency-Key", "Last-Event-ID", "X-Request-ID"]
-# Headers a page may read: the version, the chain head, where a new thing is, the request id.
-EXPOSED_HEADERS = ["ETag", "X-Chain-Head", "Location", "X-Request-ID", "Retry-After"]
+ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID", "X-Request-ID"]
+# Headers a page may read: the version, the chain head, where a new thing is, the next page, the request id.
+EXPOSED_HEADERS = ["ETag", "X-Chain-Head", "Location", "Link", "X-Request-ID", "Retry-After"]
 PREFLIGHT_SECONDS = 600  # how long a browser may keep a preflight's answer
 
 

@@ -19,7 +19,10 @@ from marshmallow import Schema, fields, validate
 
 from api.auth import principal
 from api.parsing import Position
+from api.paging import Limit, Next, page
 from api.problems import problem
+from api.timestamps import Timestamp
+from api.view_docs import Frame, Shown
 from api.runtime import ledger
 from application.access import Forbidden, Unauthenticated
 from application.jobs import VIEW_NAMES, JobNotFound
@@ -47,10 +50,10 @@ class SetAsideChase(Schema):
     version = fields.Integer(metadata={"description": "the first event of the chase not in its views"})
     notification_id = fields.Integer(allow_none=True, metadata={"description": "its position in the event log, when known"})
     error = fields.String(metadata={"description": "why it could not be projected (the last attempt)"})
-    first_seen = fields.Float(metadata={"description": "epoch seconds"})
-    last_seen = fields.Float(metadata={"description": "epoch seconds"})
+    first_seen = Timestamp()
+    last_seen = Timestamp()
     attempts = fields.Integer()
-    retry_at = fields.Float(metadata={"description": "epoch seconds: the projector retries it on its first round after this"})
+    retry_at = Timestamp(metadata={"description": "the projector retries it on its first round after this"})
 
 
 class SetAside(Schema):
@@ -81,8 +84,13 @@ class Wait(Schema):
 
 
 class FramePage(Schema):
-    after = Position(load_default=0)
-    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+    after = Position(load_default=0, metadata={"description": "the page after this step (follow `next`)"})
+    limit = Limit(100, 1000)
+
+
+class JobPage(Schema):
+    after = fields.String(validate=validate.Length(1, 200), metadata={"description": "the page after this job (follow `next`)"})
+    limit = Limit(100, 1000)
 
 
 class Progress(Schema):
@@ -100,16 +108,24 @@ class Job(Schema):
     params = fields.Dict()
     result = fields.Dict(allow_none=True)
     error = fields.String(allow_none=True)
-    created_at = fields.Float()
-    updated_at = fields.Float()
+    created_at = Timestamp()
+    updated_at = Timestamp()
 
 
 class JobAccepted(Schema):
+    """Every answer about one job, submitted (202) or read (200): the job under ``job``."""
+
     job = fields.Nested(Job)
 
 
+class JobList(Schema):
+    jobs = fields.List(fields.Nested(Job), metadata={"description": "oldest first"})
+    next = Next()
+
+
 class Frames(Schema):
-    frames = fields.List(fields.Dict(), metadata={"description": "step, version, the event and the views after it"})
+    frames = fields.List(Shown(Frame), metadata={"description": "step, version, the event and the views after it"})
+    next = Next()
 
 
 def accepted(job: dict[str, Any], location: str) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -138,10 +154,11 @@ class Replays(MethodView):
 class ReplayFrames(MethodView):
     @blp.arguments(FramePage, location="query")
     @blp.response(200, Frames)
-    def get(self, page, chase_id: UUID, job_id: str):
-        """A replay's frames after a step: each event and the views as they were after it."""
+    def get(self, query, chase_id: UUID, job_id: str):
+        """A replay's frames, a page at a time (``next``): each event and the views as they were after it."""
         principal(chase_id)
-        return {"frames": ledger().jobs.frames(job_id, chase_id, page["after"], page["limit"])}
+        frames = ledger().jobs.frames(job_id, chase_id, query["after"], query["limit"] + 1)
+        return page("frames", frames, query["limit"], lambda frame: frame["step"])
 
 
 @blp.route("/<uuid:chase_id>/checks")
@@ -154,16 +171,27 @@ class Checks(MethodView):
         return accepted(job, chase_job_url(chase_id, job))
 
 
+@blp.route("/<uuid:chase_id>/jobs")
+class ChaseJobs(MethodView):
+    @blp.arguments(JobPage, location="query")
+    @blp.response(200, JobList)
+    def get(self, query, chase_id: UUID):
+        """The chase's jobs (replays, checks, each system's own), oldest first, a page at a time (``next``)."""
+        principal(chase_id)
+        jobs = ledger().jobs.of_chase(chase_id, query.get("after"), query["limit"] + 1)
+        return page("jobs", jobs, query["limit"], lambda job: job["job_id"])
+
+
 @blp.route("/<uuid:chase_id>/jobs/<job_id>")
 class ChaseJob(MethodView):
     @blp.arguments(Wait, location="query")
-    @blp.response(200, Job)
+    @blp.response(200, JobAccepted)
     def get(self, query, chase_id: UUID, job_id: str):
         """A job of this chase: status, progress (done / total), result or error."""
         principal(chase_id)
         if query["wait"]:
-            return ledger().jobs.wait(job_id, query["wait"], chase_id)
-        return ledger().jobs.get(job_id, chase_id)
+            return {"job": ledger().jobs.wait(job_id, query["wait"], chase_id)}
+        return {"job": ledger().jobs.get(job_id, chase_id)}
 
 
 def require_operator() -> None:
@@ -192,13 +220,13 @@ class Rebuilds(MethodView):
 @admin.route("/jobs/<job_id>")
 class AdminJob(MethodView):
     @admin.arguments(Wait, location="query")
-    @admin.response(200, Job)
+    @admin.response(200, JobAccepted)
     def get(self, query, job_id: str):
         """Any job: status, progress (events done / total for a rebuild), result or error."""
         require_operator()
         if query["wait"]:
-            return ledger().jobs.wait(job_id, query["wait"])
-        return ledger().jobs.get(job_id)
+            return {"job": ledger().jobs.wait(job_id, query["wait"])}
+        return {"job": ledger().jobs.get(job_id)}
 
 
 @admin.route("/projection-errors")

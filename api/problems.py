@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
+from api.conditional import PreconditionRequired, precondition_sent
 from application.access import Forbidden, Unauthenticated
 from application.runner import ChaseNotFound, VersionConflict
 from application.views import ViewsUnavailable
@@ -73,7 +74,16 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(VersionConflict)
     def conflict(e: VersionConflict) -> Response:
+        if precondition_sent():  # the client's If-Match failed (RFC 9110 13.1.1): nothing was run
+            return problem(
+                412, "precondition-failed", "Precondition failed", str(e),
+                errors=[{"field": "If-Match", "message": str(e)}], current_version=e.current_version,
+            )
         return problem(409, "version-conflict", "Version conflict", str(e), current_version=e.current_version)
+
+    @app.errorhandler(PreconditionRequired)
+    def precondition_required(e: PreconditionRequired) -> Response:
+        return problem(428, "precondition-required", "Precondition required", str(e), errors=[{"field": "If-Match", "message": "required: the chase's ETag"}])
 
     @app.errorhandler(Unauthenticated)
     def unauthenticated(e: Unauthenticated) -> Response:

@@ -10,6 +10,8 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, fields, validate
 
+from api import view_docs as docs
+from api.paging import Limit, Next
 from api.parsing import MAX_POSITION, Position, Text, Whole
 from api.representation import MINIMAL_CHASE, minimal, prefers_minimal
 from domain.recorded_chase import DICE_MODES, MAX_UNDO
@@ -57,8 +59,8 @@ class RollFilters(Schema):
 
 
 class EventPage(Schema):
-    after = Position(load_default=0)
-    limit = fields.Integer(load_default=1000, validate=validate.Range(1, 10000))
+    after = Position(load_default=0, metadata={"description": "the page after this version (follow `next`)"})
+    limit = Limit(1000, 10_000)
 
 
 class ChaseView(Schema):
@@ -69,25 +71,26 @@ class ChaseView(Schema):
     name = fields.String()
     system = fields.String(metadata={"description": "the game system, which decides the other fields of the view"})
     dice = fields.String()
-    seed_commitment = fields.String()
+    seed_commitment = fields.String(allow_none=True, metadata={"description": "SHA-256 of the server-dice seed of this epoch (null once revealed, until the next is committed)"})
     phase = fields.String(metadata={"description": "setup, running or ended"})
     outcome = fields.String(allow_none=True)
     version = fields.Integer()
     round = fields.Integer()
     turn_order = fields.List(fields.String())
     whose_turn = fields.String(allow_none=True)
-    locations = fields.List(fields.Dict())
-    participants = fields.Dict(keys=fields.String(), values=fields.Dict())
+    # locations and participants: each system's view types its own (api/systems/<package>/schemas.py).
     created_at = fields.String()
     end_note = fields.String()
     chain_head = fields.String(metadata={"description": "hash of the chase's latest event (also the X-Chain-Head header)"})
     seed_epoch = fields.Integer()
-    revealed_seeds = fields.List(fields.Dict())
+    revealed_seeds = fields.List(docs.Shown(docs.RevealedSeed))
     entropy = fields.String()
     rolls_made = fields.Integer()
-    actions = fields.Integer(metadata={"description": "actions that count (not undone)"})
+    actions = fields.List(docs.Shown(docs.Action), metadata={"description": "the chase-level commands, each {action, method, href, allowed} and, when not allowed, why and rule (api/affordances.py); empty in a past version"})
+    actions_counted = fields.Integer(metadata={"description": "actions that count (not undone)"})
+    turn = docs.Shown(docs.Turn, metadata={"description": "{round, participant_id (whose turn now), next_participant_id, ended_by_last_command}"})
     can_redo = fields.Boolean()
-    undo_requests = fields.List(fields.Dict(), metadata={"description": "undo requests awaiting the Keeper"})
+    undo_requests = fields.List(docs.Shown(docs.PendingUndo), metadata={"description": "undo requests awaiting the Keeper"})
 
 
 class SystemView(fields.Nested):
@@ -123,10 +126,11 @@ def _field_names(schema: type[Schema]) -> tuple[str, ...]:
 
 
 class CommandResult(Schema):
+    """Every command's answer, whatever its game system (api.chases.result)."""
+
     chase = SystemView()
-    roll = fields.Dict()
-    rolls = fields.List(fields.Dict(), metadata={"description": "every roll the command made, in sequence order"})
-    outcome = fields.Dict(metadata={"description": "what the command's rolls decided (passed, winner, destroyed, ...)"})
+    rolls = fields.List(docs.Shown(docs.Roll), metadata={"description": "every roll the command made, in sequence order ([] for none)"})
+    outcome = fields.Dict(allow_none=True, metadata={"description": "what the command decided, in the game's words (passed, winner, metres, ...); null when the chase after it says all"})
     obstacle_id = fields.String()
     participant_id = fields.String()
     chases = fields.List(fields.Dict(), metadata={"description": "chases the command made (a chase split up): each {chase_id, keeper_token (shown once), chase (its track view)}"})
@@ -134,15 +138,24 @@ class CommandResult(Schema):
     request_id = fields.Integer()
 
 
+class ParticipantView(Schema):
+    chase_id = fields.String()
+    version = fields.Integer(metadata={"description": "the chase's version this was read at (also the ETag)"})
+    participant_id = fields.String()
+    participant = fields.Dict(metadata={"description": "as the chase's track view shows it (its system's fields)"})
+
+
 class RollHistory(Schema):
-    rolls = fields.List(fields.Dict(), metadata={"description": (
+    next = Next()
+    rolls = fields.List(docs.Shown(docs.RollRow), metadata={"description": (
         "one row per roll: its context, its dice, whether it was undone, and `odds`: the exact odds it had "
         "({outcomes: {name: {p, exact}}, success, observed}; null for a roll without odds, such as a shuffle)"
     )})
 
 
 class EventLog(Schema):
-    events = fields.List(fields.Dict())
+    events = fields.List(docs.Shown(docs.Event))
+    next = Next()
 
 
 class AtVersion(Schema):
@@ -151,6 +164,8 @@ class AtVersion(Schema):
 
 class RollQuery(RollFilters):
     version = Whole(1, MAX_POSITION, metadata={"description": "time travel: the history as it was at this version"})
+    after = Position(load_default=0, metadata={"description": "the page after this roll's sequence number (follow `next`)"})
+    limit = Limit(1000, 10_000)
 
 
 class PlayerToken(Schema):
@@ -186,9 +201,9 @@ class Entropy(Schema):
 
 
 class Export(Schema):
-    format = fields.String()
+    format = fields.String(metadata={"description": "chase-ledger: what `chase verify` reads"})
     chase_id = fields.String()
-    events = fields.List(fields.Dict())
+    events = fields.List(docs.Shown(docs.Event))
 
 
 class VehicleView(Schema):
@@ -196,4 +211,4 @@ class VehicleView(Schema):
 
     chase_id = fields.String()
     version = fields.Integer()
-    vehicles = fields.List(fields.Dict())
+    vehicles = fields.List(docs.Shown(docs.Vehicle))

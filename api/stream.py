@@ -22,7 +22,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from uuid import UUID
 
-from flask import Response, request
+from flask import Response, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 from marshmallow import Schema, fields, validate
@@ -88,7 +88,8 @@ class StreamTickets(MethodView):
         tickets = ledger().tickets
         issued = tickets.issue(str(chase_id), principal(chase_id))
         expires = datetime.fromtimestamp(issued["expires"], timezone.utc)
-        return {"ticket": issued["ticket"], "expires_at": expires, "expires_in": int(tickets.ttl)}
+        # The ticket is a credential: Location names the stream it opens (send it as ?ticket=).
+        return {"ticket": issued["ticket"], "expires_at": expires, "expires_in": int(tickets.ttl)}, 201, {"Location": url_for("stream.ChaseStream", chase_id=chase_id)}
 
 
 @blp.route("/<uuid:chase_id>/stream")

@@ -2,17 +2,19 @@
 the chase's webhooks and each one's deliveries. The secret is shown once, at registration."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID
 
-from flask import Response
+from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
 
 from api.auth import principal
+from api.paging import Limit, Next, page
+from api.parsing import STORE_INT_MAX, Whole
 from api.problems import problem
+from api.timestamps import Timestamp
 from api.runtime import ledger
 from application.webhooks import DELIVERIES_LISTED, WebhookNotFound
 
@@ -33,13 +35,6 @@ def http_url(value: str) -> None:
         raise ValidationError("must be an http:// or https:// URL")
 
 
-class Epoch(fields.Field):
-    """Epoch seconds stored; RFC 3339 UTC shown."""
-
-    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
-        return None if value is None else datetime.fromtimestamp(value, timezone.utc).isoformat()
-
-
 class NewWebhook(Schema):
     url = fields.Url(required=True, require_tld=False, validate=[validate.Length(max=MAX_URL), http_url], metadata={"description": "where each event is POSTed"})
     after = fields.Integer(validate=validate.Range(min=0, max=2**53), metadata={"description": "send the events after this version (default: the chase's version now, so only what happens next; 0: the whole log)"})
@@ -50,7 +45,7 @@ class Webhook(Schema):
     chase_id = fields.String()
     url = fields.String()
     delivered_version = fields.Integer(metadata={"description": "the last event the receiver took"})
-    created_at = Epoch(metadata={"description": "RFC 3339 UTC"})
+    created_at = Timestamp()
 
 
 class RegisteredWebhook(Webhook):
@@ -62,6 +57,7 @@ class Webhooks(Schema):
 
 
 class Delivery(Schema):
+    delivery_id = fields.Integer(metadata={"description": "the attempt's number: later attempts have higher numbers"})
     event_id = fields.String(metadata={"description": "the webhook-id header: the same on every retry, for de-duplication"})
     version = fields.Integer()
     event_type = fields.String()
@@ -69,11 +65,17 @@ class Delivery(Schema):
     status = fields.String(metadata={"description": "delivered or failed"})
     response_status = fields.Integer(allow_none=True, metadata={"description": "the receiver's status code (none: no answer)"})
     error = fields.String(allow_none=True)
-    at = Epoch(metadata={"description": "RFC 3339 UTC"})
+    at = Timestamp()
+
+
+class DeliveryPage(Schema):
+    before = Whole(1, STORE_INT_MAX, metadata={"description": "the page of attempts before this one (follow `next`)"})
+    limit = Limit(DELIVERIES_LISTED, 1000)
 
 
 class Deliveries(Schema):
-    deliveries = fields.List(fields.Nested(Delivery), metadata={"description": f"the latest {DELIVERIES_LISTED} attempts, newest first"})
+    deliveries = fields.List(fields.Nested(Delivery), metadata={"description": "the attempts, newest first, a page at a time"})
+    next = Next()
 
 
 @blp.route("/<uuid:chase_id>/webhooks")
@@ -82,7 +84,8 @@ class ChaseWebhooks(MethodView):
     @blp.response(201, RegisteredWebhook)
     def post(self, body: dict[str, Any], chase_id: UUID):
         """Register a URL to be sent every event of the chase (Keeper only); the answer holds its secret."""
-        return ledger().webhooks.register(chase_id, body["url"], principal(chase_id), body.get("after"))
+        hook = ledger().webhooks.register(chase_id, body["url"], principal(chase_id), body.get("after"))
+        return hook, 201, {"Location": url_for("webhooks.ChaseWebhook", chase_id=chase_id, webhook_id=hook["webhook_id"])}
 
     @blp.response(200, Webhooks)
     def get(self, chase_id: UUID):
@@ -90,9 +93,20 @@ class ChaseWebhooks(MethodView):
         return {"webhooks": ledger().webhooks.list(chase_id, principal(chase_id))}
 
 
+@blp.route("/<uuid:chase_id>/webhooks/<webhook_id>")
+class ChaseWebhook(MethodView):
+    @blp.response(200, Webhook)
+    def get(self, chase_id: UUID, webhook_id: str):
+        """One webhook of the chase, without its secret (Keeper only)."""
+        return ledger().webhooks.one(chase_id, webhook_id, principal(chase_id))
+
+
 @blp.route("/<uuid:chase_id>/webhooks/<webhook_id>/deliveries")
 class WebhookDeliveries(MethodView):
+    @blp.arguments(DeliveryPage, location="query")
     @blp.response(200, Deliveries)
-    def get(self, chase_id: UUID, webhook_id: str):
-        """A webhook's latest delivery attempts, newest first, with their status (Keeper only)."""
-        return {"deliveries": ledger().webhooks.deliveries(chase_id, webhook_id, principal(chase_id))}
+    def get(self, query, chase_id: UUID, webhook_id: str):
+        """A webhook's delivery attempts, newest first, a page at a time (``next``), with their status (Keeper only)."""
+        limit = query["limit"]
+        deliveries = ledger().webhooks.deliveries(chase_id, webhook_id, principal(chase_id), limit + 1, query.get("before"))
+        return page("deliveries", deliveries, limit, lambda delivery: delivery["delivery_id"], param="before")

@@ -20,6 +20,7 @@ from eventsourcing.application import Application, Repository
 from eventsourcing.persistence import Mapper, Transcoding
 
 from application.analytics.facts import FactReader
+from application.affordances import Affordances
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
 from application.chase_cache import DEFAULT_SIZE, ChaseCache
 from application.dice import DiceResolver
@@ -94,6 +95,8 @@ class ChaseLedger(Application):
         self.commands: dict[str, Any] = {system.package: system.commands(self.runner, self.dice) for system in systems}
         self.job_kinds: dict[str, JobKind] = {kind: job for system in systems for kind, job in system.job_kinds.items()}
         self.outcome_odds_of = outcome_odds_of(systems)  # ... and of what a command decides from several
+        # What may be done now, for the live track view (application/affordances.py).
+        self.affordances = Affordances(self.runner, self.events, {name: legal for system in systems for name, legal in system.affordances.items()})
 
     def construct_mapper(self) -> Mapper:
         # The composition root chooses the mapper: one that keeps an upcast event's record as
@@ -268,8 +271,12 @@ class ChaseLedger(Application):
             "odds": None if odds is None else replace(odds, observed=None).as_json(),
         }
 
-    def roll_history(self, chase_id: UUID, version: int | None = None, **filters: Any) -> list[dict[str, Any]]:
+    def roll_history(
+        self, chase_id: UUID, version: int | None = None, after: int = 0, limit: int | None = None, **filters: Any,
+    ) -> list[dict[str, Any]]:
         """The roll history as a player reads it: every roll (as it was at ``version``, time
-        travel) with the odds it had, worked out from the recorded roll (application/projections/rolls.py)."""
+        travel) with the odds it had, worked out from the recorded roll (application/projections/rolls.py);
+        ``after``, ``limit``: a page of it, by sequence number (the odds worked out for that page only)."""
         rows = self.history.rolls_at(chase_id, version, **filters) if version is not None else self.rolls(chase_id, **filters)
+        rows = [r for r in rows if r["sequence"] > after][:limit]
         return with_odds(rows, self.odds_of)

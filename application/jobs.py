@@ -34,7 +34,7 @@ from application.job_run import VIEW_NAMES, JobRun, JobSettings, LeaseLost
 from application.plugins import JobHandler, JobKind
 from application.ports import EventCounter, JobQueue, JobQueueUnavailable, JobStore
 from application.runner import ChaseNotFound
-from domain.errors import RuleBroken
+from domain.errors import InvalidInput, RuleBroken
 from domain.errors import WrongSystem
 from domain.recorded_chase import HistoryRefused
 
@@ -135,6 +135,15 @@ class Jobs:
         if job is None or (chase_id is not None and job["chase_id"] != str(chase_id)):
             raise JobNotFound(f"no job {job_id}" + (f" for chase {chase_id}" if chase_id else ""))
         return public(job)
+
+    def of_chase(self, chase_id: UUID, after: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """The chase's jobs, oldest first, a page after the job ``after``."""
+        self.require_chase(chase_id)
+        found = None if after is None else self.store.get(after)
+        if after is not None and (found is None or found["chase_id"] != str(chase_id)):
+            # A cursor that is no job of this chase is refused, not read as "from the start".
+            raise InvalidInput("after", f"no job {after} of this chase: follow the `next` link of the page before")
+        return [public(job) for job in self.store.of_chase(str(chase_id), after, limit)]
 
     def wait(self, job_id: str, timeout: float, chase_id: UUID | None = None, poll: float = 0.05) -> dict[str, Any]:
         """The job once done or failed, or as it is after ``timeout`` seconds."""

@@ -48,6 +48,8 @@ class GameSystem:
     roll_odds: Sequence[RollOdds] = ()  # exact odds of the system's recorded rolls (domain/odds.py)
     game_counts: GameCounts = GameCounts()  # analytics: what its events count and its dice faces
     outcome_odds: Sequence[OutcomeOdds] = ()  # ... and of what its commands decide from several rolls (who wins)
+    # system -> what may be done now in a chase of it, from its commands' guards (domain/affordances.py)
+    affordances: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     optional_rules: Sequence[str] = ()  # names a chase's creation may list (POST /chases "optional_rules")
 
 

@@ -213,6 +213,10 @@ class JobStore(Protocol):
 
     def get(self, job_id: str) -> dict[str, Any] | None: ...
 
+    def of_chase(self, chase_id: str, after: str | None, limit: int) -> list[dict[str, Any]]:
+        """The chase's jobs, oldest first, after the job ``after`` (None: from the first)."""
+        ...
+
     def mark_dispatched(self, job_id: str, now: float, *, status: str, dispatches: int | None = None, lease_expired_before: float | None = None) -> int | None:
         """``status`` (pending, or lost/abandoned: queued, retrying, running) -> queued, counting
         the dispatch; its number, or None if the job was no longer in ``status`` (with
@@ -316,8 +320,8 @@ class WebhookStore(Protocol):
         """Keep one attempt to deliver one event."""
         ...
 
-    def deliveries(self, webhook_id: str, limit: int) -> list[dict[str, Any]]:
-        """The latest attempts, newest first."""
+    def deliveries(self, webhook_id: str, limit: int, before: int | None = None) -> list[dict[str, Any]]:
+        """The latest attempts (before the attempt numbered ``before``), newest first, each with its ``delivery_id``."""
         ...
 
 

@@ -90,10 +90,17 @@ class Webhooks:
         by.require_keeper("see the webhooks")
         return [public(hook) for hook in self.store.for_chase(str(chase_id))]
 
-    def deliveries(self, chase_id: UUID, webhook_id: str, by: Principal, limit: int = DELIVERIES_LISTED) -> list[dict[str, Any]]:
+    def deliveries(
+        self, chase_id: UUID, webhook_id: str, by: Principal, limit: int = DELIVERIES_LISTED, before: int | None = None,
+    ) -> list[dict[str, Any]]:
         by.require_keeper("see the webhooks' deliveries")
         self.get(chase_id, webhook_id)
-        return self.store.deliveries(webhook_id, limit)
+        return self.store.deliveries(webhook_id, limit, before)
+
+    def one(self, chase_id: UUID, webhook_id: str, by: Principal) -> dict[str, Any]:
+        """One webhook of the chase, as the Keeper lists it (no secret)."""
+        by.require_keeper("see the webhooks")
+        return public(self.get(chase_id, webhook_id))
 
     def get(self, chase_id: UUID, webhook_id: str) -> dict[str, Any]:
         hook = self.store.get(webhook_id)

@@ -22,6 +22,9 @@ COLUMNS = (
     "worker, lease_until, created_at, updated_at"
 )
 
+# The jobs after a cursor (a job id) are those created after it; ties in time by job id.
+AFTER_JOB = "SELECT created_at, job_id FROM {table} WHERE job_id = {p}"
+
 
 def _row(row: Any, decode: bool) -> dict[str, Any] | None:
     if row is None:
@@ -49,6 +52,7 @@ class SQLiteJobStore(SQLiteRecorder):
                 "updated_at REAL NOT NULL)"
             ),
             "CREATE INDEX IF NOT EXISTS chase_jobs_by_status ON chase_jobs (status, updated_at)",
+            "CREATE INDEX IF NOT EXISTS chase_jobs_by_chase ON chase_jobs (chase_id, created_at, job_id)",
             (
                 "CREATE TABLE IF NOT EXISTS chase_replay_frames (job_id TEXT NOT NULL, step INTEGER NOT NULL, "
                 "doc TEXT NOT NULL, PRIMARY KEY (job_id, step))"
@@ -74,6 +78,15 @@ class SQLiteJobStore(SQLiteRecorder):
 
     def get(self, job_id: str) -> dict[str, Any] | None:
         return _row(self._one(f"SELECT {COLUMNS} FROM chase_jobs WHERE job_id = ?", (job_id,), commit=False), True)
+
+    def of_chase(self, chase_id: str, after: str | None, limit: int) -> list[dict[str, Any]]:
+        where, params = "chase_id = ?", [chase_id]
+        if after is not None:
+            where += f" AND (created_at, job_id) > ({AFTER_JOB.format(table='chase_jobs', p='?')})"
+            params.append(after)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT {COLUMNS} FROM chase_jobs WHERE {where} ORDER BY created_at, job_id LIMIT ?", (*params, limit))
+            return [_row(r, True) for r in c.fetchall()]
 
     def mark_dispatched(self, job_id: str, now: float, *, status: str, dispatches: int | None = None, lease_expired_before: float | None = None) -> int | None:
         where, params = ["job_id = ?", "status = ?"], [now, job_id, status]
@@ -210,6 +223,7 @@ class PostgresJobStore(PostgresRecorder):
             SQL("CREATE INDEX IF NOT EXISTS {0} ON {1} (status, updated_at)").format(
                 Identifier("chase_jobs_by_status"), self.jobs
             ),
+            SQL("CREATE INDEX IF NOT EXISTS {0} ON {1} (chase_id, created_at, job_id)").format(Identifier("chase_jobs_by_chase"), self.jobs),
             SQL(
                 "CREATE TABLE IF NOT EXISTS {0} (job_id text NOT NULL, step integer NOT NULL, doc jsonb NOT NULL, "
                 "PRIMARY KEY (job_id, step))"
@@ -236,6 +250,15 @@ class PostgresJobStore(PostgresRecorder):
 
     def get(self, job_id: str) -> dict[str, Any] | None:
         return _row(self._one(SQL("SELECT {0} FROM {1} WHERE job_id = %s").format(self.columns, self.jobs), (job_id,), commit=False), False)
+
+    def of_chase(self, chase_id: str, after: str | None, limit: int) -> list[dict[str, Any]]:
+        where, params = SQL("chase_id = %s"), [chase_id]
+        if after is not None:
+            where = SQL(" AND ").join([where, SQL("(created_at, job_id) > (" + AFTER_JOB.format(table="{0}", p="%s") + ")").format(self.jobs)])
+            params.append(after)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(SQL("SELECT {0} FROM {1} WHERE {2} ORDER BY created_at, job_id LIMIT %s").format(self.columns, self.jobs, where), (*params, limit))
+            return [_row(r, False) for r in c.fetchall()]
 
     def mark_dispatched(self, job_id: str, now: float, *, status: str, dispatches: int | None = None, lease_expired_before: float | None = None) -> int | None:
         where, params = [SQL("job_id = %s"), SQL("status = %s")], [now, job_id, status]

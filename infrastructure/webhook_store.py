@@ -14,6 +14,8 @@ from psycopg.sql import SQL, Composed, Identifier
 HOOK = "webhook_id, chase_id, url, secret, delivered_version, created_at"
 DELIVERY = "event_id, version, event_type, attempt, status, response_status, error, at"
 DELIVERY_COLUMNS = f"webhook_id, {DELIVERY}"
+UNBOUNDED = 2**63 - 1  # past every delivery number (SQLite INTEGER and PostgreSQL bigserial)
+LISTED = f"delivery_id, {DELIVERY}"  # a listed delivery carries its number: the cursor of the next page
 
 
 class SQLiteWebhookStore(SQLiteRecorder):
@@ -64,8 +66,11 @@ class SQLiteWebhookStore(SQLiteRecorder):
             c.execute(f"INSERT INTO chase_webhook_deliveries ({DELIVERY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                       tuple(delivery[k] for k in DELIVERY_COLUMNS.split(", ")))
 
-    def deliveries(self, webhook_id: str, limit: int) -> list[dict[str, Any]]:
-        return self._rows(f"SELECT {DELIVERY} FROM chase_webhook_deliveries WHERE webhook_id = ? ORDER BY delivery_id DESC LIMIT ?", (webhook_id, limit))
+    def deliveries(self, webhook_id: str, limit: int, before: int | None = None) -> list[dict[str, Any]]:
+        return self._rows(
+            f"SELECT {LISTED} FROM chase_webhook_deliveries WHERE webhook_id = ? AND delivery_id < ? ORDER BY delivery_id DESC LIMIT ?",
+            (webhook_id, UNBOUNDED if before is None else before, limit),
+        )
 
 
 def _table(datastore: PostgresDatastore, name: str) -> Composed:
@@ -120,6 +125,8 @@ class PostgresWebhookStore(PostgresRecorder):
             c.execute(SQL(f"INSERT INTO {{0}} ({DELIVERY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)").format(self.sent),
                       tuple(delivery[k] for k in DELIVERY_COLUMNS.split(", ")))
 
-    def deliveries(self, webhook_id: str, limit: int) -> list[dict[str, Any]]:
-        return self._rows(SQL(f"SELECT {DELIVERY} FROM {{0}} WHERE webhook_id = %s ORDER BY delivery_id DESC LIMIT %s").format(self.sent),
-                          (webhook_id, limit))
+    def deliveries(self, webhook_id: str, limit: int, before: int | None = None) -> list[dict[str, Any]]:
+        return self._rows(
+            SQL(f"SELECT {LISTED} FROM {{0}} WHERE webhook_id = %s AND delivery_id < %s ORDER BY delivery_id DESC LIMIT %s").format(self.sent),
+            (webhook_id, UNBOUNDED if before is None else before, limit),
+        )

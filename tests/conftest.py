@@ -96,6 +96,11 @@ class ChaseClient:
     def end_turn(self, name: str) -> dict[str, Any]:
         return self.ok(self.post(f"/participants/{self.ids[name]}/end-turn"))["chase"]
 
+    def if_match(self) -> dict[str, str]:
+        """If-Match naming the chase's version now (its ETag): a command acting on what the Keeper sees."""
+        version = self.track()["version"]
+        return {"If-Match": f'"{version}"'}
+
     def track(self) -> dict[str, Any]:
         return self.ok(self.http.get(f"/chases/{self.chase_id}/track"))["chase"]
 

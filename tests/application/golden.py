@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timezone
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from infrastructure import cli
+from tests.e2e.record_helpers import as_stored  # the view as stored: what the API adds for a client taken out
 
 
 def differences(saved: Any, now: Any, where: str = "") -> list[str]:
@@ -48,6 +50,16 @@ def assert_contains(saved: Any, now: Any, what: str, fixture: str = "") -> None:
     assert not found, f"{what} differs from what was saved:\n" + "\n".join(found[:30])
 
 
+def job_as_shown_today(saved: dict[str, Any]) -> dict[str, Any]:
+    """A job as saved, as the API shows it since issue 18: its stored moments (epoch seconds,
+    unchanged in the database) as RFC 3339 UTC; saved fixtures showed the numbers themselves."""
+    shown = dict(saved)
+    for name in ("created_at", "updated_at"):
+        if isinstance(shown.get(name), (int, float)):
+            shown[name] = datetime.fromtimestamp(shown[name], timezone.utc).isoformat()
+    return shown
+
+
 @dataclass
 class Golden:
     """Today's code (the application and its HTTP API) on a copy of a golden database."""
@@ -82,12 +94,12 @@ class Golden:
     def assert_shows(self, chase_id: str, saved: dict[str, Any]) -> None:
         """The chase's views, roll history, log and time travel contain what was saved."""
         play = saved["play"]
-        assert_contains(saved["track"], self.get(chase_id, "/track")["chase"], f"{play}: the track view", self.fixture)
+        assert_contains(saved["track"], as_stored(self.get(chase_id, "/track")["chase"]), f"{play}: the track view", self.fixture)
         assert_contains(saved["vehicles"], self.get(chase_id, "/vehicles"), f"{play}: the vehicle-build view")
         assert_contains(saved["rolls"], self.get(chase_id, "/rolls")["rolls"], f"{play}: the roll history")
         assert_contains(saved["events"], self.get(chase_id, "/events?limit=10000")["events"], f"{play}: the events")
         for version, views in saved["time_travel"].items():
-            assert_contains(views["track"], self.get(chase_id, f"/track?version={version}")["chase"], f"{play}: the track at {version}", self.fixture)
+            assert_contains(views["track"], as_stored(self.get(chase_id, f"/track?version={version}")["chase"]), f"{play}: the track at {version}", self.fixture)
             assert_contains(views["vehicles"], self.get(chase_id, f"/vehicles?version={version}"), f"{play}: the vehicles at {version}")
             assert_contains(views["rolls"], self.get(chase_id, f"/rolls?version={version}")["rolls"], f"{play}: the rolls at {version}")
 

@@ -49,7 +49,7 @@ def test_the_keeper_rolls_random_hazards_over_http_with_an_idempotency_key(keepe
     job = first.get_json()["job"]
     assert again.get_json()["job"]["job_id"] == job["job_id"]
     assert first.headers["Location"] == f"/chases/{keeper.chase_id}/jobs/{job['job_id']}"
-    done = keeper.ok(keeper.http.get(first.headers["Location"], query_string={"wait": 5}))
+    done = keeper.ok(keeper.http.get(first.headers["Location"], query_string={"wait": 5}))["job"]
     assert done["status"] == "done"
     assert [(r["location"], r["result"], r["outcome"]) for r in done["result"]["rolls"]] == [(1, 29, "clear"), (2, 2, "clear"), (3, 87, "hard")]
     events = [e for e in keeper.events() if e["name"] == "RandomHazardRolled"]
@@ -97,7 +97,7 @@ def test_replays_and_checks_over_http(keeper: ChaseClient):
     assert [f["step"] for f in frames] == [3, 4, 5]  # (as a stream at a pace: tests/e2e/test_stream.py)
 
     check = keeper.ok(keeper.post("/checks"), 202)["job"]
-    done = keeper.ok(keeper.http.get(f"/chases/{keeper.chase_id}/jobs/{check['job_id']}", query_string={"wait": 5}))
+    done = keeper.ok(keeper.http.get(f"/chases/{keeper.chase_id}/jobs/{check['job_id']}", query_string={"wait": 5}))["job"]
     assert done["result"]["equal"] is True and done["result"]["versions_checked"] == version
 
 
@@ -111,7 +111,7 @@ def test_rebuilds_over_http_need_the_operator_token(client, ledger, monkeypatch)
     assert client.post("/admin/rebuilds", json={}, headers={"Authorization": "Bearer nope"}).status_code == 403
     accepted = client.post("/admin/rebuilds", json={"views": ["track"]}, headers={"Authorization": "Bearer s3cret"})
     assert accepted.status_code == 202
-    job = client.get(accepted.headers["Location"], query_string={"wait": 5}, headers={"Authorization": "Bearer s3cret"}).get_json()
+    job = client.get(accepted.headers["Location"], query_string={"wait": 5}, headers={"Authorization": "Bearer s3cret"}).get_json()["job"]
     assert job["status"] == "done" and job["progress"] == {"done": 1, "total": 1}
     assert ledger.track(chase_id)["version"] == 1
     bad = client.post("/admin/rebuilds", json={"views": ["scores"]}, headers={"Authorization": "Bearer s3cret"})

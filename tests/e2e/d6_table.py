@@ -28,8 +28,8 @@ class D6Table:
     def url(self, path: str) -> str:
         return f"/chases/{self.chase_id}{path}"
 
-    def post(self, path: str, body: dict[str, Any] | None = None, status: int = 200) -> dict[str, Any]:
-        response = self.http.post(self.url(path), json=body or {})
+    def post(self, path: str, body: dict[str, Any] | None = None, status: int = 200, headers: dict[str, str] | None = None) -> dict[str, Any]:
+        response = self.http.post(self.url(path), json=body or {}, headers=headers or {})
         assert response.status_code == status, (path, response.status_code, response.get_json())
         return response.get_json()
 

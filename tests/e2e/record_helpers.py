@@ -37,7 +37,35 @@ NEW_EVENT_FIELDS = frozenset({"version", "chain_head"})
 
 def without(view: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]:
     fields = set(fields)
-    return {k: v for k, v in view.items() if k not in fields}
+    return {k: v for k, v in live_parts_out(view).items() if k not in fields}
+
+
+def live_parts_out(view: dict[str, Any]) -> dict[str, Any]:
+    """The view without what is said of the chase as it is now (api/affordances.py): the actions
+    (a past version offers none, and undo, redo and the like move with the record) and whether
+    the last command ended a turn (an undo is a command that ends none)."""
+    out = {k: v for k, v in view.items() if k != "actions"}
+    if "turn" in out:
+        out["turn"] = {k: v for k, v in out["turn"].items() if k != "ended_by_last_command"}
+    if isinstance(out.get("participants"), dict):
+        out["participants"] = {pid: {k: v for k, v in p.items() if k != "actions"} for pid, p in out["participants"].items()}
+    return out
+
+
+def as_stored(view: dict[str, Any]) -> dict[str, Any]:
+    """The view as the projection stored it, before the API added what it says to a client
+    (api/affordances.py): no turn, actions or distances; the count of actions and the id of the
+    obstacle ahead under their stored names."""
+    out = {k: v for k, v in view.items() if k not in ("turn", "actions_counted")}
+    out["actions"] = view["actions_counted"]
+    participants = {}
+    for pid, p in view["participants"].items():
+        kept = {k: v for k, v in p.items() if k not in ("actions", "distances", "obstacle_ahead_id")}
+        if "obstacle_ahead_id" in p:
+            kept["obstacle_ahead"] = p["obstacle_ahead_id"]
+        participants[pid] = kept
+    out["participants"] = participants
+    return out
 
 
 def game(view: dict[str, Any]) -> dict[str, Any]:
@@ -78,7 +106,7 @@ def undo(keeper, count: int | None = None, reason: str = "") -> dict[str, Any]:
 
 
 def rewind(keeper, to_version: int) -> dict[str, Any]:
-    return keeper.ok(keeper.post("/rewind", {"to_version": to_version}))["chase"]
+    return keeper.ok(keeper.post("/rewind", {"to_version": to_version}, headers=keeper.if_match()))["chase"]
 
 
 def redo(keeper) -> dict[str, Any]:

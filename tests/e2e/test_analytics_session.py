@@ -183,7 +183,7 @@ def test_a_report_over_many_chases_runs_as_a_job_and_a_player_never_reads_the_ke
     # The Keeper asks for the report as a job: 202, then done with its progress (chases read) and the report.
     accepted = client.post(f"/sessions/{session_id}/reports", headers=night)
     assert accepted.status_code == 202
-    job = client.get(accepted.headers["Location"] + "?wait=10", headers=night).get_json()
+    job = client.get(accepted.headers["Location"] + "?wait=10", headers=night).get_json()["job"]
     assert job["status"] == "done" and job["progress"] == {"done": 1, "total": 1}
     assert job["result"]["totals"]["rolls"] == 2 and job["result"]["viewer"] == "keeper"
 
@@ -191,5 +191,5 @@ def test_a_report_over_many_chases_runs_as_a_job_and_a_player_never_reads_the_ke
     assert client.get(accepted.headers["Location"], headers=player).status_code == 404
     assert client.get(f"/sessions/{session_id}/jobs/no-such-job", headers=night).status_code == 404
     own = client.post(f"/sessions/{session_id}/reports", headers=player)
-    mine = client.get(own.headers["Location"] + "?wait=10", headers=player).get_json()
+    mine = client.get(own.headers["Location"] + "?wait=10", headers=player).get_json()["job"]
     assert mine["result"]["viewer"] == "player" and mine["result"]["totals"]["rolls"] == 1

@@ -434,7 +434,9 @@ def test_a_command_sent_with_a_stale_version_is_refused(setup):
     # The second acts on what it read: the chase has moved on.
     response = setup.post(farmer(setup, "speed-roll"), {"table_dice": [80, 0]}, headers={"If-Match": etag})
 
-    problem = refused(setup, response, 409, before, kind="version-conflict")
+    # RFC 9110 13.1.1: the If-Match it sent failed, so the answer is 412, naming the header.
+    problem = refused(setup, response, 412, before, kind="precondition-failed")
+    assert problem["errors"][0]["field"] == "If-Match"
     assert problem["current_version"] == first.get_json()["chase"]["version"]
     assert f'"{problem["current_version"]}"' == first.headers["ETag"]
 
@@ -452,7 +454,7 @@ def test_an_if_match_that_names_no_version_of_the_chase_is_refused(setup, tag):
 
     response = setup.post(harvey(setup, "speed-roll"), {"table_dice": [70, 2]}, headers={"If-Match": tag})
 
-    refused(setup, response, 409, before, kind="version-conflict")
+    refused(setup, response, 412, before, kind="precondition-failed")
 
 
 # -- Malformed and unexpected bodies -------------------------------------------------------------

@@ -66,7 +66,7 @@ def test_a_page_on_an_allowed_origin_reads_the_answer_and_its_version_headers(se
     assert status == 200 and body["chase"]["chase_id"] == chase["chase_id"]
     assert headers["access-control-allow-origin"] == APP
     exposed = headers["access-control-expose-headers"]
-    assert all(name in exposed for name in ("ETag", "X-Chain-Head", "Location"))
+    assert all(name in exposed for name in ("ETag", "X-Chain-Head", "Location", "Link"))
     assert "Origin" in headers["vary"]  # a shared cache keeps each origin's answer apart
     # A refusal reaches the page too, so it can show the problem rather than a network error.
     status, headers, body = call(served, "GET", f"/chases/{chase['chase_id']}", {"Origin": APP})

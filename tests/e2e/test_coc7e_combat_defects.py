@@ -139,8 +139,8 @@ def test_an_impaired_vehicles_penalty_die_applies_to_a_drive_auto_skill_roll(kee
     # A Drive Auto roll the Keeper calls for, for the car and for its driver: one penalty die each
     # (two tens dice: 20 and 70 with 5, the worse, 75, is kept: a failure against 60).
     for who in (car, driver):
-        rolled = keeper.ok(keeper.post("/skill-rolls", {"skill": "Drive Auto", "participant_id": who, "table_dice": [20, 70, 5]}))["roll"]
+        rolled = keeper.ok(keeper.post("/skill-rolls", {"skill": "Drive Auto", "participant_id": who, "table_dice": [20, 70, 5]}))["rolls"][0]
         assert (rolled["penalty_dice"], rolled["result"], rolled["level"], rolled["roller"]) == (1, 75, "failure", driver)
     # Another skill of the driver's takes no penalty for the car.
-    spot = keeper.ok(keeper.post("/skill-rolls", {"skill": "DEX", "participant_id": driver, "table_dice": [20, 5]}))["roll"]
+    spot = keeper.ok(keeper.post("/skill-rolls", {"skill": "DEX", "participant_id": driver, "table_dice": [20, 5]}))["rolls"][0]
     assert spot["penalty_dice"] == 0

@@ -150,3 +150,18 @@ def test_players_cannot_change_the_track(table, keeper):
     body = {"skill": "Climb", "keeper_accepts_skill": True, "rolls": {"skill": [10, 0]}}
     refused(keeper, player.post(f"/participants/{keeper.ids['Harvey']}/negotiate", body), 403, before)
     refused(keeper, player.post(f"/participants/{keeper.ids['Farmer']}/negotiate", {"rolls": {"skill": [10, 0]}}), 403, before)
+
+
+def test_random_hazards_refuse_an_idempotency_key_longer_than_a_job_key(table, keeper):
+    # Given the chase under way, its log as it is
+    before = keeper.events()
+
+    # When the Keeper rolls random hazards with an Idempotency-Key of 10,000 characters
+    # (the key names the job: it is bounded like the body's `key`)
+    response = keeper.http.post(
+        f"/chases/{keeper.chase_id}/random-hazards", json={"locations": 1},
+        headers={"Idempotency-Key": "k" * 10_000},
+    )
+
+    # Then it is refused naming the header, and no job rolls anything
+    refused(keeper, response, 422, before, field="Idempotency-Key")

@@ -62,7 +62,7 @@ def test_a_barrier_stops_movement_until_it_is_passed(table, keeper):
     # The farmer's move of 2 stops in front of the gate, after 1 location.
     chase = keeper.move("Farmer", 2)
     farmer = table.who(chase, "Farmer")
-    assert (farmer["location"], farmer["movement_actions"], farmer["obstacle_ahead"]) == (1, 1, gate)
+    assert (farmer["location"], farmer["movement_actions"], farmer["obstacle_ahead"]["id"], farmer["obstacle_ahead_id"]) == (1, 1, gate, gate)
     reached = keeper.events()[-1]
     assert reached["name"] == "ObstacleReached" and reached["data"]["locations_not_moved"] == 1
     # He cannot simply move on.

@@ -9,13 +9,14 @@ from typing import Any, Callable
 import pytest
 
 from tests.e2e.coc7e_table import Table, harvey_and_the_farmer
+from tests.e2e.record_helpers import live_parts_out
 
 # The record's own bookkeeping, which an undo moves on rather than rolls back (DESIGN.md 5).
 RECORD = {"version", "chain_head", "can_redo", "rolls_made"}
 
 
 def game(view: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in view.items() if k not in RECORD}
+    return {k: v for k, v in live_parts_out(view).items() if k not in RECORD}
 
 
 def views(table: Table) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -36,7 +36,7 @@ def test_harvey_crosses_the_mud_and_the_farmer_slips_and_owes_a_movement_action(
     # Farmer's turn: two movement actions; his move stops in front of the mud.
     chase = keeper.move("Farmer", 2)
     farmer = table.who(chase, "Farmer")
-    assert (farmer["location"], farmer["movement_actions"], farmer["obstacle_ahead"]) == (3, 1, mud)
+    assert (farmer["location"], farmer["movement_actions"], farmer["obstacle_ahead_id"]) == (3, 1, mud)
     assert [e["name"] for e in keeper.events()][-2:] == ["Moved", "ObstacleReached"]
 
     # The DEX roll is failed (95 against DEX 50): he slips and falls, and still moves on.
@@ -95,7 +95,7 @@ def test_harvey_throws_the_farmer_over_the_fence(keeper):
     failed = table.negotiate("Harvey", [70, 0])
     assert failed["outcome"] == {"passed": False, "moved_on": False, "mishap": False}
     assert keeper.location_of(failed["chase"], "Harvey") == 4
-    assert table.who(failed["chase"], "Harvey")["obstacle_ahead"] == fence
+    assert table.who(failed["chase"], "Harvey")["obstacle_ahead"]["id"] == fence
 
     # Farmer's turn: he lunges at Harvey (1 movement action); Harvey answers with a maneuver.
     # Both Build 0: no penalty dice. The farmer rolls a Failure (73), Harvey a Regular success (38).

@@ -112,3 +112,22 @@ def test_an_ended_chase_takes_no_more_moves_and_the_gm_ends_it_in_its_own_words(
     table.post("/end", {"outcome": "abandoned"})
     table.refused(f"/d6/participants/{table.ids['Ann']}/move", {"movement": "running", "rate": 20, "table_dice": [3, 3, 3]}, 409)
     table.refused("/d6/end-round", {}, 409)
+
+
+def test_a_move_no_roll_could_make_is_refused_naming_the_rate(client):
+    # Given a D6 chase under way (the schemathesis run found a leap of 10 km answered 500)
+    chase = client.post("/chases", json={"name": "Rooftops", "system": "d6"}).get_json()
+    chase_id, auth = chase["chase"]["chase_id"], {"Authorization": f"Bearer {chase['keeper_token']}"}
+    runner = {"name": "Ann", "role": "pursuer", "move": 10, "physique": "3D", "skills": {"running": "4D"}}
+    ann = client.post(f"/chases/{chase_id}/d6/participants", json=runner, headers=auth).get_json()["participant_id"]
+    client.post(f"/chases/{chase_id}/d6/participants", json={**runner, "name": "Thief", "role": "quarry", "position": 20}, headers=auth)
+    assert client.post(f"/chases/{chase_id}/d6/begin", json={"finish": 200}, headers=auth).status_code == 200
+    version = client.get(f"/chases/{chase_id}/track", headers=auth).get_json()["chase"]["version"]
+
+    # When Ann tries to leap 10,000 metres
+    leap = client.post(f"/chases/{chase_id}/d6/participants/{ann}/move", json={"movement": "leaping", "rate": 10000}, headers=auth)
+
+    # Then it is a 422 naming the rate, and nothing is recorded
+    assert leap.status_code == 422, leap.get_data(as_text=True)
+    assert [e["field"] for e in leap.get_json()["errors"]] == ["rate"]
+    assert client.get(f"/chases/{chase_id}/track", headers=auth).get_json()["chase"]["version"] == version

@@ -23,7 +23,7 @@ def test_half_the_rate_is_free_no_roll_and_no_dice(client):
     ran = table.run("Ann", 5)
     swum = table.move("Ann", "swimming", 2.5)
 
-    assert ran["rolls"] == [] and swum["rolls"] == [] and swum["result"] == 2.5
+    assert ran["rolls"] == [] and swum["rolls"] == [] and swum["outcome"]["metres"] == 2.5
     assert table.position("Ann", swum["chase"]) == 7.5 and table.last_moved()["outcome"] == "free"
     # Faces entered for a move that takes no roll are refused rather than ignored.
     table.refused(f"/d6/participants/{table.ids['Bob']}/move", {"movement": "running", "rate": 4, "table_dice": [1, 2, 3]}, 422)
@@ -67,7 +67,7 @@ def test_leaping_a_quarter_of_the_move_then_10_per_two_metres_with_a_running_sta
     roll = leap["rolls"][0]
     assert roll["difficulty"] == 25 and roll["bonus"] == {"running start": 10} and roll["total"] == 22 and roll["success"] is False
     # 22 counts as 12 without the bonus ... the leap covers what the total allows: 3 m for 5 to 14, 5 m for 15 to 24.
-    assert leap["result"] == 5 and table.position("Ann", leap["chase"]) == 45
+    assert leap["outcome"]["metres"] == 5 and table.position("Ann", leap["chase"]) == 45
 
 
 def test_deceleration_to_zero_stops_and_below_zero_trips(client):
@@ -80,10 +80,10 @@ def test_deceleration_to_zero_stops_and_below_zero_trips(client):
 
     # Ann, at 20 m a round, fails to hold it (difficulty 5 + 5 moderate terrain): 20 - 2 x 10 = 0.
     stopped = table.run("Ann", 20, [1, 1, 1, 2])
-    assert stopped["result"] == 0 and table.last_moved()["outcome"] == "stopped"
+    assert stopped["outcome"]["metres"] == 0 and table.last_moved()["outcome"] == "stopped"
     # Bob, at 10 m, fails even that (moderate terrain +5): 10 - 20 is below zero, he trips.
     tripped = table.run("Bob", 10, [1, 2, 1])
-    assert tripped["result"] == 0 and table.last_moved()["outcome"] == "tripped"
+    assert tripped["outcome"]["metres"] == 0 and table.last_moved()["outcome"] == "tripped"
     assert table.who("Bob", tripped["chase"])["this_round"]["tripped"] is True
 
 
@@ -105,7 +105,7 @@ def test_fatigue_adds_3_a_round_beyond_the_limit_and_stamina_overcomes_it(client
 
     # Her stamina (2D) against 5 + 3: a total of 8 overcomes it, and the rounds count afresh.
     rolled = table.post(f"/d6/participants/{table.ids['Ann']}/fatigue-roll", {"skill": "stamina", "table_dice": [4, 4]})
-    assert rolled["result"] is True and rolled["rolls"][0]["difficulty"] == 8
+    assert rolled["outcome"]["overcome"] is True and rolled["rolls"][0]["difficulty"] == 8
     assert table.who("Ann", rolled["chase"])["fatigue"]["modifier"] == 0
     # Bob has no fatigue to overcome.
     table.refused(f"/d6/participants/{table.ids['Bob']}/fatigue-roll", {"table_dice": [4, 4, 4]}, 409)
@@ -130,7 +130,7 @@ def test_flying_by_a_flying_move_and_refused_without_one(client):
     table.begin()
 
     flown = table.move("Hawk", "flying", 40, [3, 3, 3])  # two flying movements: difficulty 5
-    assert flown["rolls"][0]["difficulty"] == 5 and flown["result"] == 40
+    assert flown["rolls"][0]["difficulty"] == 5 and flown["outcome"]["metres"] == 40
     assert "flying" not in table.who("Mouse")["may_move"]
     table.refused(f"/d6/participants/{table.ids['Mouse']}/move", {"movement": "flying", "rate": 10, "table_dice": [3, 3]}, 409)
     # The hawk has reached the mouse: caught when the round ends.
@@ -156,7 +156,7 @@ def test_a_failed_run_never_covers_more_than_the_rate_declared(client):
     failed = table.run("Bob", 8, [1, 2, 3])
 
     assert failed["rolls"][0]["difficulty"] == 10 and failed["rolls"][0]["success"] is False
-    assert failed["result"] == 8 and table.position("Bob", failed["chase"]) == 8  # not 10 m, more than asked
+    assert failed["outcome"]["metres"] == 8 and table.position("Bob", failed["chase"]) == 8  # not 10 m, more than asked
 
 
 def test_fatigue_weighs_on_fast_movement_only(client):

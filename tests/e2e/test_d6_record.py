@@ -51,7 +51,8 @@ def test_a_move_undone_stays_in_the_log_and_a_redo_brings_it_back_with_its_dice(
 
     # Step 4: a rewind to before the move, then a new run: its roll takes the next number.
     moved = next(e["version"] for e in table.events() if e["name"] == "Moved")
-    table.post("/rewind", {"to_version": moved - 1})
+    now = table.get("/track")["chase"]["version"]
+    table.post("/rewind", {"to_version": moved - 1}, headers={"If-Match": f'"{now}"'})  # a rewind needs If-Match
     again = table.run("Ann", 20, [3, 3, 3])
     assert again["rolls"][0]["sequence"] == 2 and [r["undone"] for r in table.rolls()] == [True, False]
     # Time travel shows Ann at 30 m at the version the redo answered, changing nothing.

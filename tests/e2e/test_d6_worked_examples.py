@@ -28,7 +28,7 @@ def test_running_20_metres_at_move_10_is_difficulty_5_and_40_metres_is_15(client
 
     # Ann runs 20 m: her 3D total of 7 meets difficulty 5.
     ann = table.run("Ann", 20, [2, 2, 3])
-    assert ann["result"] == 20 and ann["rolls"][0]["difficulty"] == 5 and ann["rolls"][0]["total"] == 7
+    assert ann["outcome"]["metres"] == 20 and ann["rolls"][0]["difficulty"] == 5 and ann["rolls"][0]["total"] == 7
     # Bob runs 40 m: his running 4D total of 15 meets difficulty 15.
     bob = table.run("Bob", 40, [5, 5, 3, 2])
     assert bob["rolls"][0]["difficulty"] == 15 and bob["rolls"][0]["success"] is True
@@ -44,10 +44,10 @@ def test_a_failed_running_roll_covers_only_the_move_or_trips_when_the_gm_rules_s
 
     # Ann wants 40 m (difficulty 15) and rolls 9: she covers only her Move of 10 m.
     ann = table.run("Ann", 40, [3, 3, 3])
-    assert ann["result"] == 10 and table.last_moved()["outcome"] == "covered only the base rate"
+    assert ann["outcome"]["metres"] == 10 and table.last_moved()["outcome"] == "covered only the base rate"
     # Bob fails too, and the GM rules that he trips: he covers nothing.
     bob = table.run("Bob", 40, [3, 3, 3], on_failure="trip")
-    assert bob["result"] == 0 and table.who("Bob", bob["chase"])["this_round"]["tripped"] is True
+    assert bob["outcome"]["metres"] == 0 and table.who("Bob", bob["chase"])["this_round"]["tripped"] is True
 
 
 def test_swimming_at_twice_the_swimming_move_is_difficulty_10(client):
@@ -63,7 +63,7 @@ def test_swimming_at_twice_the_swimming_move_is_difficulty_10(client):
     assert table.who("Bob")["may_move"]["swimming"]["base_rate"] == 5  # 9 / 2 rounded up
 
     ann = table.move("Ann", "swimming", 10, [4, 3, 3])
-    assert ann["rolls"][0]["difficulty"] == 10 and ann["result"] == 10
+    assert ann["rolls"][0]["difficulty"] == 10 and ann["outcome"]["metres"] == 10
 
 
 def test_the_tree_climb_without_the_skill_at_8_metres_is_difficulty_20(client):
@@ -85,7 +85,7 @@ def test_the_tree_climb_without_the_skill_at_8_metres_is_difficulty_20(client):
     assert roll["difficulty"] == 20 and roll["difficulty_parts"] == {"base": 5, "rate": 10, "terrain": 5, "fatigue": 0, "gm": 0}
     # Ann has no climbing skill: she rolls her Physique (3D); 6 + 6 + 5 = 17 falls short of 20,
     # and she covers what the total allows: 10 beats the tree (5 m), 17 does not buy 3 m more.
-    assert roll["code"] == "3D" and roll["total"] == 17 and climbed["result"] == 5
+    assert roll["code"] == "3D" and roll["total"] == 17 and climbed["outcome"]["metres"] == 5
 
 
 def test_the_thief_chase_accelerates_to_20_then_40_and_drops_back_to_20(client):
@@ -101,7 +101,7 @@ def test_the_thief_chase_accelerates_to_20_then_40_and_drops_back_to_20(client):
     # Round 1: from a standstill she may reach 20 m (2 x her Move), difficulty 5.
     running = table.who("Ann")["may_move"]["running"]
     assert running["fastest"] == 20 and options(table, "Ann", "running") == {10: 0, 20: 5}
-    assert table.run("Ann", 20, [2, 2, 2, 2])["result"] == 20
+    assert table.run("Ann", 20, [2, 2, 2, 2])["outcome"]["metres"] == 20
     table.run("Thief", 20, [2, 2, 3])
     table.end_round()
 
@@ -111,7 +111,7 @@ def test_the_thief_chase_accelerates_to_20_then_40_and_drops_back_to_20(client):
     assert "Accelerating and Decelerating" in problem["rule"]
     # Her total of 20 meets the difficulty of 50 m, but she moves 40.
     second = table.run("Ann", 40, [5, 5, 5, 5])
-    assert second["rolls"][0]["total"] == 20 and second["rolls"][0]["difficulty"] == 15 and second["result"] == 40
+    assert second["rolls"][0]["total"] == 20 and second["rolls"][0]["difficulty"] == 15 and second["outcome"]["metres"] == 40
     assert "would cover 50 m" in table.last_moved()["explanation"]
     table.run("Thief", 40, [5, 5, 5])
     table.end_round()
@@ -119,7 +119,7 @@ def test_the_thief_chase_accelerates_to_20_then_40_and_drops_back_to_20(client):
     # Round 3: to hold 40 m she needs 15 again; she rolls 12, so her speed drops to 20 m
     # (40 minus 2 times her base Move of 10).
     third = table.run("Ann", 40, [3, 3, 3, 3])
-    assert third["result"] == 20 and table.last_moved()["outcome"] == "slowed"
+    assert third["outcome"]["metres"] == 20 and table.last_moved()["outcome"] == "slowed"
     assert table.who("Ann", third["chase"])["rates"] == {"running": 20}
     assert table.position("Ann", third["chase"]) == 80
 
@@ -146,10 +146,10 @@ def test_a_pursuer_catches_the_quarry_in_the_third_round_of_a_race(client):
     # Round 3: the fox tries 30 m but its Wild Die shows 1: the 1 and its highest die are
     # removed, leaving 2, so it covers only its Move (75 m); the hound's 36 m reach 96 m.
     fox = table.run("Fox", 30, [2, 2, 1])
-    assert fox["rolls"][0]["removed"] == [0, 2] and fox["rolls"][0]["total"] == 2 and fox["result"] == 10
+    assert fox["rolls"][0]["removed"] == [0, 2] and fox["rolls"][0]["total"] == 2 and fox["outcome"]["metres"] == 10
     table.run("Hound", 36, [4, 4, 4, 3])
     ended = table.end_round()
     after = ended["chase"]
     assert (table.position("Hound", after), table.position("Fox", after)) == (96, 75)
-    assert ended["result"]["caught"] == [{"participant_id": table.ids["Fox"], "by": table.ids["Hound"]}]
+    assert ended["outcome"]["caught"] == [{"participant_id": table.ids["Fox"], "by": table.ids["Hound"]}]
     assert after["phase"] == "ended" and after["outcome"] == "caught" and table.who("Fox", after)["status"] == "caught"

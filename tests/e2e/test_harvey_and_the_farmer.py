@@ -16,9 +16,9 @@ def test_harvey_escapes_on_an_extreme_con_roll(keeper):
     # farmer fails his (7 -> 6); Harvey is faster and escapes, no chase is played out.
     set_up(keeper)
     harvey = keeper.speed_roll("Harvey", [10, 2])  # 12 against CON 60: extreme (<= 12)
-    assert harvey["roll"]["level"] == "extreme"
+    assert harvey["rolls"][0]["level"] == "extreme"
     farmer = keeper.speed_roll("Farmer", [80, 0])  # 80 against CON 55: failure
-    assert farmer["roll"]["level"] == "failure"
+    assert farmer["rolls"][0]["level"] == "failure"
     parts = farmer["chase"]["participants"]
     assert parts[keeper.ids["Harvey"]]["speed_mov"] == 7
     assert parts[keeper.ids["Farmer"]]["speed_mov"] == 6

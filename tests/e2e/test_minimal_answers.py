@@ -39,7 +39,7 @@ def test_a_roll_preferring_a_minimal_answer_still_shows_the_roll(keeper):
 
     body = keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [4]}, headers=MINIMAL))
 
-    assert body["roll"]["total"] == 4
+    assert body["rolls"][0]["total"] == 4
     assert "participants" not in body["chase"] and "locations" not in body["chase"]
 
 

@@ -37,3 +37,89 @@ def test_interactive_docs_are_served(client):
 
     assert response.status_code == 200
     assert b"swagger" in response.data.lower()
+
+
+def operations_of(doc):
+    return [(method, path, op) for path, item in doc["paths"].items() for method, op in item.items() if method != "parameters"]
+
+
+def test_every_operation_is_named_described_tagged_and_secured(client):
+    # A front-end developer reads the OpenAPI 3.1 document, as a client generator would.
+    doc = client.get("/openapi.json").get_json()
+    assert doc["openapi"] == "3.1.0"
+    operations = operations_of(doc)
+    assert len(operations) > 100
+
+    # Every operation has a unique operationId, a summary, a description and a tag.
+    ids = [op["operationId"] for _, _, op in operations]
+    assert len(set(ids)) == len(ids)
+    for method, path, op in operations:
+        assert op["summary"] and op["description"] and op["tags"], (method, path)
+    # Each game system's operations are under its own tags.
+    assert doc["paths"]["/chases/{chase_id}/d6/begin"]["post"]["tags"] == ["d6"]
+    assert doc["paths"]["/chases/{chase_id}/participants/{participant_id}/speed-roll"]["post"]["tags"] == ["coc7e"]
+
+    # Public operations say so; the others need the chase's token (or the operator's).
+    assert doc["paths"]["/chases"]["post"]["security"] == []
+    assert doc["paths"]["/rules/coc7e/weapons"]["get"]["security"] == []
+    assert doc["paths"]["/health"]["get"]["security"] == []
+    assert doc["paths"]["/chases/{chase_id}/track"]["get"]["security"] == [{"chaseToken": []}]
+    assert doc["paths"]["/admin/rebuilds"]["post"]["security"] == [{"operatorToken": []}]
+    assert {"streamTicket": []} in doc["paths"]["/chases/{chase_id}/stream"]["get"]["security"]
+    assert "security" not in doc  # nothing claims a token by default
+
+
+def test_every_error_is_one_problem_schema_and_headers_are_documented(client):
+    doc = client.get("/openapi.json").get_json()
+    responses = doc["components"]["responses"]
+    problem = doc["components"]["schemas"]["Problem"]
+    # One problem schema: RFC 9457's fields, every bad field, and the rule broken.
+    assert set(problem["required"]) == {"type", "title", "status", "detail", "instance"}
+    assert problem["properties"]["errors"]["items"] == {"$ref": "#/components/schemas/FieldError"}
+    assert "rule" in problem["properties"]
+    # flask-smorest's own error shape, which the API never answers, is gone.
+    assert "Error" not in doc["components"]["schemas"]
+    for method, path, op in operations_of(doc):
+        for status, answer in op["responses"].items():
+            if status >= "400":
+                content = responses[answer["$ref"].rsplit("/", 1)[-1]]["content"] if "$ref" in answer else answer["content"]
+                assert list(content) == ["application/problem+json"], (method, path, status)
+                assert content["application/problem+json"]["schema"] == {"$ref": "#/components/schemas/Problem"}
+    move = doc["paths"]["/chases/{chase_id}/participants/{participant_id}/move"]["post"]["responses"]
+    # A command documents a bad field, a token problem, an unknown chase, a rule broken and a stale If-Match.
+    assert {"401", "403", "404", "409", "412", "422"} <= set(move)
+    # Its answer carries the chase's version and chain head, and a replayed retry says so.
+    assert {"ETag", "X-Chain-Head", "Idempotent-Replayed", "RateLimit-Remaining"} <= set(move["200"]["headers"])
+    assert doc["components"]["headers"]["ETag"]["required"] is True
+    assert "Retry-After" in responses["Problem429"]["headers"]
+
+
+def test_views_are_typed_with_their_nullability(client):
+    doc = client.get("/openapi.json").get_json()
+    schemas = doc["components"]["schemas"]
+    # A command's chase is its system's track view, chosen by `system`.
+    assert schemas["CommandResult"]["properties"]["chase"]["$ref"] == "#/components/schemas/TrackView"
+    assert schemas["TrackView"]["discriminator"]["mapping"]["d6"] == "#/components/schemas/D6View"
+    # Participants, rolls, events and obstacles are typed, and null where the views say null.
+    participant = schemas["Coc7eParticipant"]["properties"]
+    assert participant["speed_mov"]["type"] == ["integer", "null"]
+    assert schemas["Coc7eView"]["properties"]["slowest_mov"]["type"] == ["integer", "null"]
+    assert schemas["Coc7eView"]["properties"]["participants"]["additionalProperties"] == {"$ref": "#/components/schemas/Coc7eParticipant"}
+    assert schemas["Coc7eView"]["properties"]["obstacles"]["items"] == {"$ref": "#/components/schemas/Obstacle"}
+    assert schemas["RollHistory"]["properties"]["rolls"]["items"] == {"$ref": "#/components/schemas/RollRow"}
+    assert schemas["EventLog"]["properties"]["events"]["items"] == {"$ref": "#/components/schemas/Event"}
+    assert schemas["SavageView"]["properties"]["pending"]["items"] == {"$ref": "#/components/schemas/Pending"}
+    assert schemas["ChaseView"]["properties"]["seed_commitment"]["type"] == ["string", "null"]
+
+
+def test_interactive_docs_need_no_network(client):
+    # The docs pages load Swagger UI and ReDoc from the API itself, never from a CDN.
+    for page, asset in (("/docs", "/docs/assets/swagger-ui/swagger-ui-bundle.js"), ("/redoc", "/docs/assets/redoc/redoc.standalone.js")):
+        html = client.get(page).get_data(as_text=True)
+        assert asset in html and "https://" not in html, page
+        served = client.get(asset)
+        assert served.status_code == 200 and len(served.data) > 100_000
+    assert client.get("/docs/assets/swagger-ui/swagger-ui.css").status_code == 200
+    # The vendored builds ship with their licences.
+    assert b"Apache License" in client.get("/docs/assets/swagger-ui/LICENSE").data
+    assert b"MIT" in client.get("/docs/assets/redoc/LICENSE").data

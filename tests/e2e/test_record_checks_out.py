@@ -29,7 +29,7 @@ def check_job(client: Any, chase_id: str) -> dict[str, Any]:
     http = client.http
     response = http.get(f"/chases/{chase_id}/jobs/{job['job_id']}", query_string={"wait": 10})
     assert response.status_code == 200
-    return response.get_json()
+    return response.get_json()["job"]
 
 
 def every_version_renders(http: Any, chase_id: str, version: int) -> None:
@@ -46,7 +46,7 @@ def test_a_chase_with_random_hazards_verifies_before_and_after_the_reveal(keeper
     keeper.add(name="Harvey", role="quarry", dex=55, con=60, mov=6)
     job = keeper.ok(keeper.post("/random-hazards", {"locations": 3, "environment": "hazardous", "from_location": 1},
                                 headers={"Idempotency-Key": "rush-hour"}), 202)["job"]
-    done = keeper.ok(keeper.http.get(f"/chases/{keeper.chase_id}/jobs/{job['job_id']}", query_string={"wait": 5}))
+    done = keeper.ok(keeper.http.get(f"/chases/{keeper.chase_id}/jobs/{job['job_id']}", query_string={"wait": 5}))["job"]
     assert done["status"] == "done" and len(done["result"]["rolls"]) == 3
     # ... and a table-dice roll of the same table: the Keeper's own 87, a Hard hazard.
     keeper.ok(keeper.post("/random-hazards", {"locations": 1, "table_dice": [80, 7]}, headers={"Idempotency-Key": "by-hand"}), 202)
@@ -103,13 +103,13 @@ def test_an_adventure_edition_chase_renders_at_every_version_inside_begin(client
 def test_the_check_job_passes_on_an_adventure_edition_chase(client):
     table = swade_chase_begun(client)
     job = table.post("/checks", status=202)["job"]
-    result = table.http.get(f"/chases/{table.chase_id}/jobs/{job['job_id']}", query_string={"wait": 10}).get_json()
+    result = table.http.get(f"/chases/{table.chase_id}/jobs/{job['job_id']}", query_string={"wait": 10}).get_json()["job"]
     assert result["status"] == "done" and result["result"]["mismatches"] == [], result
 
 
 def replay_frames(client: Any, chase_id: str) -> list[dict[str, Any]]:
     job = client.ok(client.post("/replays"), 202)["job"]
-    done = client.ok(client.http.get(f"/chases/{chase_id}/jobs/{job['job_id']}", query_string={"wait": 10}))
+    done = client.ok(client.http.get(f"/chases/{chase_id}/jobs/{job['job_id']}", query_string={"wait": 10}))["job"]
     assert done["status"] == "done", done
     return client.ok(client.http.get(f"/chases/{chase_id}/replays/{job['job_id']}/frames", query_string={"limit": 1000}))["frames"]
 

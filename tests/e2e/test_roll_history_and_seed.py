@@ -180,8 +180,8 @@ def test_a_bad_roll_history_filter_is_refused(keeper, query, field):
 
 def test_redo_restores_a_roll_with_its_original_dice_and_never_reuses_its_number(keeper):
     keeper.create("dice", dice="server")
-    first = keeper.ok(keeper.post("/dice-rolls", {"expression": "3D6"}))["roll"]
-    second = keeper.ok(keeper.post("/dice-rolls", {"expression": "3D6"}))["roll"]
+    first = keeper.ok(keeper.post("/dice-rolls", {"expression": "3D6"}))["rolls"][0]
+    second = keeper.ok(keeper.post("/dice-rolls", {"expression": "3D6"}))["rolls"][0]
     undo(keeper, 2)
     assert [r["undone"] for r in keeper.rolls()] == [True, True]
 
@@ -189,7 +189,7 @@ def test_redo_restores_a_roll_with_its_original_dice_and_never_reuses_its_number
 
     assert [r["roll"] for r in keeper.rolls()] == [first, second]
     assert [r["undone"] for r in keeper.rolls()] == [False, False]
-    assert keeper.ok(keeper.post("/dice-rolls", {"expression": "3D6"}))["roll"]["sequence"] == 3
+    assert keeper.ok(keeper.post("/dice-rolls", {"expression": "3D6"}))["rolls"][0]["sequence"] == 3
 
 
 # -- the seed ---------------------------------------------------------------------------------
@@ -215,7 +215,7 @@ def test_the_seed_is_in_no_response_before_the_reveal_and_in_the_log_after_the_e
         reader.http.get(f"/chases/{keeper.chase_id}")
     keeper.http.client.get(f"/chases/{keeper.chase_id}/track")  # no token: 401
     keeper.post(path(keeper, "Harvey", "move"), {"locations": 9})
-    keeper.post("/rewind", {"to_version": 10**6})
+    keeper.post("/rewind", {"to_version": 10**6}, headers=keeper.if_match())
     assert any(r.status_code == 401 for r in recorder.responses) and any(r.status_code == 422 for r in recorder.responses)
 
     seed = seed_of(ledger, keeper.chase_id)
@@ -252,9 +252,9 @@ def test_a_server_roll_after_a_mid_chase_reveal_uses_the_new_epoch_and_verifies_
     epoch1 = seed_of(ledger, keeper.chase_id, 1)
     assert commitment_of(bytes.fromhex(epoch1)) == revealed["seed_commitment"]
     # A second reveal of the same epoch is not possible: there is a fresh seed, still secret.
-    roll = keeper.ok(keeper.post("/dice-rolls", {"expression": "2D6", "purpose": "after the reveal"}))["roll"]
+    roll = keeper.ok(keeper.post("/dice-rolls", {"expression": "2D6", "purpose": "after the reveal"}))["rolls"][0]
     assert roll["source"]["epoch"] == 1
-    skill = keeper.ok(keeper.post("/skill-rolls", {"skill": "Luck", "target": 45}))["roll"]
+    skill = keeper.ok(keeper.post("/skill-rolls", {"skill": "Luck", "target": 45}))["rolls"][0]
     assert skill["source"]["epoch"] == 1
     for response in recorder.responses:
         assert epoch1 not in response.get_data(as_text=True) + str(response.headers), response.request.path
@@ -297,7 +297,7 @@ def test_player_entropy_is_mixed_into_every_later_server_roll(keeper, ledger, tm
     assert event["name"] == "EntropyContributed" and event["data"]["by"] == "player (Farmer)"
     assert chase["entropy"] == event["data"]["combined"] == hashlib.sha256(b"|the farmer's lucky number 7").hexdigest()
 
-    roll = keeper.ok(keeper.post("/dice-rolls", {"expression": "1D20", "entropy": "and mine"}))["roll"]
+    roll = keeper.ok(keeper.post("/dice-rolls", {"expression": "1D20", "entropy": "and mine"}))["rolls"][0]
 
     assert roll["source"]["entropy"] == f"{chase['entropy']}|and mine"
     keeper.ok(keeper.post("/end", {"outcome": "escaped"}))

@@ -44,12 +44,12 @@ def test_reroll_a_missed_attack_the_original_stays_and_the_better_counts(client)
     again = body["rolls"][0]
     assert again["purpose"] == "attack" and again["reroll_of"] == miss["sequence"] and again["total"] == 7 - 2
     assert again["modifiers"] == miss["modifiers"]  # the same roll again
-    assert body["result"]["counts"]["sequence"] == again["sequence"] and body["result"]["counts"]["success"]
+    assert body["outcome"]["counts"]["sequence"] == again["sequence"] and body["outcome"]["counts"]["success"]
     assert table.who(body["chase"], "Dan")["bennies"] == 2
     # Both rolls are in the roll history; a worse reroll leaves the better one counting.
     assert [r["roll"]["sequence"] for r in table.rolls()][-2:] == [miss["sequence"], again["sequence"]]
     body = table.post(f"/swade/participants/{table.ids['Dan']}/bennies/reroll", {"table_dice": [1, 2]})
-    assert body["result"]["counts"]["sequence"] == again["sequence"]
+    assert body["outcome"]["counts"]["sequence"] == again["sequence"]
 
 
 def test_no_reroll_of_a_maneuver_already_played_a_critical_failure_or_without_bennies(client):
@@ -81,7 +81,7 @@ def test_soak_takes_back_the_wounds_of_the_damage_just_rolled(client):
     assert table.who(chase, "Rex")["wounds"] == 2 and table.who(chase, "Rex")["conditions"]["shaken"]
     # Vigor d8: 5 is a success, no raise: one Wound soaked.
     body = table.post(f"/swade/participants/{table.ids['Rex']}/bennies/soak", {"trait_die": "d8", "table_dice": [5, 1]})
-    assert body["rolls"][0]["purpose"] == "soak" and body["result"] == {"soaked": 1, "wounds": 1}
+    assert body["rolls"][0]["purpose"] == "soak" and body["outcome"] == {"soaked": 1, "wounds": 1}
     rex = table.who(body["chase"], "Rex")
     assert rex["wounds"] == 1 and rex["conditions"]["shaken"] and rex["bennies"] == 2
     # Only the damage just rolled can be soaked: the soak roll came after it.
@@ -97,7 +97,7 @@ def test_soaking_every_wound_takes_back_the_shaken_and_an_incapacitation(client)
     body = table.post(f"/swade/participants/{table.ids['Rex']}/bennies/soak", {"trait_die": "d8", "table_dice": [8, 1, 8, 6]})
     rex = table.who(body["chase"], "Rex")
     # 22 (8, an ace, 8 again, 6): a success and four raises: all four Wounds soaked: no Wound, not Shaken, back in the chase.
-    assert body["result"] == {"soaked": 4, "wounds": 0} and rex["status"] == "in_chase" and not rex["conditions"]["shaken"]
+    assert body["outcome"] == {"soaked": 4, "wounds": 0} and rex["status"] == "in_chase" and not rex["conditions"]["shaken"]
     assert body["chase"]["pending"] == []  # no Injury roll for one no longer Incapacitated
     # Undo takes the soak back: the benny, the Wounds and the Incapacitation as they were.
     chase = table.post("/undo", {"count": 1})["chase"]
@@ -109,7 +109,7 @@ def test_a_new_action_card_for_a_unit_yet_to_act_reorders_the_turns(client):
     # Rex holds the 3 of Spades and acts last; his benny draws the Queen of Hearts: he now acts second.
     body = table.post(f"/swade/participants/{table.ids['Rex']}/bennies/new-action-card", {"card": "QH"})
     chase = body["chase"]
-    assert body["result"] == "QH" and chase["turn_order"] == [table.ids[n] for n in ("Sedan", "Rex", "Bike")]
+    assert body["outcome"] == {"card": "QH"} and chase["turn_order"] == [table.ids[n] for n in ("Sedan", "Rex", "Bike")]
     assert "3S" in chase["deck"]["action"]["discards"] and table.who(chase, "Rex")["bennies"] == 2
     # The unit acting now cannot: its turn has begun.
     table.refused(f"/swade/participants/{table.ids['Dan']}/bennies/new-action-card", {"card": "2C"}, 409)

@@ -53,7 +53,7 @@ def test_a_test_with_a_raise_makes_the_foe_vulnerable_and_shaken(client):
     test, resist = body["rolls"]
     assert test["purpose"] == "Test" and resist["purpose"] == "resist Test" and resist["roller"] == table.ids["Bob"]
     bob = table.who(body["chase"], "Bob")["conditions"]
-    assert body["result"] == {"winner": "attacker", "effect": "vulnerable", "shaken": True} and bob["vulnerable"] and bob["shaken"]
+    assert body["outcome"] == {"winner": "attacker", "effect": "vulnerable", "shaken": True} and bob["vulnerable"] and bob["shaken"]
 
 
 def test_a_lost_test_changes_nothing(client):
@@ -61,7 +61,7 @@ def test_a_lost_test_changes_nothing(client):
     body = table.post(f"/swade/participants/{table.ids['Ann']}/tests", {
         "target_id": table.ids["Bob"], "trait_die": "d8", "resist_die": "d6", "table_dice": [3, 2], "defender_table_dice": [5, 1],
     })
-    assert body["result"]["winner"] == "defender" and not table.who(body["chase"], "Bob")["conditions"]["distracted"]
+    assert body["outcome"]["winner"] == "defender" and not table.who(body["chase"], "Bob")["conditions"]["distracted"]
 
 
 def test_a_deluxe_trick_that_shakes_a_driver_sends_him_out_of_control(client):
@@ -95,5 +95,5 @@ def test_breaking_things_no_aces_no_bonus_and_broken_at_its_hardness(client):
     roll = body["rolls"][0]
     # 8 and 6 would Ace in a damage roll; against an object they do not: 14, and no die more is asked for.
     assert roll["purpose"] == "breaking things" and roll["total"] == 14 and not any(d["aced"] for d in roll["dice"])
-    assert body["result"] == {"object": "the car door", "damage": 14, "hardness": 10, "broken": True}
+    assert body["outcome"] == {"object": "the car door", "damage": 14, "hardness": 10, "broken": True}
     table.refused("/swade/breaking-things", {"object": "a wall", "hardness": 0, "expression": "2d6", "table_dice": [1, 1]}, 422)

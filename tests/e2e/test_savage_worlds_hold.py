@@ -50,7 +50,7 @@ def test_a_unit_on_hold_keeps_its_card_into_the_next_round_and_goes_before_an_al
     assert whose_turn(table) == "Cid"
     # Before her ally Cid's turn she acts at once, no roll; Cid's turn waits and then resumes.
     result = act_from_hold(table, "Ann")
-    assert result["result"]["first"] and result["rolls"] == [] and whose_turn(table) == "Ann"
+    assert result["outcome"]["first"] and result["rolls"] == [] and whose_turn(table) == "Ann"
     assert not table.who(result["chase"], "Ann")["on_hold"]
     table.end_turn("Ann")
     assert whose_turn(table) == "Cid" and table.names()[-1] == "TurnResumed"
@@ -69,13 +69,13 @@ def test_interrupting_a_foe_is_an_opposed_athletics_roll_and_the_winner_goes_fir
     result = act_from_hold(table, "Ann", trait_die="d6", defender_die="d6", table_dice=[5, 2], defender_table_dice=[3, 1])
     first, second = result["rolls"]
     assert first["purpose"] == "interrupt (Hold): Athletics" and first["total"] == 5 and second["total"] == 3
-    assert result["result"]["first"] and whose_turn(table) == "Ann"
+    assert result["outcome"]["first"] and whose_turn(table) == "Ann"
     # Undone, Ann is on Hold again and it is Bob's turn.
     chase = table.post("/undo", {"count": 1})["chase"]
     assert table.who(chase, "Ann")["on_hold"] and whose_turn(table) == "Bob"
     # Again, Bob wins the tie (the defender wins ties): Bob goes first, Ann right after him.
     result = act_from_hold(table, "Ann", trait_die="d6", defender_die="d6", table_dice=[4, 2], defender_table_dice=[4, 1])
-    assert not result["result"]["first"] and whose_turn(table) == "Bob"
+    assert not result["outcome"]["first"] and whose_turn(table) == "Bob"
     table.end_turn("Bob")
     assert whose_turn(table) == "Ann"
 

@@ -29,10 +29,10 @@ def test_an_incapacitated_character_rolls_on_the_injury_table_and_its_guts_sub_t
     assert table.who(chase, "Bob")["status"] == "incapacitated" and table.pending(chase) == ["injury"]
 
     body = table.resolve(table_dice=[3, 4])  # 7: Guts
-    assert body["rolls"][0]["purpose"] == "Injury" and body["result"]["outcome"] == "Guts"
+    assert body["rolls"][0]["purpose"] == "Injury" and body["outcome"]["outcome"] == "Guts"
     assert table.pending(body["chase"]) == ["injury sub-table"]
     body = table.resolve(table_dice=[4])  # 3-4: Battered
-    assert body["result"]["outcome"] == "Guts: Battered" and body["chase"]["pending"] == []
+    assert body["outcome"]["outcome"] == "Guts: Battered" and body["chase"]["pending"] == []
     injury = table.who(body["chase"], "Bob")["injuries"][0]
     assert injury["effect"].startswith("Vigor reduced a die type") and "INJURY TABLE" in injury["source"]
     assert [e["name"] for e in table.events() if e["name"] == "InjuryTaken"] == ["InjuryTaken"]
@@ -42,12 +42,12 @@ def test_an_incapacitated_character_rolls_on_the_injury_table_and_its_guts_sub_t
 def test_a_leg_needs_no_sub_roll_and_the_arm_is_rolled_randomly(client):
     table = runners(client)
     table.damage("Bob", "2d6", [5, 5], modifier=11)
-    assert table.resolve(table_dice=[5, 5])["result"]["outcome"] == "Leg"
+    assert table.resolve(table_dice=[5, 5])["outcome"]["outcome"] == "Leg"
     table.damage("Cid", "2d6", [5, 5])  # an Extra: any Wound Incapacitates
-    assert table.resolve(table_dice=[1, 2])["result"]["outcome"] == "Arm"
+    assert table.resolve(table_dice=[1, 2])["outcome"]["outcome"] == "Arm"
     body = table.resolve(table_dice=[5])
     # The last quarry is out: once the injury is rolled, the chase ends.
-    assert body["result"]["outcome"] == "Arm (right)" and body["chase"]["phase"] == "ended"
+    assert body["outcome"]["outcome"] == "Arm (right)" and body["chase"]["phase"] == "ended"
 
 
 def test_injury_rolls_with_server_dice_pass_chase_verify(client):

@@ -64,4 +64,4 @@ def test_a_benny_rerolls_every_die_and_the_better_total_counts(client):
     body = table.post(f"/swade/participants/{table.ids['Ann']}/bennies/reroll", {"table_dice": [6, 2, 5, 4]})
     again = body["rolls"][-1]
     assert again["kind"] == "rate of fire roll" and again["totals"] == [4, 2, 3] and again["hit_count"] == 1
-    assert body["result"]["counts"]["total"] == 4 and body["result"]["counts"]["success"]
+    assert body["outcome"]["counts"]["total"] == 4 and body["outcome"]["counts"]["success"]

@@ -36,12 +36,12 @@ def test_a_vigor_roll_ends_stunned_leaving_her_vulnerable_and_a_raise_ends_both(
     # 6 aces into 4 (10) - 2 = 8: a raise: neither Stunned nor Vulnerable.
     body = table.act("Ann", "recover-from-stunned", trait_die="d6", table_dice=[6, 1, 4])
     c = table.who(body["chase"], "Ann")["conditions"]
-    assert body["result"] == {"recovered": True, "vulnerable": False} and not c["stunned"] and not c["vulnerable"]
+    assert body["outcome"] == {"recovered": True, "vulnerable": False} and not c["stunned"] and not c["vulnerable"]
     table.post("/undo", {"count": 1})
     # Vigor d8: 6 - 2 = 4, a success: no longer Stunned, Vulnerable until the end of her next turn.
     body = table.act("Ann", "recover-from-stunned", trait_die="d8", table_dice=[6, 1])
     c = table.who(body["chase"], "Ann")["conditions"]
-    assert body["result"] == {"recovered": True, "vulnerable": True} and not c["stunned"] and c["vulnerable"]
+    assert body["outcome"] == {"recovered": True, "vulnerable": True} and not c["stunned"] and c["vulnerable"]
     problem = table.refused(f"/swade/participants/{table.ids['Bob']}/recover-from-stunned", {"trait_die": "d6", "table_dice": [4, 1]}, 409)
     assert "turn" in problem["detail"]
 
@@ -52,11 +52,11 @@ def test_breaking_free_bound_to_entangled_to_free_and_a_raise_frees(client):
     # Athletics d8: 7 - 2 (Distracted) = 5, a success: Bound becomes Entangled.
     body = table.act("Ann", "break-free", trait_die="d8", table_dice=[7, 1])
     c = table.who(body["chase"], "Ann")["conditions"]
-    assert body["result"]["entangled"] and not c["bound"] and c["entangled"]
+    assert body["outcome"]["entangled"] and not c["bound"] and c["entangled"]
     table.post("/undo", {"count": 1})
     # With a raise (8 aces into 6: 14 - 2 = 12) she is free at once; Strength at -2 named.
     body = table.act("Ann", "break-free", trait_die="d8", strength=True, table_dice=[8, 1, 6])
-    assert body["rolls"][0]["modifiers"]["Strength (Str-2)"] == -2 and body["result"]["freed"]
+    assert body["rolls"][0]["modifiers"]["Strength (Str-2)"] == -2 and body["outcome"]["freed"]
     c = table.who(body["chase"], "Ann")["conditions"]
     assert not c["bound"] and not c["entangled"]
 
@@ -66,6 +66,6 @@ def test_held_by_a_foe_breaking_free_is_opposed(client):
     condition(table, "Ann", entangled=True)
     # Ann 6 - 2 = 4 against Bob's hold of 5: she stays Entangled.
     body = table.act("Ann", "break-free", trait_die="d8", held_by=table.ids["Bob"], defender_die="d6", table_dice=[6, 1], defender_table_dice=[5, 2])
-    assert [r["purpose"] for r in body["rolls"]] == ["break free", "hold on (breaking free)"] and not body["result"]["freed"]
+    assert [r["purpose"] for r in body["rolls"]] == ["break free", "hold on (breaking free)"] and not body["outcome"]["freed"]
     problem = table.refused(f"/swade/participants/{table.ids['Ann']}/break-free", {"trait_die": "d8", "held_by": table.ids["Bob"], "table_dice": [6, 1]}, 422)
     assert problem["errors"][0]["field"] == "defender_die"

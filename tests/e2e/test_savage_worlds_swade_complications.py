@@ -49,7 +49,7 @@ def test_each_suit_of_the_chase_card_sets_the_modifier_and_the_failure(client, s
 
     roll = body["rolls"][0]
     assert roll["purpose"] == "Complication" and roll["suit"] == suit and roll["modifiers"]["Complication"] == modifier
-    assert not roll["success"] and body["result"]["outcome"] != "avoided"
+    assert not roll["success"] and body["outcome"]["outcome"] != "avoided"
     assert table.pending(body["chase"]) == [follow_up]
     assert body["chase"]["pending"][0]["participant_id"] == table.ids["Sedan"]
 
@@ -76,7 +76,7 @@ def test_a_joker_chase_card_gives_two_and_bumps_up_to_two_cards(client):
 def test_a_complication_avoided(client):
     table = chase_with(client, at=SUIT_AT["Diamonds"])
     body = table.resolve(table_dice=[6, 1])  # 6 - 2 = 4
-    assert body["rolls"][0]["success"] and body["result"]["outcome"] == "avoided" and body["chase"]["pending"] == []
+    assert body["rolls"][0]["success"] and body["outcome"]["outcome"] == "avoided" and body["chase"]["pending"] == []
 
 
 # -- critical failures by mode --------------------------------------------------------------------
@@ -97,7 +97,7 @@ def riders(client, mounted: bool) -> SavageTable:
 def test_a_mounted_critical_failure_rolls_a_d6(client, face, effect):
     table = riders(client, mounted=True)
     body = table.resolve(table_dice=[face])
-    assert body["rolls"][0]["dice"] == [{"index": 0, "die": "d6", "face": face}] and body["result"]["outcome"] == effect
+    assert body["rolls"][0]["dice"] == [{"index": 0, "die": "d6", "face": face}] and body["outcome"]["outcome"] == effect
     chase, kit = body["chase"], body["chase"]["participants"][table.ids["Kit"]]
     if effect == "loses turn":
         assert chase["whose_turn"] == table.ids["Lou"]
@@ -116,7 +116,7 @@ def test_a_mounted_critical_failure_rolls_a_d6(client, face, effect):
 def test_on_foot_even_loses_the_turn_odd_is_fatigue(client, face, effect):
     table = riders(client, mounted=False)
     body = table.resolve(table_dice=[face])
-    assert body["result"]["outcome"] == effect
+    assert body["outcome"]["outcome"] == effect
     if effect == "fatigue":
         assert body["chase"]["participants"][table.ids["Kit"]]["conditions"]["fatigue"] == "Fatigued"
         roll = table.act("Kit", "attack", target_id="Lou", trait_die="d6", weapon_range="30/60/120", table_dice=[4, 1])["rolls"][0]
@@ -134,7 +134,7 @@ def test_a_critical_failure_off_turn_costs_the_next_turn(client):
     # Lou Forces Kit with a raise (11 against 2): a Bump, and Kit's Critical Failure on foot.
     table.act("Lou", "force", target_id="Kit", direction=-1, table_dice=[8, 5, 3], defender_table_dice=[2, 1])
     body = table.resolve(table_dice=[4])  # even: he loses his turn, which has not come yet
-    assert body["result"]["outcome"] == "loses turn" and body["chase"]["whose_turn"] == table.ids["Lou"]
+    assert body["outcome"]["outcome"] == "loses turn" and body["chase"]["whose_turn"] == table.ids["Lou"]
 
     chase = table.end_turn("Lou")["chase"]
     assert chase["whose_turn"] is None and chase["stage"] == "over"
@@ -191,7 +191,7 @@ def out_of_control(client, **kw) -> SavageTable:
 def test_out_of_control_2_major_collision(client):
     table = out_of_control(client)
     body = table.resolve(table_dice=[1, 1])
-    assert body["result"]["outcome"] == "Major Collision"
+    assert body["outcome"]["outcome"] == "Major Collision"
     chase = body["chase"]
     assert table.who(chase, "Dan")["conditions"]["distracted"] and table.who(chase, "Pat")["conditions"]["distracted"]
     assert table.pending(chase) == ["collision wounds", "critical hit"]
@@ -204,7 +204,7 @@ def test_out_of_control_2_major_collision(client):
 def test_out_of_control_3_to_4_minor_collision(client, faces):
     table = out_of_control(client)
     body = table.resolve(table_dice=faces)
-    assert body["result"]["outcome"] == "Minor Collision"
+    assert body["outcome"]["outcome"] == "Minor Collision"
     assert table.vehicle("Sedan")["wounds"] == 1 and table.pending(body["chase"]) == ["critical hit"]
     # The Wound from Out of Control brings no further Out of Control roll (nor a Bump).
     assert [e["cause"] for e in table.vehicle("Sedan")["log"] if e["event"] == "damage"] == ["Out of Control: Minor Collision"]
@@ -235,7 +235,7 @@ def test_out_of_control_10_to_11_vulnerable(client, faces):
 def test_out_of_control_12_glitch_rerolls_crew(client):
     table = out_of_control(client)
     body = table.resolve(table_dice=[6, 6])
-    assert body["result"]["outcome"] == "Glitch" and body["chase"]["pending"][0]["reroll_crew"] is True
+    assert body["outcome"]["outcome"] == "Glitch" and body["chase"]["pending"][0]["reroll_crew"] is True
     body = table.resolve(table_dice=[4, 5])  # 9: Crew, rerolled
     assert body["chase"]["pending"][0]["kind"] == "critical hit"
     body = table.resolve(table_dice=[3, 3])  # 6: Chassis

@@ -203,7 +203,7 @@ def test_force_wins_and_bumps_the_foe_the_way_the_attacker_chooses(client):
     table = cars(client)
     body = table.act("Sedan", "force", target_id="Bike", direction=-1, table_dice=[6, 2], defender_table_dice=[3, 2])
 
-    assert body["result"]["winner"] == "attacker" and body["result"]["bumped"]
+    assert body["outcome"]["winner"] == "attacker" and body["outcome"]["bumped"]
     assert table.position("Bike", body["chase"]) == 2 and table.position("Sedan", body["chase"]) == 3
     assert [r["purpose"] for r in body["rolls"]] == ["Force", "resist Force"]
     # "An attacker can't Bump a particular target more than once per turn."
@@ -226,7 +226,7 @@ def test_force_with_a_raise_is_the_foes_critical_failure(client):
 def test_a_lost_force_moves_no_one(client):
     table = cars(client)
     body = table.act("Sedan", "force", target_id="Bike", direction=1, table_dice=[4, 2], defender_table_dice=[5, 2])
-    assert body["result"]["winner"] == "defender" and table.position("Bike", body["chase"]) == 3
+    assert body["outcome"]["winner"] == "defender" and table.position("Bike", body["chase"]) == 3
 
 
 def test_groups_move_with_their_leader_when_bumped(client):
@@ -256,7 +256,7 @@ def test_a_ram_between_a_normal_and_a_large_vehicle_at_130_mph(client):
 
     body = table.act("Sedan", "ram", target_id="Truck", table_dice=[7, 5], defender_table_dice=[3, 2])
 
-    assert body["result"]["rammed"] and body["result"]["raise"]  # 7 against 3: a raise
+    assert body["outcome"]["rammed"] and body["outcome"]["raise"]  # 7 against 3: a raise
     to_truck, to_sedan = body["chase"]["pending"]
     # The Sedan: Normal 2d6, Toughness not higher, the attacker's 130 mph +2d6, the raise +d6.
     assert (to_truck["expression"], to_truck["raise_bonus"]) == ("2d6+2d6", True)

@@ -24,7 +24,7 @@ def shake(table: SavageTable, name: str) -> None:
     """The GM makes him Shaken; becoming Shaken, he at once rolls Out of Control ("Resolve
     Actions"): a 7, Skid, which on foot changes nothing in the chase."""
     table.post(f"/swd/participants/{table.ids[name]}/conditions", {"shaken": True})
-    assert table.resolve(table_dice=[3, 4])["result"]["outcome"] == "Skid"
+    assert table.resolve(table_dice=[3, 4])["outcome"]["outcome"] == "Skid"
 
 
 def hunter_holds(client, card: str, **kw) -> SavageTable:
@@ -214,7 +214,7 @@ def test_a_shaken_participant_first_tries_to_recover_and_cannot_attack_if_he_sta
     assert table.pending(chase) == ["recover from shaken"]
 
     body = table.resolve(table_dice=[2, 3])  # Spirit d6: 3
-    assert body["rolls"][0]["purpose"] == "recover from Shaken" and body["result"]["outcome"] == "still Shaken"
+    assert body["rolls"][0]["purpose"] == "recover from Shaken" and body["outcome"]["outcome"] == "still Shaken"
     problem = table.refused(f"/swd/participants/{table.ids['Hunter']}/attack", {"target_id": table.ids["Thief"], "trait_die": "d8", "table_dice": [7, 3]}, 409)
     assert "Shaken" in problem["detail"]
 
@@ -246,7 +246,7 @@ def test_without_a_card_recovery_comes_at_the_end_of_the_round(client):
 def test_force_with_a_raise_hits_an_obstacle(client):
     table = hunter_holds(client, "KH")
     body = table.act("Hunter", "force", target_id="Thief", table_dice=[7, 2], defender_table_dice=[2])
-    assert body["result"] == "hits obstacle" and [r["purpose"] for r in body["rolls"]] == ["Force", "resist Force"]
+    assert body["outcome"] == {"force": "hits obstacle"} and [r["purpose"] for r in body["rolls"]] == ["Force", "resist Force"]
     assert table.who(body["chase"], "Thief")["conditions"]["fatigue"] == "Fatigued"
 
 
@@ -254,7 +254,7 @@ def test_force_won_makes_the_foe_roll_to_avoid_an_obstacle_and_only_the_attacker
     table = hunter_holds(client, "5H")
     body = table.act("Hunter", "force", target_id="Thief", table_dice=[8, 3, 1], defender_table_dice=[2])  # 9 - 4 = 5 against 2
     assert body["rolls"][0]["modifiers"]["range"] == -4 and "range" not in body["rolls"][1]["modifiers"]
-    assert body["result"] == "avoid obstacle" and table.pending(body["chase"]) == ["obstacle"]
+    assert body["outcome"] == {"force": "avoid obstacle"} and table.pending(body["chase"]) == ["obstacle"]
     chase = table.resolve(table_dice=[5])["chase"]
     assert table.who(chase, "Thief")["conditions"]["fatigue"] == "fresh"
 

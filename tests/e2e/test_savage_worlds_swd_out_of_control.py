@@ -35,7 +35,7 @@ def test_a_driver_shaken_by_damage_rolls_out_of_control_and_a_roll_over_hurts_ev
     body = table.resolve(table_dice=[1, 1])  # 2: Roll Over
     roll = body["rolls"][0]
     assert roll["kind"] == "table roll" and roll["purpose"] == "Out of Control" and roll["total"] == 2
-    assert "p. 117" in roll["table"] and body["result"]["outcome"] == "Roll Over"
+    assert "p. 117" in roll["table"] and body["outcome"]["outcome"] == "Roll Over"
     # Collision damage for the vehicle and everyone inside, at 40 mph: 4d6 each.
     pending = body["chase"]["pending"]
     assert [(f["kind"], f["participant_id"], f["expression"]) for f in pending] == [
@@ -55,13 +55,13 @@ def test_a_skid_changes_nothing_in_the_chase_and_a_heavy_vehicle_does_not_flip(c
     table = van_chase(client)
     table.post(f"/swd/participants/{table.ids['Vic']}/conditions", {"shaken": True, "reason": "a Trick"})
     body = table.resolve(table_dice=[3, 4])
-    assert body["result"]["outcome"] == "Skid" and body["chase"]["pending"] == []
+    assert body["outcome"]["outcome"] == "Skid" and body["chase"]["pending"] == []
 
     table.post(f"/swd/participants/{table.ids['Vic']}/conditions", {"shaken": False})
     table.post(f"/swd/participants/{table.ids['Vic']}/conditions", {"shaken": True})
     # 12 is a Flip, but the GM rules the Van too slow and heavy: a Slip instead, no damage.
     body = table.resolve(table_dice=[6, 6], heavy=True)
-    assert body["result"]["outcome"] == "Slip" and body["chase"]["pending"] == []
+    assert body["outcome"]["outcome"] == "Slip" and body["chase"]["pending"] == []
 
 
 def test_a_passenger_shaken_makes_no_roll_and_one_already_shaken_makes_none_again(client):
@@ -71,7 +71,7 @@ def test_a_passenger_shaken_makes_no_roll_and_one_already_shaken_makes_none_agai
     # The Thief runs on his own: he is his unit's participant and rolls, but on foot nothing rolls over.
     table.damage("Thief", "2d6", [3, 3])
     body = table.resolve(table_dice=[1, 1])
-    assert body["result"]["outcome"] == "Roll Over" and body["chase"]["pending"] == []
+    assert body["outcome"]["outcome"] == "Roll Over" and body["chase"]["pending"] == []
 
 
 def test_the_out_of_control_roll_is_undone_with_its_command_and_verified_with_server_dice(client):
@@ -96,5 +96,5 @@ def test_soaking_the_wound_that_shook_the_driver_calls_the_roll_off(client):
     assert table.pending(body["chase"]) == ["out of control"]
     # A benny soaks it ("SOAK ROLLS", Vigor d6: 5): no Wound, not Shaken, no Out-of-Control roll.
     body = table.post(f"/swd/participants/{table.ids['Vic']}/bennies/soak", {"trait_die": "d6", "table_dice": [5, 1]})
-    assert body["result"] == {"soaked": 1, "wounds": 0} and body["chase"]["pending"] == []
+    assert body["outcome"] == {"soaked": 1, "wounds": 0} and body["chase"]["pending"] == []
     assert not table.who(body["chase"], "Vic")["conditions"]["shaken"]

@@ -33,7 +33,7 @@ def test_force_against_a_vulnerable_driver_is_made_at_plus_two(client):
     # 3 + 2 = 5 beats the Bike's 4: the +2 turned a lost Force into a Bump.
     assert force["modifiers"]["Vulnerable"] == 2 and force["total"] == 5
     assert "Vulnerable" not in resist["modifiers"]
-    assert body["result"]["winner"] == "attacker" and table.position("Bike", body["chase"]) == 2
+    assert body["outcome"]["winner"] == "attacker" and table.position("Bike", body["chase"]) == 2
 
 
 def test_ram_against_a_vulnerable_vehicle_is_made_at_plus_two(client):
@@ -44,13 +44,13 @@ def test_ram_against_a_vulnerable_vehicle_is_made_at_plus_two(client):
 
     ram = body["rolls"][0]
     assert ram["purpose"] == "Ram" and ram["modifiers"]["Vulnerable"] == 2 and ram["total"] == 4
-    assert body["result"]["rammed"] is True  # 4 against 3
+    assert body["outcome"]["rammed"] is True  # 4 against 3
 
 
 def test_no_bonus_against_a_foe_who_is_not_vulnerable(client):
     table = cars_on_one_card(client)
     body = table.act("Sedan", "ram", target_id="Bike", table_dice=[2, 1], defender_table_dice=[3, 3])
-    assert "Vulnerable" not in body["rolls"][0]["modifiers"] and body["result"]["rammed"] is False
+    assert "Vulnerable" not in body["rolls"][0]["modifiers"] and body["outcome"]["rammed"] is False
 
 
 def test_deluxe_force_against_a_vulnerable_foe_is_made_at_plus_two(client):
@@ -66,4 +66,4 @@ def test_deluxe_force_against_a_vulnerable_foe_is_made_at_plus_two(client):
     force = body["rolls"][0]
     # The King is Short Range (no penalty): 2 + 2 = 4 beats the Thief's 3.
     assert force["modifiers"] == {"situational": 0, "range": 0, "Vulnerable": 2} and force["total"] == 4
-    assert body["result"] == "avoid obstacle"
+    assert body["outcome"] == {"force": "avoid obstacle"}

@@ -21,9 +21,11 @@ from infrastructure.systems import odds_of
 from tests.e2e.record_helpers import (
     FARMER,
     NEW_EVENT_FIELDS,
+    as_stored,
     at,
     fields_named,
     game,
+    live_parts_out,
     names_after,
     path,
     problem,
@@ -117,7 +119,7 @@ def test_undo_and_redo_of_each_kind_of_event_restore_the_exact_state(keeper, kin
     act(keeper)
     after = keeper.track()
     assert names_after(keeper, before["version"]) == recorded
-    assert after["actions"] == before["actions"] + 1  # the events of one command are one action
+    assert after["actions_counted"] == before["actions_counted"] + 1  # the events of one command are one action
     log_after = keeper.events()
     rolls_after = keeper.rolls()
 
@@ -126,7 +128,7 @@ def test_undo_and_redo_of_each_kind_of_event_restore_the_exact_state(keeper, kin
     # The undone state is the state as it was before the action, both as time travel shows it
     # and as it was live, but for the record's own bookkeeping (RECORD_FIELDS).
     assert game(undone) == game(at(keeper, before["version"])) == game(before)
-    assert undone["actions"] == before["actions"]
+    assert undone["actions_counted"] == before["actions_counted"]
     assert undone["can_redo"] is True
     assert undone["rolls_made"] == after["rolls_made"]  # a roll's sequence number is never reused
     assert keeper.track() == undone
@@ -163,8 +165,8 @@ def test_undo_and_redo_of_each_kind_of_event_restore_the_exact_state(keeper, kin
     assert keeper.events()[: len(log_after)] == log_after
     assert names_after(keeper, undone["version"])[0] == "Redone"
     # Nothing before the undo changed: time travel still shows the chase as it was then.
-    assert at(keeper, after["version"]) == after
-    assert at(keeper, before["version"]) == before
+    assert live_parts_out(at(keeper, after["version"])) == live_parts_out(after)  # a past version offers no actions
+    assert live_parts_out(at(keeper, before["version"])) == live_parts_out(before)
     assert keeper.events()[: len(log_before)] == log_before
 
 
@@ -221,9 +223,9 @@ def test_undo_to_the_start_leaves_a_chase_in_set_up_with_no_participants(keeper)
     chase = keeper.track()
     created = at(keeper, 1)
 
-    undone = undo(keeper, chase["actions"])
+    undone = undo(keeper, chase["actions_counted"])
 
-    assert undone["phase"] == "setup" and undone["participants"] == {} and undone["actions"] == 0
+    assert undone["phase"] == "setup" and undone["participants"] == {} and undone["actions_counted"] == 0
     assert game(undone) == game(created)
     body = problem(keeper.post("/undo", {"count": 1}), 422)
     assert fields_named(body) == ["count"]
@@ -256,7 +258,7 @@ def test_rewind_is_one_event_and_new_actions_after_it_end_any_redo(keeper):
     body = problem(keeper.post("/redo"), 409)
     assert "nothing to redo" in body["detail"]
     assert keeper.events() == log
-    assert keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [2]}))["roll"]["sequence"] == 4
+    assert keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [2]}))["rolls"][0]["sequence"] == 4
 
 
 def test_redo_after_a_rewind_restores_the_rewound_stretch(keeper):
@@ -298,7 +300,7 @@ def test_rewind_into_the_middle_of_an_action_is_refused_naming_its_boundaries(ke
     assert last == first + 3
 
     for middle in range(first, last):
-        body = problem(keeper.post("/rewind", {"to_version": middle}), 422)
+        body = problem(keeper.post("/rewind", {"to_version": middle}, headers=keeper.if_match()), 422)
         assert fields_named(body) == ["to_version"]
         assert f"versions {first} to {last}" in body["detail"]
         assert f"rewind to {first - 1} or {last}" in body["detail"]
@@ -313,7 +315,7 @@ def test_rewind_to_the_current_or_a_future_version_is_refused(keeper, offset):
     events = keeper.events()
     version = events[-1]["version"] + offset
 
-    body = problem(keeper.post("/rewind", {"to_version": version}), 422)
+    body = problem(keeper.post("/rewind", {"to_version": version}, headers=keeper.if_match()), 422)
 
     assert fields_named(body) == ["to_version"]
     assert keeper.events() == events
@@ -324,7 +326,7 @@ def test_rewind_to_a_version_that_cannot_exist_is_refused(keeper, version):
     running(keeper)
     events = keeper.events()
 
-    body = problem(keeper.post("/rewind", {"to_version": version}), 422)
+    body = problem(keeper.post("/rewind", {"to_version": version}, headers=keeper.if_match()), 422)
 
     assert fields_named(body) == ["to_version"]
     assert keeper.events() == events
@@ -365,7 +367,8 @@ def test_time_travel_to_every_version_equals_the_log_replayed_up_to_it(keeper, l
         response = keeper.http.get(f"/chases/{keeper.chase_id}/track", query_string={"version": version})
         view = keeper.ok(response)["chase"]
         state, rows = fold(ledger.events.get(UUID(keeper.chase_id), lte=version))
-        assert view == json.loads(json.dumps(render(state))), version
+        assert as_stored(view) == json.loads(json.dumps(render(state))), version
+        assert view["actions"] == [] and all(p["actions"] == [] for p in view["participants"].values())  # read-only
         assert view["version"] == version
         assert response.headers["X-Chain-Head"] == view["chain_head"] == log[version - 1]["hash"]
         rolls = keeper.ok(keeper.http.get(f"/chases/{keeper.chase_id}/rolls", query_string={"version": version}))["rolls"]
@@ -374,7 +377,7 @@ def test_time_travel_to_every_version_equals_the_log_replayed_up_to_it(keeper, l
         assert [r["odds"] for r in rolls] == [json.loads(json.dumps(odds_of(row["roll"]).as_json())) for row in rows], version
 
     # At the current version, time travel is the live view, and reading the past changed nothing.
-    assert at(keeper, live["version"]) == live
+    assert live_parts_out(at(keeper, live["version"])) == live_parts_out(live)
     assert keeper.track() == live
     assert keeper.events() == log
 
@@ -442,10 +445,12 @@ BAD: dict[str, tuple[Callable[[Any], Any], Callable[[Any, Any], Any], int, str |
     "undo zero": (_nothing, lambda k, _: k.post("/undo", {"count": 0}), 422, "count", "invalid-request"),
     "undo a thousand and one": (_nothing, lambda k, _: k.post("/undo", {"count": 1001}), 422, "count", "invalid-request"),
     "undo a count as text": (_nothing, lambda k, _: k.post("/undo", {"count": "1"}), 422, "count", "invalid-request"),
-    "undo with a stale If-Match": (_nothing, lambda k, _: k.post("/undo", {}, headers={"If-Match": '"3"'}), 409, None, "version-conflict"),
+    "undo with a stale If-Match": (_nothing, lambda k, _: k.post("/undo", {}, headers={"If-Match": '"3"'}), 412, "If-Match", "precondition-failed"),
     "rewind without a version": (_nothing, lambda k, _: k.post("/rewind", {}), 422, "to_version", "invalid-request"),
-    "rewind to a future version": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 99}), 422, "to_version", "invalid-request"),
-    "rewind into the middle of the cut": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 6}), 422, "to_version", "invalid-request"),
+    "rewind to a future version": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 99}, headers=k.if_match()), 422, "to_version", "invalid-request"),
+    "rewind into the middle of the cut": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 6}, headers=k.if_match()), 422, "to_version", "invalid-request"),
+    "rewind without If-Match": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 6}), 428, "If-Match", "precondition-required"),
+    "rewind with If-Match: *": (_nothing, lambda k, _: k.post("/rewind", {"to_version": 6}, headers={"If-Match": "*"}), 428, "If-Match", "precondition-required"),
     "redo with nothing to redo": (_nothing, lambda k, _: k.post("/redo"), 409, None, "history-refused"),
     "redo after new events": (_undone_then_moved, lambda k, _: k.post("/redo"), 409, None, "history-refused"),
     "answer an unknown request": (_nothing, lambda k, _: k.post("/undo-requests/77", {"accept": True}), 422, "request_id", "invalid-request"),

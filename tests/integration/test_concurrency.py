@@ -67,16 +67,16 @@ def run_threads(count: int, target: Callable[[int], None], timeout: float = 60) 
 
 
 def assert_one_winner(responses: dict[str, Any], base: dict[str, Any], reader: Any, pg: Any) -> None:
-    """Exactly one writer got 201, the other a version-conflict problem; the log has the winner's event."""
+    """Exactly one writer got 201, the other 412 (its If-Match failed); the log has the winner's event."""
     chase_id = base["chase_id"]
     statuses = sorted(r.status_code for r in responses.values())
-    assert statuses == [201, 409], {name: (r.status_code, r.get_json()) for name, r in responses.items()}
+    assert statuses == [201, 412], {name: (r.status_code, r.get_json()) for name, r in responses.items()}
     (winner_name,) = [name for name, r in responses.items() if r.status_code == 201]
-    (loser,) = [r for r in responses.values() if r.status_code == 409]
+    (loser,) = [r for r in responses.values() if r.status_code == 412]
     assert loser.mimetype == PROBLEM
     problem = loser.get_json()
-    assert problem["type"] == "/problems/version-conflict"
-    assert problem["status"] == 409
+    assert problem["type"] == "/problems/precondition-failed"
+    assert problem["status"] == 412
     winner = responses[winner_name].get_json()
     assert winner["chase"]["version"] == base["version"] + 1
 
@@ -99,7 +99,7 @@ def add(client: Any, chase_id: str, name: str, etag: str) -> Any:
     )
 
 
-def test_two_writers_racing_with_the_same_if_match_one_wins_the_other_gets_409(ledger, ledger_factory, pg):
+def test_two_writers_racing_with_the_same_if_match_one_wins_the_other_gets_412(ledger, ledger_factory, pg):
     first, second = http(ledger), http(ledger_factory())  # two API processes
     for attempt in range(5):  # a few races, each on a fresh chase
         created = first.post("/chases", json={"name": f"race {attempt}", "dice": "table"})
@@ -119,10 +119,10 @@ def test_two_writers_racing_with_the_same_if_match_one_wins_the_other_gets_409(l
         assert_one_winner(responses, base, first, pg)
 
 
-def test_a_writer_that_loses_the_race_after_loading_gets_409_not_a_silent_retry(ledger, ledger_factory, pg):
+def test_a_writer_that_loses_the_race_after_loading_gets_412_not_a_silent_retry(ledger, ledger_factory, pg):
     # Forces the slow path: both writers load the chase at the same version and pass the
     # If-Match check; the loser's save hits the store's uniqueness (IntegrityError) and must
-    # answer 409 instead of re-running the command on the new state.
+    # answer 412 instead of re-running the command on the new state.
     second_ledger = ledger_factory()
     first, second = http(ledger), http(second_ledger)
     created = first.post("/chases", json={"name": "race", "dice": "table"})
@@ -205,13 +205,13 @@ def test_many_processes_rolling_at_once_lose_no_roll_and_leave_no_gap(ledger, le
     # The rolls that were answered are exactly the chase's rolls: sequences 1..n, no gap, no
     # duplicate, each in the roll history as its response showed it (read-your-writes).
     for body in bodies:
-        assert body["chase"]["version"] >= body["roll"]["sequence"] + 1
-        assert 1 <= body["roll"]["total"] <= 6 and body["roll"]["source"]["kind"] == "server"
-    assert sorted(b["roll"]["sequence"] for b in bodies) == list(range(1, done + 1))
+        assert body["chase"]["version"] >= body["rolls"][0]["sequence"] + 1
+        assert 1 <= body["rolls"][0]["total"] <= 6 and body["rolls"][0]["source"]["kind"] == "server"
+    assert sorted(b["rolls"][0]["sequence"] for b in bodies) == list(range(1, done + 1))
     history = owner.get(f"/chases/{chase_id}/rolls").get_json()["rolls"]
     assert [r["roll"]["sequence"] for r in history] == list(range(1, done + 1))
     by_sequence = {r["roll"]["sequence"]: r["roll"] for r in history}
-    assert all(by_sequence[b["roll"]["sequence"]] == b["roll"] for b in bodies)
+    assert all(by_sequence[b["rolls"][0]["sequence"]] == b["rolls"][0] for b in bodies)
 
     # The log: Created, then one event per answered roll, versions contiguous.
     versions = [e["version"] for e in owner.get(f"/chases/{chase_id}/events").get_json()["events"]]

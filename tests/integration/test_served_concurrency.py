@@ -75,7 +75,7 @@ def check_the_log(env: dict[str, str], chase_id: str, answers: dict[str, tuple[i
     assert Counter(joined) == Counter(set(answers) - rolled)
     assert sorted(r["sequence"] for r in rolls) == list(range(1, len(rolled) + 1))
     # Each roll answered is the roll recorded.
-    assert {r["purpose"]: r for r in rolls} == {name: answers[name][1]["roll"] for name in rolled}
+    assert {r["purpose"]: r for r in rolls} == {name: answers[name][1]["rolls"][0] for name in rolled}
 
 
 def run_on(env: dict[str, str], log: Path) -> None:

@@ -64,9 +64,9 @@ def test_threads_rolling_on_one_chase_all_succeed_and_every_roll_is_recorded_onc
     # The rolls answered are the chase's rolls, each once: sequences 1..n without gap, and the
     # roll history shows each as its answer did.
     bodies = [body for rs in answers for _, body in rs]
-    assert sorted(b["roll"]["sequence"] for b in bodies) == list(range(1, THREADS * COMMANDS + 1))
+    assert sorted(b["rolls"][0]["sequence"] for b in bodies) == list(range(1, THREADS * COMMANDS + 1))
     history = owner.get(f"/chases/{chase_id}/rolls").get_json()["rolls"]
-    assert {r["roll"]["sequence"]: r["roll"] for r in history} == {b["roll"]["sequence"]: b["roll"] for b in bodies}
+    assert {r["roll"]["sequence"]: r["roll"] for r in history} == {b["rolls"][0]["sequence"]: b["rolls"][0] for b in bodies}
 
     # Both processes see the chase at its last version (created, then one event per roll and
     # per participant), with every participant who joined.

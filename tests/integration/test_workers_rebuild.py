@@ -57,7 +57,7 @@ def test_a_rebuild_after_10000_events_gives_views_identical_to_the_live_ones(pos
     seen: list[tuple[str, int, int]] = []
 
     def progress() -> dict[str, Any] | None:
-        job = http.get(accepted.headers["Location"], headers=operator).get_json()
+        job = http.get(accepted.headers["Location"], headers=operator).get_json()["job"]
         seen.append((job["status"], job["progress"]["done"], job["progress"]["total"]))
         return job if job["status"] in ("done", "failed") else None
 

@@ -12,7 +12,7 @@ from flask_smorest import Blueprint
 from api import schemas as core
 from api.auth import principal
 from api.dry_run import dry_run_allowed
-from api.chases import dice, expected_version, result
+from api.chases import dice, expected_version, participant_url, result
 from api.runtime import ledger
 from api.systems.coc7e import schemas as s
 
@@ -31,7 +31,7 @@ class Participants(MethodView):
     def post(self, data, chase_id: UUID):
         """Add a character, creature or vehicle (or a character aboard a vehicle)."""
         pid, chase = coc7e().add_participant(chase_id, data, expected_version(), by=principal(chase_id))
-        return result(chase, 201, participant_id=pid)
+        return result(chase, 201, location=participant_url(chase_id, pid), participant_id=pid)
 
 
 @blp.route("/<uuid:chase_id>/participants/<participant_id>/speed-roll")
@@ -42,7 +42,7 @@ class SpeedRoll(MethodView):
     def post(self, data, chase_id: UUID, participant_id: str):
         """Speed roll: CON on foot, the driver's Drive Auto (or Pilot, Ride) for a vehicle."""
         roll, chase = coc7e().roll_speed(chase_id, participant_id, dice(data), expected_version(), by=principal(chase_id))
-        return result(chase, roll=roll)
+        return result(chase, rolls=[roll])
 
 
 @blp.route("/<uuid:chase_id>/cut-to-the-chase")
@@ -93,7 +93,7 @@ class SkillRolls(MethodView):
             difficulty=data["difficulty"], bonus=data["bonus_dice"], penalty=data["penalty_dice"],
             purpose=data["purpose"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id),
         )
-        return result(chase, roll=roll)
+        return result(chase, rolls=[roll])
 
 
 @blp.route("/<uuid:chase_id>/dice-rolls")
@@ -107,4 +107,4 @@ class DiceRolls(MethodView):
             chase_id, data["expression"], participant_id=data["participant_id"], purpose=data["purpose"],
             dice=dice(data), expected_version=expected_version(), by=principal(chase_id),
         )
-        return result(chase, roll=roll)
+        return result(chase, rolls=[roll])

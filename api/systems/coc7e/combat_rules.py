@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.systems.coc7e import rules_docs
+
 from domain.rules.coc7e import weapon_damage, weapons
 
 blp = Blueprint("coc7e-combat-rules", __name__, url_prefix="/rules/coc7e", description="Call of Cthulhu 7e combat reference data: weapons, armor, damage bonus")
@@ -12,7 +14,7 @@ blp = Blueprint("coc7e-combat-rules", __name__, url_prefix="/rules/coc7e", descr
 
 @blp.route("/weapons")
 class Weapons(MethodView):
-    @blp.response(200)
+    @blp.response(200, rules_docs.Weapons)
     def get(self):
         """Every weapon of coc7e-combat.txt "Table XVII: Weapons", each citing its table, and bare hands."""
         return {"weapons": [
@@ -26,7 +28,7 @@ class Weapons(MethodView):
 
 @blp.route("/armor")
 class Armor(MethodView):
-    @blp.response(200)
+    @blp.response(200, rules_docs.ArmorExamples)
     def get(self):
         """coc7e-combat.txt "Armor Examples": armor points deducted from each attack's damage."""
         return {"armor": [{"name": n, "armor": a, "source": f'{weapon_damage.COMBAT} "Armor Examples"'} for n, a in weapon_damage.ARMOR_EXAMPLES]}
@@ -34,7 +36,7 @@ class Armor(MethodView):
 
 @blp.route("/damage-bonus")
 class DamageBonus(MethodView):
-    @blp.response(200)
+    @blp.response(200, rules_docs.DamageBonusTable)
     def get(self):
         """The damage bonus and Build by STR+SIZ (participants given str and siz get them)."""
         rows = [{"str_plus_siz": [low, high], "damage_bonus": bonus, "build": build} for low, high, bonus, build in weapons.DAMAGE_BONUS_TABLE]

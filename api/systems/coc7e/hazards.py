@@ -15,6 +15,7 @@ from api.auth import principal
 from api.jobs import JobAccepted, accepted, chase_job_url
 from api.runtime import ledger
 from application.systems.coc7e.hazards import roll_random_hazards, try_random_hazards
+from domain.errors import InvalidInput
 from domain.rules.coc7e.random_hazards import ENVIRONMENTS, MAX_KEY_LENGTH, MAX_LOCATIONS
 
 blp = Blueprint("coc7e-jobs", __name__, url_prefix="/chases", description="Call of Cthulhu 7e: random hazards, rolled as a background job")
@@ -43,6 +44,10 @@ class RandomHazardsJob(MethodView):
         are recorded once, however often the request or the job is repeated.
         """
         by = principal(chase_id)
+        header = request.headers.get("Idempotency-Key")
+        if header is not None and not (1 <= len(header) <= MAX_KEY_LENGTH and header.isprintable()):
+            # Bounded like the body's key, which it stands in for (it names the job).
+            raise InvalidInput("Idempotency-Key", f"must be 1 to {MAX_KEY_LENGTH} printable characters")
         if dry_run.asked():  # the odds of each location's roll, here and now: no job, nothing recorded
             return dry_run.answer(lambda: try_random_hazards(
                 ledger(), chase_id, data["locations"], data["environment"], data["from_location"], data.get("table_dice"), by=by

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import g
+from flask import g, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -21,7 +21,7 @@ from api.auth import principal
 from api.dry_run import dry_run_allowed
 from api.chases import expected_version, result
 from api.systems.coc7e.chases import coc7e
-from api.systems.coc7e import obstacle_schemas as o
+from api.systems.coc7e import obstacle_schemas as o, rules_docs
 from application.systems.coc7e.rolls import RollChoices
 from domain.rules.coc7e import damage, obstacles, vehicles
 
@@ -61,7 +61,7 @@ class Obstacles(MethodView):
     def post(self, data, chase_id: UUID):
         """Place a hazard or barrier between two adjacent locations (the Keeper, at set-up or in play)."""
         oid, chase = coc7e().place_obstacle(chase_id, data, expected_version(), by=principal(chase_id))
-        return result(chase, 201, obstacle_id=oid)
+        return result(chase, 201, location=url_for("coc7e-track.Obstacle", chase_id=chase_id, obstacle_id=oid), obstacle_id=oid)
 
 
 @blp.route("/<uuid:chase_id>/obstacles/<obstacle_id>")
@@ -114,7 +114,7 @@ class BreakBarrier(MethodView):
 
 @reference.route("/vehicles")
 class VehicleChart(MethodView):
-    @reference.response(200)
+    @reference.response(200, rules_docs.VehicleCharts)
     def get(self):
         """Every vehicle of the "Vehicle Reference Charts", as printed (a motorboat where the water chart misprints "Bicycle")."""
         return {"vehicles": [
@@ -126,7 +126,7 @@ class VehicleChart(MethodView):
 
 @reference.route("/barrier-presets")
 class BarrierPresets(MethodView):
-    @reference.response(200)
+    @reference.response(200, rules_docs.BarrierPresets)
     def get(self):
         """The "Sample Barriers and Hit Points"."""
         return {"barrier_presets": [{"name": p.name, "hit_points": p.hit_points, "source": p.source} for p in obstacles.BARRIER_PRESETS]}
@@ -134,7 +134,7 @@ class BarrierPresets(MethodView):
 
 @reference.route("/damage-tables")
 class DamageTables(MethodView):
-    @reference.response(200)
+    @reference.response(200, rules_docs.DamageTables)
     def get(self):
         """Table VI: Vehicular Collisions (Build) and Table III: Other Forms of Damage (hit points), and the defaults by difficulty."""
         rows = lambda table: [{"key": r.key, "name": r.name, "damage": r.damage, "unit": r.unit, "meaning": r.meaning, "examples": list(r.examples), "source": r.source} for r in table]

@@ -5,6 +5,8 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.schemas import ChaseView, DiceInput
 from domain.rules.coc7e import fleeing, forks, joining, modes, monsters, splitting
+from api.systems.coc7e import view_docs as docs
+from api.view_docs import Shown
 from domain.rules.coc7e.arms import MAX_WEAPONS
 from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
@@ -92,16 +94,18 @@ class DiceRoll(DiceInput):
 class Coc7eView(ChaseView):
     """The track view of a Call of Cthulhu chase: locations in order and who stands where."""
 
-    slowest_mov = fields.Integer()
+    locations = fields.List(Shown(docs.Coc7eLocation), metadata={"description": "from the back of the chase to one beyond the leader"})
+    participants = fields.Dict(keys=fields.String(), values=Shown(docs.Coc7eParticipant), metadata={"description": "by participant id"})
+    slowest_mov = fields.Integer(allow_none=True, metadata={"description": "the slowest quarry's MOV (null before the chase is cut to)"})
+    caught_up = fields.List(Shown(docs.CaughtUp))
+    location_names = fields.List(Shown(docs.NamedLocation), metadata={"description": "the Keeper's names for locations"})
+    obstacles = fields.List(Shown(docs.Obstacle), metadata={"description": "hazards and barriers"})
+    mishaps = fields.List(Shown(docs.Mishap), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
     optional_rules = fields.List(fields.String(), metadata={"description": "the optional rules of coc7e-chases.txt part 5 this chase uses (GET /rules/coc7e/optional-rules); changed by PUT .../optional-rules"})
     split_from = fields.String(allow_none=True, metadata={"description": "the chase this one split off from (\"Splitting Up\")"})
     split_into = fields.List(fields.String(), metadata={"description": "the chases split off from this one"})
     split_sisters = fields.List(fields.String(), metadata={"description": "the chases split off the same chase at the same time as this one"})
     forks = fields.List(fields.Dict(), metadata={"description": "where the track branches (\"Choosing a Route\"): {at, routes}; each participant's routes maps each fork passed to the route taken"})
-    caught_up = fields.List(fields.Dict())
-    location_names = fields.List(fields.Dict(), metadata={"description": "the Keeper's names for locations: {index, name}"})
-    obstacles = fields.List(fields.Dict(), metadata={"description": "hazards and barriers: id, kind, name, between (two adjacent locations), skills, difficulty, hit_points, starting_hit_points, preset, destroyed, debris_of"})
-    mishaps = fields.List(fields.Dict(), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
     pursuit = fields.Dict(metadata={"description": "part 5's optional rules in play: sudden_hazards {last_called_by, may_call, to_place}, accelerating {id: {locations, to_location, penalty_dice}}, visibility {id: {area, locations, sees_to}}, stretches [{location, outcome}], navigated [vehicle ids], burst_tires {vehicle id: n}, keep_control_due [driver ids]"})
 
 

@@ -14,7 +14,7 @@ from flask_smorest import Blueprint
 
 from api.auth import principal
 from api.dry_run import dry_run_allowed
-from api.chases import dice, expected_version, result
+from api.chases import dice, expected_version, participant_url, result
 from api.runtime import ledger
 from api.schemas import Empty
 from api.systems.d6 import schemas as s
@@ -30,10 +30,13 @@ def d6() -> Any:
     return ledger().commands["d6"]
 
 
-def answer(found: tuple[Any, list[dict[str, Any]], dict[str, Any]], status: int = 200, **extra: Any) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The command's answer (api.chases.result) with the rolls it made and what it decided."""
+def answer(
+    found: tuple[Any, list[dict[str, Any]], dict[str, Any]], status: int = 200, named: str | None = None, **extra: Any,
+) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The command's answer (api.chases.result) with the rolls it made and what it decided
+    (``named``: the game's word for a decision that is one value, such as the metres covered)."""
     outcome, rolls, chase = found
-    return result(chase, status, rolls=rolls, result=outcome, **extra)
+    return result(chase, status, rolls=rolls, outcome={named: outcome} if named else outcome, **extra)
 
 
 @blp.route("/<uuid:chase_id>/d6/participants")
@@ -43,7 +46,7 @@ class Participants(MethodView):
     def post(self, data, chase_id: UUID):
         """Add a pursuer, quarry or racer: Move (and flying Move), dice, position in metres, fatigue limit."""
         pid, rolls, chase = d6().add_participant(chase_id, data, expected_version(), by=principal(chase_id))
-        return answer((None, rolls, chase), 201, participant_id=pid)
+        return answer((None, rolls, chase), 201, location=participant_url(chase_id, pid), participant_id=pid)
 
 
 @blp.route("/<uuid:chase_id>/d6/begin")
@@ -66,7 +69,7 @@ class Move(MethodView):
             chase_id, participant_id, data["movement"], data["rate"], modifier=data["modifier"], on_failure=data["on_failure"],
             wild_die_one=data["wild_die_one"], running_start=data["running_start"], dice=dice(data),
             expected_version=expected_version(), by=principal(chase_id),
-        ))
+        ), named="metres")
 
 
 @blp.route("/<uuid:chase_id>/d6/participants/<participant_id>/fatigue-roll")
@@ -79,7 +82,7 @@ class FatigueRoll(MethodView):
         return answer(d6().fatigue_roll(
             chase_id, participant_id, data["skill"], modifier=data["modifier"], wild_die_one=data["wild_die_one"], dice=dice(data),
             expected_version=expected_version(), by=principal(chase_id),
-        ))
+        ), named="overcome")
 
 
 @blp.route("/<uuid:chase_id>/d6/skill-rolls")
@@ -92,7 +95,7 @@ class SkillRolls(MethodView):
         return answer(d6().skill_roll(
             chase_id, data["participant_id"], code=data["code"], skill=data["skill"], difficulty=data["difficulty"], purpose=data["purpose"],
             wild_die_one=data["wild_die_one"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id),
-        ))
+        ), named="total")
 
 
 @blp.route("/<uuid:chase_id>/d6/end-round")

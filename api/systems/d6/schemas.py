@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import ChaseView, DiceInput, SystemView
+from api.schemas import ChaseView, CommandResult, DiceInput
+from api.systems.d6 import view_docs as docs
+from api.view_docs import Shown
 from domain.rules.d6.dice import DEFAULT_WILD_DIE_ONE, MAX_DICE, WILD_DIE_ONE
 from domain.rules.d6.movement import MAX_METRES, MOVEMENT_TYPES, RUNNING_START_ROUNDS, TERRAIN
 from domain.rules.d6.moving import ON_FAILURE
@@ -94,16 +96,15 @@ class D6SkillRoll(DiceInput):
     wild_die_one = _one()
 
 
-class D6Result(Schema):
-    chase = SystemView()
-    rolls = fields.List(fields.Dict(), metadata={"description": "every roll the command made, in sequence order"})
-    result = fields.Raw(allow_none=True, metadata={"description": "what the command decided (metres covered, fatigue overcome, a total)"})
-    participant_id = fields.String()
+class D6Result(CommandResult):
+    """The command envelope every system answers with (api.chases.result)."""
 
 
 class D6View(ChaseView):
     """The track view of a D6 chase: positions in metres, rates, fatigue and this round's difficulties."""
 
     round_over = fields.Boolean()
-    settings = fields.Dict(metadata={"description": "the GM's choices: wild_die_one, acceleration, speed_limit"})
-    course = fields.Dict(metadata={"description": "finish (metres or null) and terrain stretches (from, to, terrain, modifier)"})
+    participants = fields.Dict(keys=fields.String(), values=Shown(docs.D6Participant), metadata={"description": "by participant id"})
+    locations = fields.List(fields.Integer(), metadata={"description": "none in D6: positions are in metres", "maxItems": 0})
+    settings = Shown(docs.Settings, metadata={"description": "the GM's choices: wild_die_one, acceleration, speed_limit"})
+    course = Shown(docs.Course, metadata={"description": "finish (metres or null) and terrain stretches (from, to, terrain, modifier)"})

@@ -6,3 +6,4 @@ from api.systems.savage_worlds.schemas import SavageView
 
 blueprints = [chases.blp]
 VIEW_SCHEMAS = {"swade": SavageView, "swd": SavageView}
+from api.systems.savage_worlds.actions import ACTION_ROUTES  # noqa: F401  (what the track view says may be done: api/affordances.py)

@@ -85,4 +85,4 @@ class DrawNewActionCard(MethodView):
     @blp.response(200, s.SavageResult)
     def post(self, data, chase_id: UUID, participant_id: str):
         """Spend a benny to draw a new Action Card for a unit yet to act; the better card is kept."""
-        return answer(savage().savage_benny(chase_id, "swade", participant_id, "new-action-card", data, expected_version=expected_version(), by=principal(chase_id)))
+        return answer(savage().savage_benny(chase_id, "swade", participant_id, "new-action-card", data, expected_version=expected_version(), by=principal(chase_id)), named="card")

@@ -16,7 +16,7 @@ from flask_smorest import Blueprint
 
 from api.auth import principal
 from api.dry_run import dry_run_allowed
-from api.chases import dice, expected_version, result
+from api.chases import dice, expected_version, participant_url, result
 from api.runtime import ledger
 from api.schemas import DiceInput, Empty
 from api.systems.savage_worlds import schemas as s
@@ -39,10 +39,13 @@ def defender_dice(data: dict[str, Any]) -> DiceChoice:
     return replace(dice(data), faces=data.get("defender_table_dice"))
 
 
-def answer(found: tuple[Any, list[dict[str, Any]], dict[str, Any]], status: int = 200, **extra: Any) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The command's answer (api.chases.result) with the rolls it made and what it decided."""
+def answer(
+    found: tuple[Any, list[dict[str, Any]], dict[str, Any]], status: int = 200, named: str | None = None, **extra: Any,
+) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The command's answer (api.chases.result) with the rolls it made and what it decided
+    (``named``: the game's word for a decision that is one value, such as the metres covered)."""
     outcome, rolls, chase = found
-    return result(chase, status, rolls=rolls, result=outcome, **extra)
+    return result(chase, status, rolls=rolls, outcome={named: outcome} if named else outcome, **extra)
 
 
 # -- both systems ---------------------------------------------------------------------------------
@@ -55,7 +58,7 @@ class Participants(MethodView):
     def post(self, data, chase_id: UUID, system: str):
         """Add a character or vehicle, or someone riding in a vehicle or following a leader (a group)."""
         pid, rolls, chase = savage().add_savage_participant(chase_id, system, data, expected_version(), by=principal(chase_id))
-        return answer((None, rolls, chase), 201, participant_id=pid)
+        return answer((None, rolls, chase), 201, location=participant_url(chase_id, pid), participant_id=pid)
 
 
 @blp.route(f"/<uuid:chase_id>/{SYSTEM}/participants/<participant_id>/end-turn")
@@ -77,7 +80,7 @@ class TraitRolls(MethodView):
         return answer(savage().savage_trait_roll(
             chase_id, system, data["participant_id"], data["trait_die"], purpose=data["purpose"], modifier=data["modifier"],
             target_number=data["target_number"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id),
-        ))
+        ), named="total")
 
 
 @blp.route(f"/<uuid:chase_id>/{SYSTEM}/damage-rolls")
@@ -90,7 +93,7 @@ class DamageRolls(MethodView):
         return answer(savage().savage_damage(
             chase_id, system, data["target_id"], data["expression"], roller_id=data["roller_id"], raise_bonus=data["raise_bonus"],
             strength=data["strength"], modifier=data["modifier"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id),
-        ))
+        ), named="damage")
 
 
 @blp.route(f"/<uuid:chase_id>/{SYSTEM}/participants/<participant_id>/recover")
@@ -103,7 +106,7 @@ class Recover(MethodView):
         return answer(savage().savage_recover(
             chase_id, system, participant_id, die=data["trait_die"], modifier=data["modifier"], dice=dice(data),
             expected_version=expected_version(), by=principal(chase_id),
-        ))
+        ), named="recovered")
 
 
 @blp.route(f"/<uuid:chase_id>/{SYSTEM}/participants/<participant_id>/conditions")
@@ -142,6 +145,10 @@ class ActionCards(MethodView):
         ))
 
 
+# What a maneuver that decides one value answers it as (the others answer an object, or null).
+DECIDES = {"change-position": "total", "flee": "escaped", "attack": "total"}
+
+
 def _swade(maneuver: str, schema: Any, doc: str) -> type[MethodView]:
     rolls = issubclass(schema, DiceInput)
 
@@ -154,7 +161,7 @@ def _swade(maneuver: str, schema: Any, doc: str) -> type[MethodView]:
                 chase_id, participant_id, maneuver, data, dice=dice(data) if rolls else None,
                 defender_dice=defender_dice(data) if rolls else None,
                 expected_version=expected_version(), by=principal(chase_id),
-            ))
+            ), named=DECIDES.get(maneuver))
 
     Maneuver.post.__doc__ = doc
     Maneuver.__name__ = "Swade" + maneuver.title().replace("-", "")
@@ -206,7 +213,7 @@ class SwdManeuver(MethodView):
         return answer(savage().swd_maneuver(
             chase_id, participant_id, modifier=data["modifier"], cards=data["cards"], keep=data["keep"], dice=dice(data),
             expected_version=expected_version(), by=principal(chase_id),
-        ))
+        ), named="total")
 
 
 @blp.route("/<uuid:chase_id>/swd/participants/<participant_id>/cooperate")
@@ -216,7 +223,7 @@ class SwdCooperate(MethodView):
     @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """A passenger's cooperative roll: +1 per success and raise to the unit's maneuver roll, +4 at most."""
-        return answer(savage().swd_cooperate(chase_id, participant_id, modifier=data["modifier"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id)))
+        return answer(savage().swd_cooperate(chase_id, participant_id, modifier=data["modifier"], dice=dice(data), expected_version=expected_version(), by=principal(chase_id)), named="total")
 
 
 @blp.route("/<uuid:chase_id>/swd/participants/<participant_id>/attack")
@@ -226,7 +233,7 @@ class SwdAttack(MethodView):
     @dry_run_allowed
     def post(self, data, chase_id: UUID, participant_id: str):
         """An attack with Advantage, at the Attack "Range" penalty of the card."""
-        return answer(savage().swd_action(chase_id, participant_id, "attack", data, dice=dice(data), expected_version=expected_version(), by=principal(chase_id)))
+        return answer(savage().swd_action(chase_id, participant_id, "attack", data, dice=dice(data), expected_version=expected_version(), by=principal(chase_id)), named="total")
 
 
 @blp.route("/<uuid:chase_id>/swd/participants/<participant_id>/force")
@@ -239,7 +246,7 @@ class SwdForce(MethodView):
         return answer(savage().swd_action(
             chase_id, participant_id, "force", data, dice=dice(data), defender_dice=defender_dice(data),
             expected_version=expected_version(), by=principal(chase_id),
-        ))
+        ), named="force")
 
 
 @blp.route("/<uuid:chase_id>/swd/resolve")

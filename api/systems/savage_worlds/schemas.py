@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import ChaseView, DiceInput, SystemView
+from api.schemas import ChaseView, CommandResult, DiceInput
+from api.systems.savage_worlds import view_docs as docs
+from api.view_docs import Shown
 from domain.rules.savage_worlds.breaking import MAX_HARDNESS
 from domain.rules.savage_worlds.gm_options import BULLETS_PER_RATE_OF_FIRE, CALLED_SHOTS, COVER, ILLUMINATION, TEST_EFFECTS
 from domain.rules.savage_worlds.multi_actions import MAX_ACTIONS
@@ -235,11 +237,8 @@ class BreakObject(DiceInput):
     modifier = _modifier()
 
 
-class SavageResult(Schema):
-    chase = SystemView()
-    rolls = fields.List(fields.Dict(), metadata={"description": "every roll the command made, in sequence order"})
-    result = fields.Raw(allow_none=True, metadata={"description": "what the command decided"})
-    participant_id = fields.String()
+class SavageResult(CommandResult):
+    """The command envelope every system answers with (api.chases.result)."""
 
 
 class SavageView(ChaseView):
@@ -249,9 +248,11 @@ class SavageView(ChaseView):
     mode = fields.String(allow_none=True, metadata={"description": "swade: the type of chase (foot, vehicular, airplane, ...)"})
     range_increment = fields.Integer(allow_none=True, metadata={"description": "swade: Range per Chase Card between"})
     linear = fields.Boolean(allow_none=True)
-    ranges = fields.List(fields.Dict(), metadata={"description": "swade: from, to, cards_between, range"})
+    locations = fields.List(Shown(docs.ChaseCard), metadata={"description": "swade: the row of Chase Cards, rear to front (swd: none)"})
+    participants = fields.Dict(keys=fields.String(), values=Shown(docs.SavageParticipant), metadata={"description": "by participant id"})
+    ranges = fields.List(Shown(docs.RangeBetween), metadata={"description": "swade: the Range between units"})
     length = fields.Integer(allow_none=True, metadata={"description": "swd: the chase length in rounds (null: without end)"})
     rounds_left = fields.Integer(allow_none=True)
-    action_cards = fields.List(fields.Dict(), metadata={"description": "the round's Action cards high to low (swd: with Advantage and Attack Range)"})
-    deck = fields.Dict(metadata={"description": "the decks (cards left, discards, shuffle sequence)"})
-    pending = fields.List(fields.Dict(), metadata={"description": "what waits to be resolved, first first (POST .../resolve)"})
+    action_cards = fields.List(Shown(docs.DealtCard), metadata={"description": "the round's Action cards high to low (swd: with Advantage and Attack Range)"})
+    deck = Shown(docs.Decks, metadata={"description": "the decks (cards left, discards, shuffle sequence)"})
+    pending = fields.List(Shown(docs.Pending), metadata={"description": "what waits to be resolved, first first (POST .../resolve)"})

@@ -7,6 +7,7 @@ from application.systems.coc7e.analytics import GAME_COUNTS
 from application.systems.coc7e import track, vehicles
 from application.systems.coc7e.commands import Coc7eCommands
 from application.systems.coc7e.hazards import JOB_KINDS
+from domain.rules.coc7e import affordances
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.encounter import Encounter
 from domain.rules.coc7e.odds import attack_odds, roll_odds
@@ -26,5 +27,6 @@ PLUGIN = GameSystem(
     job_kinds=JOB_KINDS,
     roll_odds=(roll_odds,),  # percentile, random hazards table and dice-expression rolls
     outcome_odds=(attack_odds,),  # who wins an attack
+    affordances={Chase.SYSTEM: affordances.legal_actions, Encounter.SYSTEM: affordances.legal_fight_actions},
     optional_rules=NAMES,  # part 5 of coc7e-chases.txt, switched per chase (optional_rules.py)
 )

@@ -6,6 +6,7 @@ from application.plugins import GameSystem
 from application.systems.d6 import track
 from application.systems.d6.analytics import GAME_COUNTS
 from application.systems.d6.commands import D6_CHASES, D6Commands
+from domain.rules.d6 import affordances
 from domain.rules.d6.chase import D6Chase
 from domain.rules.d6.odds import roll_odds
 from domain.rules.d6.participants import D6Participant
@@ -21,4 +22,5 @@ PLUGIN = GameSystem(
     roll_checks=(check_roll,),
     roll_odds=(roll_odds,),
     game_counts=GAME_COUNTS,
+    affordances={D6Chase.SYSTEM: affordances.legal_actions},
 )

@@ -9,6 +9,7 @@ from application.systems.savage_worlds.analytics import GAME_COUNTS
 from application.systems.savage_worlds import swade_track, swd_track
 from application.systems.savage_worlds.commands import SAVAGE_CHASES, SavageWorldsCommands
 from application.systems.savage_worlds.views import render_vehicles
+from domain.rules.savage_worlds import affordances
 from domain.rules.savage_worlds.conditions import Conditions
 from domain.rules.savage_worlds.odds import roll_odds
 from domain.rules.savage_worlds.participants import SavageParticipant
@@ -34,4 +35,5 @@ PLUGIN = GameSystem(
     roll_checks=(check_roll,),
     roll_odds=(roll_odds,),  # trait (aces, Wild Die, raises, Critical Failure), damage and table rolls
     game_counts=GAME_COUNTS,
+    affordances={SwadeChase.SYSTEM: affordances.legal_swade, SwdChase.SYSTEM: affordances.legal_swd},
 )

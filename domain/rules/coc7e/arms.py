@@ -77,6 +77,12 @@ class Armed:
     carried: dict[str, Any] | None  # the carried entry (None: bare hands)
 
 
+def require_gun(p: Any) -> None:
+    """Firing and reloading take a gun that fires rounds (one carried with a magazine)."""
+    if not any(c["loaded"] is not None for c in p.weapons):
+        raise RuleBroken(f"{p.name} carries no gun that fires rounds", f'{weapons.COMBAT} "{weapons.TABLE}"')
+
+
 def armed(p: Any, name: str | None, *, shots: int = 1) -> Armed:
     """The weapon ``p`` attacks with: one they carry (bare hands need none), loaded and not jammed."""
     if name is None:

@@ -223,7 +223,7 @@ class Chase(RecordedChase):
 
     def add_participant(self, participant_id: str, spec: dict[str, Any]) -> None:
         """Add a character, creature or vehicle, or a character aboard a vehicle."""
-        joining.require_joining(self, None, "participants join")  # after the cut: "Characters Joining a Chase in Progress"
+        self.check_add_participant()
         vehicles = {pid: p for pid, p in self.participants.items() if p.kind == "vehicle"}
         vehicle_id = spec.get("vehicle_id") if isinstance(spec, dict) else None
         aboard = sum(1 for p in self.participants.values() if p.vehicle == vehicle_id and p.seat == "passenger") if vehicle_id else 0
@@ -235,23 +235,7 @@ class Chase(RecordedChase):
 
     def roll_speed(self, participant_id: str, dice: DiceSource) -> dict[str, Any]:
         """"Speed Roll": CON on foot, the driver's driving skill for a vehicle."""
-        rule = f"{CHASES} \"Speed Roll\""
-        p = self.participant(participant_id)
-        joining.require_joining(self, p, "speed rolls are made")
-        if p.aboard:
-            raise RuleBroken(f"{p.name} rides in a vehicle: passengers and drivers make no speed roll of their own; roll for the vehicle", rule)
-        if p.speed_mov is not None:
-            raise RuleBroken(f"{p.name} has already made the speed roll for this chase", rule)
-        if p.kind == "vehicle":
-            driver = self.driver_of(p.id)
-            if driver is None:
-                raise RuleBroken(f"{p.name} has no driver to make the speed roll", rule)
-            skill = p.driving_skill or "Drive Auto"
-            if skill not in driver.skills:
-                raise InvalidCommand("skills", f"the driver {driver.name} has no {skill} skill value")
-            target, roller = driver.skills[skill], driver
-        else:
-            skill, target, roller = "CON", p.con or 0, p
+        p, roller, skill, target = self.check_speed_roll(participant_id)
         record = keeper_rolls.roll_percentile(self, dice, roller.id, "speed roll", skill, target)
         change = SPEED_ROLL_MOV_CHANGE[record["level"]]
         self.trigger_event(
@@ -265,17 +249,12 @@ class Chase(RecordedChase):
 
     def cut_to_the_chase(self, opening_range: int = DEFAULT_OPENING_RANGE, staying: list[str] | tuple = ()) -> None:
         """Compare speeds, place everyone and begin round 1 ("Cut to the chase")."""
-        self._require_phase("setup", "the chase has already been cut to", "Cut to the chase")
+        self.check_cut_to_the_chase()
         if opening_range not in OPENING_RANGES:
             raise InvalidCommand("opening_range", f"the Keeper sets the pursuer one or two locations behind ({CHASES} \"Cut to the chase\")")
         runners = self.on_track()
-        missing = [p.name for p in runners if p.speed_mov is None]
-        if missing:
-            raise RuleBroken(f"speed rolls still to make: {', '.join(missing)}", f"{CHASES} \"Speed Roll\"")
         pursuers = {p.id: p.chase_mov for p in runners if p.role == "pursuer"}
         quarries = {p.id: p.chase_mov for p in runners if p.role == "quarry"}
-        if not quarries:
-            raise RuleBroken("a chase needs at least one quarry", f"{CHASES} \"Chases with Multiple Characters\"")
         for pid in staying:
             if self.participant(pid).role != "quarry":
                 raise InvalidCommand("staying", f"{pid} is not a quarry; only fleeing characters may choose to stay")
@@ -304,6 +283,38 @@ class Chase(RecordedChase):
         return pursuit_events.with_state(random_hazards.without_keys(super().game_state()))
 
     # -- guards ----------------------------------------------------------------------------
+
+    def check_speed_roll(self, participant_id: str) -> tuple[Participant, Participant, str, int]:
+        """The guard of ``roll_speed``: who rolls, with what skill and value."""
+        rule = f"{CHASES} \"Speed Roll\""
+        p = self.participant(participant_id)
+        joining.require_joining(self, p, "speed rolls are made")
+        if p.aboard:
+            raise RuleBroken(f"{p.name} rides in a vehicle: passengers and drivers make no speed roll of their own; roll for the vehicle", rule)
+        if p.speed_mov is not None:
+            raise RuleBroken(f"{p.name} has already made the speed roll for this chase", rule)
+        if p.kind != "vehicle":
+            return p, p, "CON", p.con or 0
+        driver = self.driver_of(p.id)
+        if driver is None:
+            raise RuleBroken(f"{p.name} has no driver to make the speed roll", rule)
+        skill = p.driving_skill or "Drive Auto"
+        if skill not in driver.skills:
+            raise InvalidCommand("skills", f"the driver {driver.name} has no {skill} skill value")
+        return p, driver, skill, driver.skills[skill]
+
+    def check_add_participant(self) -> None:
+        joining.require_joining(self, None, "participants join")  # after the cut: "Characters Joining a Chase in Progress"
+
+    def check_cut_to_the_chase(self) -> None:
+        """The guard of ``cut_to_the_chase``: in set-up, every speed roll made, a quarry to chase."""
+        self._require_phase("setup", "the chase has already been cut to", "Cut to the chase")
+        runners = self.on_track()
+        missing = [p.name for p in runners if p.speed_mov is None]
+        if missing:
+            raise RuleBroken(f"speed rolls still to make: {', '.join(missing)}", f"{CHASES} \"Speed Roll\"")
+        if not any(p.role == "quarry" for p in runners):
+            raise RuleBroken("a chase needs at least one quarry", f"{CHASES} \"Chases with Multiple Characters\"")
 
     def _require_phase(self, phase: str, message: str, heading: str) -> None:
         if self.phase == "ended":

@@ -119,6 +119,7 @@ class CaughtUp(Event):
 
 class TurnEnded(Event):
     TOPIC = "coc7e:Chase.TurnEnded"
+    ENDS_TURN = True  # not a field: the view's turn.ended_by_last_command looks for it
     participant_id: str
     movement_actions_unused: int
     reason: str

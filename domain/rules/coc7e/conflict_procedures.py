@@ -89,22 +89,7 @@ def attack(
     firearm = method == "firearm"
     if firearm and a.kind == "vehicle":
         raise InvalidCommand("method", "a vehicle attacks with its driving skill: fighting or maneuver (\"Vehicles in combat\")")
-    mishaps.require_damageable(t)
-    if t.id == a.vehicle or a.id == t.vehicle:
-        raise RuleBroken(f"{a.name} and {t.name} travel together", conflict.CONFLICT)
-    same_location = _carrier_location(chase, a) == _carrier_location(chase, t)
-    if a.aboard:
-        # "Passengers ... may act once on their turn": no movement actions to spend.
-        if not same_location and not firearm:
-            raise RuleBroken("only firearms reach another location; move to the same location to attack", conflict.CONFLICT)
-        if a.attacks_made:
-            raise RuleBroken(f"{a.name} has already acted this round", PASSENGERS)
-        cost = 0
-    else:
-        cost = conflict.attack_cost(
-            same_location=same_location, firearm=firearm, movement_actions_left=a.movement_actions, attacks_made=a.attacks_made,
-            attacks_per_round=a.attacks_per_round,
-        )
+    cost = check_reach(chase, a, t, firearm)
     if method == "maneuver" and t.aboard:
         raise RuleBroken(f"{t.name} rides in a vehicle: maneuver against the vehicle", conflict.MANEUVERS_IN_A_CHASE)
     if response is None:
@@ -199,6 +184,46 @@ def attack(
     }
 
 # -- internals -----------------------------------------------------------------------------
+
+def check_reach(chase: ConflictChase, a: Participant, t: Participant, firearm: bool) -> int:
+    """Whether ``a`` can attack ``t`` now ("Conflict"), and the movement actions it costs."""
+    mishaps.require_damageable(t)
+    if t.id == a.vehicle or a.id == t.vehicle:
+        raise RuleBroken(f"{a.name} and {t.name} travel together", conflict.CONFLICT)
+    same_location = _carrier_location(chase, a) == _carrier_location(chase, t)
+    if not a.aboard:
+        return conflict.attack_cost(
+            same_location=same_location, firearm=firearm, movement_actions_left=a.movement_actions, attacks_made=a.attacks_made,
+            attacks_per_round=a.attacks_per_round,
+        )
+    # "Passengers ... may act once on their turn": no movement actions to spend.
+    if not same_location and not firearm:
+        raise RuleBroken("only firearms reach another location; move to the same location to attack", conflict.CONFLICT)
+    if a.attacks_made:
+        raise RuleBroken(f"{a.name} has already acted this round", PASSENGERS)
+    return 0
+
+
+def check_attack(chase: ConflictChase, attacker_id: str) -> None:
+    """Whether the attacker has anyone to attack now: the turn's guard, then ``check_reach`` of
+    each other participant, rivals and the nearest first; refused with the nearest's refusal."""
+    a = rounds.require_turn(chase, attacker_id)
+    shooting.require_may_attack(chase, a)
+    firearm = any(c["loaded"] is not None for c in a.weapons)
+    here = _carrier_location(chase, a) or 0
+    others = sorted(
+        (t for t in chase.participants.values() if t.id != a.id and t.status == "in_chase"),
+        key=lambda t: (t.role == a.role, abs((_carrier_location(chase, t) or 0) - here), t.joined),
+    )
+    first: RuleBroken | None = None
+    for t in others:
+        try:
+            check_reach(chase, a, t, firearm)
+            return
+        except RuleBroken as refused:
+            first = first or refused
+    raise first or RuleBroken(f"there is no one for {a.name} to attack", conflict.CONFLICT)
+
 
 def strike(
     chase: ConflictChase, source: Participant, target: Participant, lands: weapon_damage.Blow, name: str, firearm: bool,

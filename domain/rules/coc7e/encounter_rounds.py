@@ -45,10 +45,7 @@ def begin_fight(encounter: FightingEncounter, dice: RollSources, readied: list[s
     ``readied``: those holding a readied firearm (DEX + 50 in the DEX order; with the DEX-roll
     initiative, a bonus die on that roll instead). ``initiative``: "dex" (the rules' order) or
     "dex roll" (the optional rule: DEX rolls named ``initiative.<participant id>``)."""
-    if encounter.phase == "ended":
-        raise RuleBroken("the fight has ended", ORDER_OF_ATTACK)
-    if encounter.phase != "setup":
-        raise RuleBroken("the fight has already begun", ORDER_OF_ATTACK)
+    check_begin_fight(encounter)
     if initiative not in INITIATIVES:
         raise InvalidCommand("initiative", f"must be one of {', '.join(INITIATIVES)}")
     if isinstance(readied, str) or not all(isinstance(pid, str) for pid in readied):
@@ -58,8 +55,6 @@ def begin_fight(encounter: FightingEncounter, dice: RollSources, readied: list[s
         if not any(weapons.weapon(w["weapon"]).firearm for w in p.weapons):
             raise RuleBroken(f"{p.name} carries no firearm to have readied", FIREARMS_DEX)
     fighters = [p for p in encounter.participants.values() if not p.incapacitated]
-    if len(fighters) < 2:
-        raise RuleBroken("a fight takes at least two combatants able to act", ORDER_OF_ATTACK)
     levels: dict[str, str] = {}
     rolls = []
     if initiative == "dex roll":
@@ -78,6 +73,16 @@ def begin_fight(encounter: FightingEncounter, dice: RollSources, readied: list[s
     )
     rounds.begin_round(encounter, 1)
     return {"initiative": initiative, "turn_order": list(encounter.turn_order), "initiative_levels": levels, "first_attack": effects, "rolls": rolls}
+
+
+def check_begin_fight(encounter: FightingEncounter) -> None:
+    """The guard of ``begin_fight``: in set-up, with two combatants able to act."""
+    if encounter.phase == "ended":
+        raise RuleBroken("the fight has ended", ORDER_OF_ATTACK)
+    if encounter.phase != "setup":
+        raise RuleBroken("the fight has already begun", ORDER_OF_ATTACK)
+    if sum(1 for p in encounter.participants.values() if not p.incapacitated) < 2:
+        raise RuleBroken("a fight takes at least two combatants able to act", ORDER_OF_ATTACK)
 
 
 def combat_round(encounter: FightingEncounter, runners: list[Participant], aboard: list[Participant]) -> rounds.RoundPlan:

@@ -16,10 +16,19 @@ from domain.rules.coc7e import (
 )
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
+from domain.rules.coc7e.participants import Participant
 from domain.rules.coc7e.reloading import reload  # noqa: F401  (the chase binds it from here)
 
 FireChase = mishaps.MishapChase
 MAX_TARGETS = 10
+
+
+def check_fire(chase: FireChase, participant_id: str) -> Participant:
+    """The guard of ``fire``: the shooter's turn, free to attack, and a gun carried."""
+    p = rounds.require_turn(chase, participant_id)
+    shooting.require_may_attack(chase, p)
+    arms.require_gun(p)
+    return p
 
 
 def fire(
@@ -34,8 +43,7 @@ def fire(
     first roll is set as a single attack's: the difficulty by ``distance_yards`` (a shotgun's band:
     its damage) or ``difficulty``, then the firearm ``modifiers``, prone, an aim and ``diving``
     (targets who dive for cover: their Dodge roll "dive.<id>", a success a penalty die)."""
-    a = rounds.require_turn(chase, attacker_id)
-    shooting.require_may_attack(chase, a)
+    a = check_fire(chase, attacker_id)
     if mode not in ranged.MODES[1:]:
         raise InvalidCommand("mode", f"must be one of {', '.join(ranged.MODES[1:])}")
     armed = arms.armed(a, weapon)

@@ -48,15 +48,7 @@ def mishap_roll(
     difficulty: str = "regular", bonus_dice: int = 0, penalty_dice: int = 0,
 ) -> dict[str, Any]:
     """After a maneuver: "a skill roll must then be made ... as if encountering a hazard"."""
-    _require_running(chase)
-    p = chase.participant(participant_id)
-    mishap = chase.mishaps.get(participant_id)
-    if mishap is None:
-        raise RuleBroken(f"no mishap awaits the Keeper's ruling for {p.name}", MANEUVERS_IN_A_CHASE)
-    if mishap["kind"] != "maneuver":
-        raise RuleBroken(f"{p.name} already rolled and failed ({mishap['cause']}); the Keeper rules on the consequences", obstacles.HAZARDS)
-    if mishap["rolled"]:
-        raise RuleBroken(f"{p.name} has already rolled for {mishap['cause']}", MANEUVERS_IN_A_CHASE)
+    p, mishap = check_mishap_roll(chase, participant_id)
     if not isinstance(skill, str) or not skill.strip():
         raise InvalidCommand("skill", "is required")
     if difficulty not in obstacles.DIFFICULTIES:
@@ -84,9 +76,7 @@ def rule_consequences(
     yes, except for those aboard a vehicle, who have none); ``to_location``: where the Keeper
     puts the participant (the farmer thrown over the fence).
     """
-    _require_running(chase)
-    p = chase.participant(participant_id)
-    require_damageable(p)
+    p = check_consequences(chase, participant_id)
     mishap = chase.mishaps.get(participant_id)
     if difficulty is not None and difficulty not in tables.DEFAULT_BY_DIFFICULTY:
         raise InvalidCommand("difficulty", f"must be one of {', '.join(tables.DEFAULT_BY_DIFFICULTY)}")
@@ -149,6 +139,28 @@ def rule_consequences(
     return {"incident": row.key if row else None, "rolls": rolls}
 
 # -- internals -----------------------------------------------------------------------------
+
+def check_mishap_roll(chase: MishapChase, participant_id: str) -> tuple[Participant, dict[str, Any]]:
+    """The guard of ``mishap_roll``: a maneuver's mishap awaits its roll."""
+    require_running(chase)
+    p = chase.participant(participant_id)
+    mishap = chase.mishaps.get(participant_id)
+    if mishap is None:
+        raise RuleBroken(f"no mishap awaits the Keeper's ruling for {p.name}", MANEUVERS_IN_A_CHASE)
+    if mishap["kind"] != "maneuver":
+        raise RuleBroken(f"{p.name} already rolled and failed ({mishap['cause']}); the Keeper rules on the consequences", obstacles.HAZARDS)
+    if mishap["rolled"]:
+        raise RuleBroken(f"{p.name} has already rolled for {mishap['cause']}", MANEUVERS_IN_A_CHASE)
+    return p, mishap
+
+
+def check_consequences(chase: MishapChase, participant_id: str) -> Participant:
+    """The guard of ``rule_consequences``: a chase going on and someone who can still be hurt."""
+    require_running(chase)
+    p = chase.participant(participant_id)
+    require_damageable(p)
+    return p
+
 
 def incur_mishap(chase: MishapChase, p: Participant, cause: str) -> None:
     """A successful maneuver against ``p``: a mishap of the Regular row ("minor") by default."""
@@ -259,7 +271,7 @@ def check_aftermath(chase: MishapChase, aftermath: dict[str, Any] | None) -> Non
         raise InvalidCommand("aftermath.accident", "must be true or false")
 
 
-def _require_running(chase: MishapChase) -> None:
+def require_running(chase: MishapChase) -> None:
     chase.require_not_ended()
     if chase.phase != "running":
         raise RuleBroken("the chase has not been cut to yet", f"{obstacles.CHASES} \"Cut to the chase\"")

@@ -46,7 +46,7 @@ def negotiate(
     keeper_accepts_skill: bool = False,
 ) -> dict[str, Any]:
     """Roll to negotiate the hazard or barrier ahead ("Hazards", "Barriers")."""
-    p, o = _facing(chase, participant_id, obstacle_id)
+    p, o = facing(chase, participant_id, obstacle_id)
     if approach not in APPROACHES:
         raise InvalidCommand("approach", f"must be one of {', '.join(APPROACHES)}")
     caution = bonus_dice if bonus_dice is not None else (1 if approach == "cautious" else 0)
@@ -107,14 +107,8 @@ def break_barrier(
 ) -> dict[str, Any]:
     """Break down the barrier ahead: no attack roll; a character's damage, a vehicle's 1D10
     per Build ("Breaking Down Barriers"). Costs 1 movement action, like initiating an attack."""
-    p, o = _facing(chase, participant_id, obstacle_id)
+    p, o = check_break(chase, participant_id, obstacle_id)
     rule = obstacles.BREAKING
-    if o["kind"] != "barrier":
-        raise RuleBroken(f"{o['name']} is a hazard: negotiate it (pass or fail, one moves on)", obstacles.HAZARDS)
-    if o["hit_points"] is None:
-        raise RuleBroken(f"{o['name']} has no hit points: it cannot be broken down, only negotiated", obstacles.BARRIERS)
-    if p.movement_actions < obstacles.MOVE_COST:
-        raise RuleBroken(f"{p.name} has no movement actions left this round", rule)
     vehicle = p.kind == "vehicle"
     if vehicle and damage is not None:
         raise InvalidCommand("damage", f"a vehicle inflicts 1D10 per point of its Build ({rule})")
@@ -148,7 +142,19 @@ def break_barrier(
 
 # -- internals -----------------------------------------------------------------------------
 
-def _facing(chase: ObstacleChase, participant_id: str, obstacle_id: str | None) -> tuple[Participant, dict[str, Any]]:
+def check_break(chase: ObstacleChase, participant_id: str, obstacle_id: str | None = None) -> tuple[Participant, dict[str, Any]]:
+    """The guard of ``break_barrier``: a barrier with hit points ahead, and a movement action to spend."""
+    p, o = facing(chase, participant_id, obstacle_id)
+    if o["kind"] != "barrier":
+        raise RuleBroken(f"{o['name']} is a hazard: negotiate it (pass or fail, one moves on)", obstacles.HAZARDS)
+    if o["hit_points"] is None:
+        raise RuleBroken(f"{o['name']} has no hit points: it cannot be broken down, only negotiated", obstacles.BARRIERS)
+    if p.movement_actions < obstacles.MOVE_COST:
+        raise RuleBroken(f"{p.name} has no movement actions left this round", obstacles.BREAKING)
+    return p, o
+
+
+def facing(chase: ObstacleChase, participant_id: str, obstacle_id: str | None) -> tuple[Participant, dict[str, Any]]:
     p = rounds.require_turn(chase, participant_id)
     if p.aboard:
         raise RuleBroken(f"{p.name} rides in a vehicle; its driver negotiates for it", f"{CHASES} \"Passengers\"")

@@ -43,6 +43,7 @@ def reload(
     """On their turn, one action: load a carried gun (two shells; a whole clip; half a belt, the
     second action finishing it), or try to clear its jam (the roll "clear")."""
     p = rounds.require_turn(chase, participant_id)
+    arms.require_gun(p)  # what the track view asks of reload (domain/rules/coc7e/affordances.py)
     w = weapons.weapon(weapon)
     carried = next((c for c in p.weapons if c["weapon"] == w.name), None)
     if carried is None or carried["loaded"] is None:

@@ -49,27 +49,7 @@ class RoundsChase(track_features.TrackChase, Protocol):
 
 def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
     """Spend movement actions to move forward, one location for each ("Moving From One Location to the Next")."""
-    p = require_turn(chase, participant_id)
-    rule = f"{CHASES} \"Movement Actions\""
-    if isinstance(locations, bool) or not isinstance(locations, int) or locations < 1:
-        raise InvalidCommand("locations", "must be a whole number, 1 or more")
-    if p.aboard:
-        raise RuleBroken(f"{p.name} rides in a vehicle and has no movement actions (\"Passengers\")", f"{CHASES} \"Passengers\"")
-    if p.held_by is not None:
-        holder = chase.participants[p.held_by].name
-        raise RuleBroken(f"{p.name} is held by {holder}: a maneuver of their own breaks out (goal escape)", 'coc7e-combat.txt "Step 2: Make the Attack Roll"')
-    if p.movement_actions < locations:
-        raise RuleBroken(f"{p.name} has {p.movement_actions} movement actions left; moving {locations} locations takes {locations}", rule)
-    start = chase.track.location_of(participant_id)
-    assert start is not None
-    # A hazard or a standing barrier on the way stops the move in front of it; the
-    # participant must negotiate it (or break the barrier down) to go on ("Hazards", "Barriers").
-    blocking = next((o for o in (track_features.obstacle_ahead(chase, at) for at in range(start, start + locations)) if o), None)
-    if blocking is not None and blocking["from_location"] == start:
-        raise RuleBroken(
-            f"{blocking['name']} lies ahead of {p.name}: negotiate it (or break it down) to move on",
-            f"{CHASES} \"{'Hazards' if blocking['kind'] == 'hazard' else 'Barriers'}\"",
-        )
+    p, start, blocking = check_move(chase, participant_id, locations)
     # A choice of routes stops the move too, until the participant takes one ("Choosing a Route").
     fork = forks.fork_unchosen(chase, participant_id, start, locations)
     if fork == start:
@@ -97,13 +77,36 @@ def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
         finish_turn(chase, p, "no movement actions left")
 
 
+def check_move(chase: RoundsChase, participant_id: str, locations: int = 1) -> tuple[Participant, int, dict[str, Any] | None]:
+    """The guard of ``move``: the mover, where they stand, and the first hazard or barrier on the way."""
+    p = require_turn(chase, participant_id)
+    rule = f"{CHASES} \"Movement Actions\""
+    if isinstance(locations, bool) or not isinstance(locations, int) or locations < 1:
+        raise InvalidCommand("locations", "must be a whole number, 1 or more")
+    if p.aboard:
+        raise RuleBroken(f"{p.name} rides in a vehicle and has no movement actions (\"Passengers\")", f"{CHASES} \"Passengers\"")
+    if p.held_by is not None:
+        holder = chase.participants[p.held_by].name
+        raise RuleBroken(f"{p.name} is held by {holder}: a maneuver of their own breaks out (goal escape)", 'coc7e-combat.txt "Step 2: Make the Attack Roll"')
+    if p.movement_actions < locations:
+        raise RuleBroken(f"{p.name} has {p.movement_actions} movement actions left; moving {locations} locations takes {locations}", rule)
+    start = chase.track.location_of(participant_id)
+    assert start is not None
+    # A hazard or a standing barrier on the way stops the move in front of it; the
+    # participant must negotiate it (or break the barrier down) to go on ("Hazards", "Barriers").
+    blocking = next((o for o in (track_features.obstacle_ahead(chase, at) for at in range(start, start + locations)) if o), None)
+    if blocking is not None and blocking["from_location"] == start:
+        raise RuleBroken(
+            f"{blocking['name']} lies ahead of {p.name}: negotiate it (or break it down) to move on",
+            f"{CHASES} \"{'Hazards' if blocking['kind'] == 'hazard' else 'Barriers'}\"",
+        )
+    return p, start, blocking
+
+
 def delay(chase: RoundsChase, participant_id: str, until_after: str | None = None) -> None:
     """Delay acting until another participant has acted ("Actions in a Chase Round")."""
-    p = require_turn(chase, participant_id)
+    p, later = check_delay(chase, participant_id)
     rule = f"{CHASES} \"Actions in a Chase Round\""
-    later = chase.turn_order[chase.turn_index + 1 :]
-    if not later:
-        raise RuleBroken(f"{p.name} is the last to act this round; there is no one to wait for", rule)
     if until_after is None:
         until_after = later[-1]
     if until_after not in chase.participants:
@@ -122,6 +125,15 @@ def delay(chase: RoundsChase, participant_id: str, until_after: str | None = Non
         slot += 1
     order.insert(slot, participant_id)
     chase.trigger_event(chase_events.TurnDelayed, participant_id=participant_id, until_after=until_after, turn_order=order)
+
+
+def check_delay(chase: RoundsChase, participant_id: str) -> tuple[Participant, list[str]]:
+    """The guard of ``delay``: the participant whose turn it is, and those still to act after them."""
+    p = require_turn(chase, participant_id)
+    later = chase.turn_order[chase.turn_index + 1 :]
+    if not later:
+        raise RuleBroken(f"{p.name} is the last to act this round; there is no one to wait for", f"{CHASES} \"Actions in a Chase Round\"")
+    return p, later
 
 
 def end_turn(chase: RoundsChase, participant_id: str) -> None:

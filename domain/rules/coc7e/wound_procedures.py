@@ -46,13 +46,10 @@ def suffer(chase: WoundChase, p: Participant, hp_left_before: int | None, taken:
 def inflict(chase: WoundChase, participant_id: str, dice: RollSources, amount: int, *, armor: int = 0, cause: str = "the Keeper's ruling") -> dict[str, Any]:
     """The Keeper's damage of a given amount in one blow (Other Forms of Damage, a fall, a bite),
     less ``armor`` ("Armor")."""
-    chase.require_not_ended()
-    p = _character(chase, participant_id)
+    p = check_inflict(chase, participant_id)
     for name, value in (("amount", amount), ("armor", armor)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10000:
             raise InvalidCommand(name, "must be a whole number of hit points from 0 to 10000")
-    if p.dead:
-        raise RuleBroken(f"{p.name} is dead", wounds.ZERO_HIT_POINTS)
     rolls = hurt(chase, p, amount, armor, cause, None, dice)
     return {"hp_left": p.hp_left, "rolls": rolls}
 
@@ -72,10 +69,7 @@ def dying_roll(chase: WoundChase, participant_id: str, dice: RollSources) -> dic
     """"The player must make a CON roll at the end of the next round and every round thereafter; if
     one of these CON rolls fails, the character dies immediately" (stabilised: each hour, a failure
     losing the temporary hit point)."""
-    chase.require_not_ended()
-    p = _character(chase, participant_id)
-    if not p.dying:
-        raise RuleBroken(f"{p.name} is not dying", wounds.DYING)
+    p = check_dying_roll(chase, participant_id)
     record = keeper_rolls.skill_roll(chase, dice, "con", p.id, p.id, "CON roll while dying", "CON", _con(p))
     hp_after = p.hp_left if record["success"] or not p.stabilised else 0
     chase.trigger_event(wound_events.DyingRolled, participant_id=p.id, roll_sequence=record["sequence"], survived=record["success"], hp_after=hp_after)
@@ -90,26 +84,9 @@ def first_aid(
     once, "with subsequent attempts constituting a Pushed roll". ``assistant_id``: "Two people can
     work together to administer First Aid, with a success granted if either one of them rolls a
     success" (their roll: "assistant")."""
-    chase.require_not_ended()
-    p = _character(chase, participant_id)
-    if p.dead:
-        raise RuleBroken(f"{p.name} is dead", wounds.FIRST_AID)
-    if p.damage == 0:
-        raise RuleBroken(f"{p.name} is unhurt: nothing to treat", wounds.FIRST_AID)
-    if p.stabilised:
-        raise RuleBroken(f"{p.name} is stabilised: Medicine must follow", wounds.DYING)
-    if pushed and p.first_aid_tries == 0:
-        raise InvalidCommand("pushed", "First Aid is attempted once before a pushed roll")
     if assistant_id is not None and assistant_id == healer_id:
         raise InvalidCommand("assistant_id", "the assistant is a second person, not the healer")
-    if p.first_aid_succeeded:
-        # "It may be attempted once, with subsequent attempts constituting a Pushed roll": a push is
-        # a second try at a failed roll; after a success there is nothing to push (Medicine follows).
-        raise RuleBroken(f"First Aid has already succeeded on {p.name}: no further attempt, pushed or not (Medicine follows)", wounds.FIRST_AID)
-    if p.first_aid_tries >= 1 and not pushed:
-        raise RuleBroken(f"First Aid was attempted on {p.name}: a further attempt is a pushed roll (pushed: true)", wounds.FIRST_AID)
-    if p.first_aid_tries >= wounds.FIRST_AID_TRIES:
-        raise RuleBroken(f"First Aid was attempted and pushed on {p.name}: no more tries for this injury", wounds.FIRST_AID)
+    p = check_first_aid(chase, participant_id, pushed)
     record = _treatment_roll(chase, dice, "first_aid", p, healer_id, "First Aid", target)
     rolls = [record]
     if assistant_id is not None:
@@ -129,16 +106,7 @@ def medicine(
 ) -> dict[str, Any]:
     """Medicine: 1D3 hit points (Hard if not the same day); a dying patient only once First Aid has
     stabilised them, then the "dying" box is unchecked."""
-    chase.require_not_ended()
-    p = _character(chase, participant_id)
-    if p.dead:
-        raise RuleBroken(f"{p.name} is dead", wounds.MEDICINE)
-    if p.dying and not p.stabilised:
-        raise RuleBroken(f"{p.name} is dying: only First Aid can stabilise them, Medicine follows", wounds.DYING)
-    if p.medicine_given:
-        raise RuleBroken(f"{p.name} has been treated with Medicine for these injuries", wounds.MEDICINE)
-    if p.damage == 0:
-        raise RuleBroken(f"{p.name} is unhurt: nothing to treat", wounds.MEDICINE)
+    p = check_medicine(chase, participant_id)
     difficulty = "regular" if same_day else wounds.MEDICINE_LATE_DIFFICULTY
     record = _treatment_roll(chase, dice, "medicine", p, healer_id, "Medicine", target, difficulty)
     rolls, healed = [record], 0
@@ -160,10 +128,7 @@ def recover(
     """Natural recovery: ``days`` of regular healing (no major wound: 1 hit point a day), or one
     ``week``'s recovery roll for a major wound (CON; bonus dice for rest and effective medical
     care, the care giver's Medicine roll first; penalty dice for a poor environment or its fumble)."""
-    chase.require_not_ended()
-    p = _character(chase, participant_id)
-    if p.dead or p.dying:
-        raise RuleBroken(f"{p.name} is {'dead' if p.dead else 'dying'}: no natural recovery", wounds.DYING)
+    p = check_recover(chase, participant_id)
     if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= MAX_DAYS:
         raise InvalidCommand("days", f"must be a whole number of days from 0 to {MAX_DAYS}")
     if bool(days) == bool(week):
@@ -201,13 +166,75 @@ def recover(
 def rule_condition(chase: WoundChase, participant_id: str, *, conscious: bool | None = None, standing: bool | None = None, reason: str = "") -> None:
     """The Keeper's ruling: an unconscious character comes to (only above zero hit points and not
     dying), or a prone one stands up."""
-    chase.require_not_ended()
-    p = _character(chase, participant_id)
+    p = patient(chase, participant_id)
     if not conscious and not standing:
         raise InvalidCommand("conscious", "rule that they come to (conscious: true) or stand up (standing: true)")
     if conscious and (p.dead or p.dying or p.hp_left == 0):
         raise RuleBroken(f"{p.name} is {'dead' if p.dead else 'dying' if p.dying else 'at zero hit points'}: unconscious", wounds.ZERO_HIT_POINTS)
     chase.trigger_event(wound_events.ConditionRuled, participant_id=p.id, conscious=conscious or None, standing=standing or None, reason=reason or "")
+
+
+# -- guards: each command calls its own first; the view asks them what may be done now --------
+
+def patient(chase: WoundChase, participant_id: str) -> Participant:
+    """What every wound and healing command needs: a chase going on, a character with hit points."""
+    chase.require_not_ended()
+    return _character(chase, participant_id)
+
+
+def check_inflict(chase: WoundChase, participant_id: str) -> Participant:
+    p = patient(chase, participant_id)
+    if p.dead:
+        raise RuleBroken(f"{p.name} is dead", wounds.ZERO_HIT_POINTS)
+    return p
+
+
+def check_dying_roll(chase: WoundChase, participant_id: str) -> Participant:
+    p = patient(chase, participant_id)
+    if not p.dying:
+        raise RuleBroken(f"{p.name} is not dying", wounds.DYING)
+    return p
+
+
+def check_first_aid(chase: WoundChase, participant_id: str, pushed: bool = False) -> Participant:
+    p = patient(chase, participant_id)
+    if p.dead:
+        raise RuleBroken(f"{p.name} is dead", wounds.FIRST_AID)
+    if p.damage == 0:
+        raise RuleBroken(f"{p.name} is unhurt: nothing to treat", wounds.FIRST_AID)
+    if p.stabilised:
+        raise RuleBroken(f"{p.name} is stabilised: Medicine must follow", wounds.DYING)
+    if pushed and p.first_aid_tries == 0:
+        raise InvalidCommand("pushed", "First Aid is attempted once before a pushed roll")
+    if p.first_aid_succeeded:
+        # "It may be attempted once, with subsequent attempts constituting a Pushed roll": a push is
+        # a second try at a failed roll; after a success there is nothing to push (Medicine follows).
+        raise RuleBroken(f"First Aid has already succeeded on {p.name}: no further attempt, pushed or not (Medicine follows)", wounds.FIRST_AID)
+    if p.first_aid_tries >= 1 and not pushed:
+        raise RuleBroken(f"First Aid was attempted on {p.name}: a further attempt is a pushed roll (pushed: true)", wounds.FIRST_AID)
+    if p.first_aid_tries >= wounds.FIRST_AID_TRIES:
+        raise RuleBroken(f"First Aid was attempted and pushed on {p.name}: no more tries for this injury", wounds.FIRST_AID)
+    return p
+
+
+def check_medicine(chase: WoundChase, participant_id: str) -> Participant:
+    p = patient(chase, participant_id)
+    if p.dead:
+        raise RuleBroken(f"{p.name} is dead", wounds.MEDICINE)
+    if p.dying and not p.stabilised:
+        raise RuleBroken(f"{p.name} is dying: only First Aid can stabilise them, Medicine follows", wounds.DYING)
+    if p.medicine_given:
+        raise RuleBroken(f"{p.name} has been treated with Medicine for these injuries", wounds.MEDICINE)
+    if p.damage == 0:
+        raise RuleBroken(f"{p.name} is unhurt: nothing to treat", wounds.MEDICINE)
+    return p
+
+
+def check_recover(chase: WoundChase, participant_id: str) -> Participant:
+    p = patient(chase, participant_id)
+    if p.dead or p.dying:
+        raise RuleBroken(f"{p.name} is {'dead' if p.dead else 'dying'}: no natural recovery", wounds.DYING)
+    return p
 
 
 # -- internals -----------------------------------------------------------------------------

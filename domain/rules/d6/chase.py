@@ -98,8 +98,7 @@ class D6Chase(RecordedChase):
 
     def add_participant(self, participant_id: str, spec: dict[str, Any]) -> None:
         """A pursuer, quarry or racer, at a position on the course."""
-        if self.phase != "setup":
-            raise RuleBroken("participants join before the chase begins", SET_UP)
+        self.check_add_participant()
         if not isinstance(spec, dict):
             raise InvalidValue("participant", "must be an object of participant fields")
         p = validate(spec, participant_id, len(self.participants))
@@ -123,6 +122,10 @@ class D6Chase(RecordedChase):
             return self.participants[participant_id]
         except (KeyError, TypeError):
             raise ParticipantNotFound(f"no participant {participant_id} in this chase") from None
+
+    def check_add_participant(self) -> None:
+        if self.phase != "setup":
+            raise RuleBroken("participants join before the chase begins", SET_UP)
 
     def require_running(self) -> None:
         if self.phase == "ended":

@@ -111,6 +111,8 @@ class RoundEnded(Event):
     """The round is over: who was caught (and by whom), escaped or finished; fatigue and rates
     of those who did not keep moving go back to rest."""
 
+    ENDS_TURN = True  # D6 has no turns: everyone's round is their turn (the view's turn.ended_by_last_command)
+
     TOPIC = "d6:Chase.RoundEnded"
     round: int
     caught: list  # [{"participant_id", "by"}]

@@ -29,7 +29,7 @@ from domain.rules.d6.movement import (
     whole_or_half,
 )
 from domain.rules.d6.participants import D6Participant
-from domain.rules.d6.rolls import MAX_MODIFIER, make_roll, the_one
+from domain.rules.d6.rolls import MAX_DIFFICULTY, MAX_MODIFIER, make_roll, the_one
 
 ON_FAILURE = ("move", "trip")  # running: "covers only his Move or may even trip", the GM's call
 ACCELERATION = rule("Accelerating and Decelerating")
@@ -110,6 +110,10 @@ def _rolled(
 ) -> float:
     found = assess(chase.course.get("terrain", []), p, movement, base, rate, modifier)
     needed, parts, modifiers, fast = found["difficulty"], found["parts"], found["modifiers"], found["fast"]
+    if needed > MAX_DIFFICULTY:
+        # The bound every D6 roll has (a skill roll's difficulty): past it, the exact odds of an
+        # exploding Wild Die reaching it run to thousands of digits, and no table plays it.
+        raise InvalidValue("rate", f"{rate} m is a difficulty of {needed}, past the {MAX_DIFFICULTY} any roll may have: move slower")
     bonus = {"running start": RUNNING_START_BONUS * _running_start(p, chase.round, running_start)} if running_start else {}
     made, record = make_roll(
         chase, dice, p.id, f"{movement} {rate} m", p.dice_for(movement), difficulty=needed, one=the_one(chase, one), bonus=bonus,

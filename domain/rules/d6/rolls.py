@@ -53,20 +53,26 @@ def make_roll(
     return made, record
 
 
+def check_fatigue_roll(chase: RollingChase, participant_id: str) -> tuple[D6Participant, int]:
+    """The guard of ``fatigue_roll``: someone in the chase with a fatigue modifier to overcome."""
+    chase.require_running()
+    p = chase.require_in_chase(participant_id)
+    fatigue = fatigue_modifier(p.fast_rounds, p.fatigue_limit)
+    if not fatigue:
+        raise RuleBroken(f"{p.name} has no fatigue modifier to overcome", rule("Accelerating and Decelerating", "fatigue"))
+    return p, fatigue
+
+
 def fatigue_roll(
     chase: RollingChase, dice: DiceSource | None, participant_id: str, skill: str = "stamina", *, modifier: int = 0,
     one: str | None = None,
 ) -> bool:
     """Stamina or willpower against 5 plus the fatigue modifier; beaten, the fatigue is overcome:
     the rounds of fast movement are counted afresh (the GM's limit applies anew)."""
-    chase.require_running()
-    p = chase.require_in_chase(participant_id)
+    p, fatigue = check_fatigue_roll(chase, participant_id)
     if skill not in ("stamina", "willpower"):
         raise InvalidValue("skill", "fatigue is overcome with stamina or willpower")
     whole("modifier", modifier, -MAX_MODIFIER, MAX_MODIFIER)
-    fatigue = fatigue_modifier(p.fast_rounds, p.fatigue_limit)
-    if not fatigue:
-        raise RuleBroken(f"{p.name} has no fatigue modifier to overcome", rule("Accelerating and Decelerating", "fatigue"))
     difficulty = FATIGUE_BASE + fatigue + modifier
     made, record = make_roll(
         chase, dice, participant_id, f"overcome fatigue ({skill})", p.dice_for(skill), difficulty=difficulty,

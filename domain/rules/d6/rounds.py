@@ -72,8 +72,7 @@ def begin(
     acceleration: Any = False, speed_limit: Any = False,
 ) -> None:
     """Set-up is over: the course and the GM's choices; round 1 begins."""
-    if chase.phase != "setup":
-        raise RuleBroken("the chase has already begun", rule("Accelerating and Decelerating"))
+    check_begin(chase)
     course = course_of(finish, list(terrain) if isinstance(terrain, list | tuple) else terrain)
     settings: dict[str, Any] = {"wild_die_one": one_rule(wild_die_one)}
     for name, value in (("acceleration", acceleration), ("speed_limit", speed_limit)):
@@ -85,6 +84,11 @@ def begin(
         raise RuleBroken("a chase needs a pursuer and a quarry; a race, two racers and a finish", rule("Accelerating and Decelerating", "a race or a chase scene"))
     chase.trigger_event(chase.ChaseBegan, settings=settings, course=course)
     chase.trigger_event(chase.RoundBegan, round=1)
+
+
+def check_begin(chase: RoundsChase) -> None:
+    if chase.phase != "setup":
+        raise RuleBroken("the chase has already begun", rule("Accelerating and Decelerating"))
 
 
 def end_round(chase: RoundsChase) -> dict[str, Any]:

@@ -58,20 +58,26 @@ def go_on_hold(chase: HoldingChase, participant_id: str, deck_dice: Any = None) 
     return {"on_hold": True}
 
 
+def check_act_from_hold(chase: HoldingChase, participant_id: str) -> SavageParticipant:
+    """The guard of ``act_from_hold``: a unit on Hold, and a turn under way to go before."""
+    chase._require_running()
+    chase._require_nothing_pending()
+    unit = chase._require_in_chase(chase.unit_of(participant_id))
+    if not unit.on_hold:
+        raise RuleBroken(f"{unit.name} is not on Hold", HOLD)
+    if chase.whose_turn is None:
+        raise RuleBroken("no turn is under way to go before: deal the next round's Action cards (a unit on Hold keeps its card)", HOLD)
+    return unit
+
+
 def act_from_hold(
     chase: HoldingChase, dice: DiceSource | None, defender_dice: DiceSource | None, participant_id: str, *,
     trait_die: str | None = None, defender_die: str | None = None, modifier: int = 0, defender_modifier: int = 0,
 ) -> dict[str, Any]:
     """The unit on Hold takes its turn now, during another unit's turn: before an ally's at once,
     or interrupting a foe's by opposed Athletics rolls of the two operators (the winner first)."""
-    chase._require_running()
-    chase._require_nothing_pending()
-    unit = chase._require_in_chase(chase.unit_of(participant_id))
-    if not unit.on_hold:
-        raise RuleBroken(f"{unit.name} is not on Hold", HOLD)
+    unit = check_act_from_hold(chase, participant_id)
     current_id = chase.whose_turn
-    if current_id is None:
-        raise RuleBroken("no turn is under way to go before: deal the next round's Action cards (a unit on Hold keeps its card)", HOLD)
     current = chase.participants[current_id]
     operator = chase.operator(unit.id)
     condition_effects.require_able(operator, "act", moves=False)

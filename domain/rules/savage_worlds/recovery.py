@@ -38,13 +38,29 @@ def _character_on_turn(chase: RecoveringChase, participant_id: str, what: str) -
     return p
 
 
-def recover_from_stunned(chase: RecoveringChase, dice: DiceSource, participant_id: str, vigor: str, modifier: int = 0) -> dict[str, Any]:
-    """The Vigor roll at the start of the Stunned character's turn (a free action)."""
+def check_recover_from_stunned(chase: RecoveringChase, participant_id: str) -> Any:
+    """The guard of ``recover_from_stunned``: a Stunned character at the start of their turn."""
     p = _character_on_turn(chase, participant_id, "recovery from Stunned")
     if not p.conditions.stunned:
         raise RuleBroken(f"{p.name} is not Stunned", STUNNED)
     if chase.turn.get("actions", {}).get(p.id):
         raise RuleBroken(f"{p.name} recovers from Stunned at the start of the turn, before acting", STUNNED)
+    return p
+
+
+def check_break_free(chase: RecoveringChase, participant_id: str) -> Any:
+    """The guard of ``break_free``: a Bound or Entangled character, not Stunned, on their turn."""
+    p = _character_on_turn(chase, participant_id, "attempt to break free")
+    if not (p.conditions.bound or p.conditions.entangled):
+        raise RuleBroken(f"{p.name} is neither Bound nor Entangled", BREAKING_FREE)
+    if p.conditions.stunned:
+        raise RuleBroken(f"{p.name} is Stunned: no actions", STUNNED)
+    return p
+
+
+def recover_from_stunned(chase: RecoveringChase, dice: DiceSource, participant_id: str, vigor: str, modifier: int = 0) -> dict[str, Any]:
+    """The Vigor roll at the start of the Stunned character's turn (a free action)."""
+    p = check_recover_from_stunned(chase, participant_id)
     mods = {"situational": whole("modifier", modifier), **savage_rolls.condition_modifiers(p)}
     roll = savage_rolls.roll_trait(chase, dice, p.id, "recover from Stunned", vigor, mods, benny="result")
     if not roll.success:
@@ -62,12 +78,8 @@ def break_free(
     defender_modifier: int = 0, actions: int | None = None,
 ) -> dict[str, Any]:
     """Athletics (or Strength at -2) as an action; opposed by the foe holding the victim."""
-    p = _character_on_turn(chase, participant_id, "attempt to break free")
+    p = check_break_free(chase, participant_id)
     c = p.conditions
-    if not (c.bound or c.entangled):
-        raise RuleBroken(f"{p.name} is neither Bound nor Entangled", BREAKING_FREE)
-    if c.stunned:
-        raise RuleBroken(f"{p.name} is Stunned: no actions", STUNNED)
     if not isinstance(strength, bool):
         raise InvalidValue("strength", "true (Strength at -2) or false (Athletics)")
     mods = {"situational": whole("modifier", modifier), **savage_rolls.condition_modifiers(p), **take_action(chase, p.id, "break free", actions)}

@@ -247,6 +247,7 @@ InjuryTaken = play_events.InjuryTaken
 
 
 class TurnEnded(Event):
+    ENDS_TURN = True  # not a field: the view's turn.ended_by_last_command looks for it
     participant_id: str
     reason: str
 

@@ -218,17 +218,28 @@ def roll_any_trait(
 
 def recover(chase: RollingChase, dice: DiceSource, participant_id: str, die: str | None = None, modifier: int = 0) -> TraitRoll:
     """The command: a Spirit roll to recover from Shaken, when nothing else waits."""
-    chase._require_running()
-    chase._require_nothing_pending()
+    check_recover(chase, participant_id)
     return recover_from_shaken(chase, dice, participant_id, die, modifier)
 
 
-def recover_from_shaken(chase: RollingChase, dice: DiceSource, participant_id: str, die: str | None = None, modifier: int = 0) -> TraitRoll:
-    """A Spirit roll to recover from Shaken (core rules, "Shaken"): success recovers."""
+def check_recover(chase: RollingChase, participant_id: str) -> SavageParticipant:
+    """The guard of ``recover``: nothing waiting, and someone Shaken in the chase."""
+    chase._require_running()
+    chase._require_nothing_pending()
+    return shaken(chase, participant_id)
+
+
+def shaken(chase: RollingChase, participant_id: str) -> SavageParticipant:
     chase._require_running()
     p = chase._require_in_chase(participant_id)
     if not p.conditions.shaken:
         raise RuleBroken(f"{p.name} is not Shaken", f"{CORE}, \"Shaken\"")
+    return p
+
+
+def recover_from_shaken(chase: RollingChase, dice: DiceSource, participant_id: str, die: str | None = None, modifier: int = 0) -> TraitRoll:
+    """A Spirit roll to recover from Shaken (core rules, "Shaken"): success recovers."""
+    p = shaken(chase, participant_id)
     spirit = die or p.spirit
     if spirit is None:
         raise InvalidValue("trait_die", f"{p.name} has no Spirit die: give the die to roll")

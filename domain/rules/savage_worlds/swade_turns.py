@@ -25,10 +25,7 @@ def deal_action_cards(
     """A new round: an Action card to every unit in the chase not on Hold, then they act high to
     low. In the first round, ``surprised``: the units whose Notice failed get none, and
     ``ambushers`` start on Hold with theirs ("Surprise")."""
-    chase._require_running()
-    chase._require_nothing_pending()
-    if chase.round and not chase.round_over:
-        raise RuleBroken(f"round {chase.round} is still being played: end its turns first", ACTION_CARDS)
+    check_deal(chase)
     in_chase = [u.id for u in chase.units()]
     left_out = surprised_units(chase.round, surprised, in_chase)
     ambush = _ambushers(chase.round, ambushers, in_chase, left_out)
@@ -61,6 +58,14 @@ def _ambushers(round_number: int, ambushers: list[str] | None, units: list[str],
     if set(ambushers) & surprised:
         raise InvalidValue("ambushers", "a unit is either surprised or an ambusher")
     return set(ambushers)
+
+
+def check_deal(chase: Any) -> None:
+    """The guard of ``deal_action_cards``: a chase going on, between rounds, nothing waiting."""
+    chase._require_running()
+    chase._require_nothing_pending()
+    if chase.round and not chase.round_over:
+        raise RuleBroken(f"round {chase.round} is still being played: end its turns first", ACTION_CARDS)
 
 
 def end_turn(chase: Any, participant_id: str, deck_dice: DeckDice | None = None) -> None:

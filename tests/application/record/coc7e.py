@@ -358,5 +358,5 @@ class Coc7eMachine(LegalAttacks, RecordMachine):
         elif play.send("undo", "/undo", {"count": 1, "reason": "to find the version before the last action"}):
             to_version = self.view["version"] - 1  # the undo's own event is the last; the one before ends an earlier action
             play.send("redo", "/redo", {})
-            play.send("rewind", "/rewind", {"to_version": max(1, to_version)})
+            play.send("rewind", "/rewind", {"to_version": max(1, to_version)}, if_match=self.view["version"])
         history_restores(play, before)

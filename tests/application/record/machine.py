@@ -211,7 +211,9 @@ class RecordMachine(RuleBasedStateMachine):
             # a draw over 1..version+1 left whether a machine ever rewound to the luck of its draws.
             earlier = st.integers(1, max(1, self.view["version"] - 1))
             to_version = data.draw(st.one_of(earlier, earlier, earlier, st.just(self.view["version"] + 1)))
-            play.send("rewind", "/rewind", {"to_version": to_version}, if_match=self.if_match(data))
+            # A rewind needs If-Match (428 without): on the version now, or now and then a stale one (412).
+            if_match = self.if_match(data)
+            play.send("rewind", "/rewind", {"to_version": to_version}, if_match=self.view["version"] if if_match is None else if_match)
         elif what == "ask for an undo":
             body = {"count": data.draw(st.integers(1, 2)), "note": "that roll was a mistake"}
             play.send("undo request", "/undo-requests", body, token=self.token(data))

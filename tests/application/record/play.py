@@ -143,7 +143,7 @@ class Play:
         return None
 
     def _accepted(self, response: Any, answer: dict[str, Any], before: tuple[int, str], by_player: bool) -> None:
-        for roll in ([answer["roll"]] if answer.get("roll") else []) + list(answer.get("rolls") or []):
+        for roll in answer.get("rolls") or []:  # a token or a job answers without rolls
             self.rolls_shown[roll["sequence"]] = roll
         chase = answer.get("chase")
         if chase is None:
@@ -214,7 +214,7 @@ class Play:
             self.tally.by_kind[kind, response.status_code] += 1
             self.unchanged(before, f"{kind} refused with {response.status_code}: {answer.get('detail')}")
             return None
-        done = self.get(f"/jobs/{answer['job']['job_id']}", wait=10)
+        done = self.get(f"/jobs/{answer['job']['job_id']}", wait=10)["job"]
         if done["status"] == "failed" and str(done["error"]).startswith(REFUSALS):
             self.tally.refused += 1
             self.tally.by_kind[kind, "job refused"] += 1

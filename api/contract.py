@@ -1,0 +1,231 @@
+"""The OpenAPI 3.1 document as the contract (issue 18 part 1, DESIGN.md section 10).
+
+flask-smorest and apispec write each operation from its blueprint; this module finishes the
+document once it is built, from rules that hold for every operation of every game system, so
+that no blueprint has to repeat them: an operationId, a description, the security it really
+needs, every error status it can answer (one problem schema, api/problem_docs.py) and the
+headers of its answers. What apispec 6 lacks for 3.1 is fixed here too: ``example`` in a
+schema becomes ``examples`` (3.1 is JSON Schema 2020-12, where ``example`` is deprecated).
+"""
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any, Callable
+
+from flask_smorest import Api
+
+from api import problem_docs
+from api.doc_parts import (
+    CACHING, CHASE_HEADERS, COMMAND_HEADERS, LOCATION, NOT_MODIFIED, PAGING, PROBES, PUBLIC, RATE_HEADERS, SECURITY_SCHEMES, VALIDATOR, WHO,
+)
+from api.problem_docs import answer
+from api.view_docs import DryRun
+
+OPENAPI_VERSION = "3.1.0"
+WRITES = ("post", "put", "patch", "delete")
+# flask-smorest's own error documentation ({code, status, message, errors} as application/json),
+# which this API never answers: every error is problem+json.
+SMOREST_LEFTOVERS = ("Error", "PaginationMetadata")
+
+# Answers that carry the chase's envelope headers (api/chases.py result), and reads of the record
+# that carry its chain head (api/history.py with_head).
+CHASE_ANSWERS = re.compile(r"^#/components/schemas/(CommandResult|\w*Result)$")
+RECORD_READS = re.compile(r"^#/components/schemas/(RollHistory|EventLog|Export)$")
+DRY_RUN = "#/components/schemas/DryRun"
+
+
+def operation_id(method: str, path: str) -> str:
+    """method_words, from the path: /chases/{chase_id}/d6/participants/{participant_id}/move is
+    post_d6_participants_move; a path ending in a parameter says so (get_jobs_by_job)."""
+    segments = [s for s in path.split("/") if s]
+    if segments[:2] == ["chases", "{chase_id}"] and len(segments) > 2:
+        segments = segments[2:]
+    words = []
+    for i, segment in enumerate(segments):
+        names = re.findall(r"\{(\w+)\}", segment)
+        if not names:
+            words.append(re.sub(r"\W", "_", segment))
+        elif names == ["system"]:
+            words.append("system")
+        elif i == len(segments) - 1:
+            words.append("by_" + "_".join(n.removesuffix("_id") for n in names))
+    return "_".join([method, *words])
+
+
+def security_of(method: str, path: str) -> list[dict[str, list[str]]]:
+    if path.startswith("/rules/") or path in ("/health", "/ready", "/openapi.json") or (method == "post" and path in ("/chases", "/sessions", "/campaigns")):
+        return []
+    if path.startswith("/admin/"):
+        return [{"operatorToken": []}]
+    if path == "/metrics":
+        return [{"metricsToken": []}, {}]
+    if path.startswith(("/sessions/", "/campaigns/")):
+        return [{"groupToken": []}]
+    if path.endswith("/stream"):
+        return [{"chaseToken": []}, {"streamTicket": []}]
+    return [{"chaseToken": []}]
+
+
+def errors_of(method: str, path: str, operation: dict[str, Any], security: list[dict[str, list[str]]]) -> list[str]:
+    """Every error status the operation can answer, by what it takes and what it touches."""
+    statuses = ["422", "429"]  # any request: a bad query parameter (unknown ones too), the rate limit
+    if method in WRITES:
+        statuses += ["413", "415"]  # api/guards.py: before the body is read
+    if "requestBody" in operation:
+        statuses.append("400")
+    if any(security_option for security_option in security):
+        statuses += ["401", "403"]
+    if "{" in path:
+        statuses.append("404")
+    if method == "post" or (method in WRITES and "{chase_id}" in path):
+        statuses.append("409")  # a rule broken, the record refusing, an Idempotency-Key in flight
+    if method in WRITES and "{chase_id}" in path:
+        statuses += ["412", "428"]  # If-Match
+    if "{chase_id}" in path:
+        statuses.append("503")  # the chase's views set aside
+    return sorted(set(statuses))
+
+
+def _success_headers(method: str, status: str, response: dict[str, Any]) -> dict[str, Any]:
+    headers = {name: {"$ref": f"#/components/headers/{name}"} for name in RATE_HEADERS}
+    schema = next(iter(response.get("content", {}).values()), {}).get("schema", {})
+    refs = [schema.get("$ref", "")] + [option.get("$ref", "") for option in schema.get("anyOf", ())]
+    if any(CHASE_ANSWERS.match(ref) for ref in refs):
+        # A dry run answers without them: required only where every answer has them.
+        required = DRY_RUN not in refs
+        headers.update({name: {"$ref": f"#/components/headers/{name}" + ("" if required else "Optional")} for name in CHASE_HEADERS})
+    if any(RECORD_READS.match(ref) for ref in refs):
+        headers["X-Chain-Head"] = {"$ref": "#/components/headers/X-Chain-Head"}
+    headers.update({name: {"$ref": f"#/components/headers/{name}"} for name in _more_headers(method, status)})
+    if method == "get" and status == "200":
+        headers.setdefault("ETag", {"$ref": "#/components/headers/Validator"})
+    return headers
+
+
+def _more_headers(method: str, status: str) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if method == "post":
+        headers.update(COMMAND_HEADERS)
+    if method == "get" and status == "200":
+        headers.update(CACHING)
+    if status in ("201", "202"):
+        headers.update(LOCATION)
+    return headers
+
+
+def _pages(response: dict[str, Any], components: dict[str, Any]) -> bool:
+    """A list answered a page at a time: its schema has the ``next`` link (api/paging.py)."""
+    ref = response.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
+    return "next" in components.get("schemas", {}).get(ref.rsplit("/", 1)[-1], {}).get("properties", {})
+
+
+def dry_runs(operation: dict[str, Any]) -> None:
+    """An operation with ``?dry_run=`` (api/dry_run.py) may answer 200 with what it would do."""
+    if not any(p.get("name") == "dry_run" and p.get("in") == "query" for p in operation.get("parameters", ())):
+        return
+    responses = operation.setdefault("responses", {})
+    recorded = next((status for status in ("200", "201", "202") if status in responses), None)
+    dry = {"$ref": DRY_RUN}
+    if recorded == "200":
+        media = responses["200"].setdefault("content", {}).setdefault("application/json", {})
+        media["schema"] = {"anyOf": [media["schema"], dry]} if "schema" in media else dry
+        responses["200"]["description"] += "; with ?dry_run=true, what the command would do (DryRun)"
+    else:
+        responses["200"] = {"description": "?dry_run=true: what the command would do, recorded nothing", "content": {"application/json": {"schema": dry}}}
+
+
+def _describe(operation: dict[str, Any], security: list[dict[str, list[str]]]) -> None:
+    summary = operation.get("summary") or operation.get("description", "").split("\n")[0]
+    operation["summary"] = summary
+    schemes = [name for option in security for name in option]
+    who = PUBLIC if not schemes else WHO[schemes[0]]
+    if "streamTicket" in schemes:
+        who += " A browser's EventSource sends a stream ticket instead (?ticket=)."
+    # The docstring's body, when it has one beyond the summary, then who may call it.
+    body = operation.get("description", "").strip()
+    operation["description"] = (body + "\n\n" if body and body != summary else "") + who
+
+
+def _examples(node: Any) -> None:
+    """3.1 schemas say ``examples: [...]``; apispec writes marshmallow's ``example`` metadata as is."""
+    if isinstance(node, dict):
+        if "example" in node and ("type" in node or "$ref" in node or "properties" in node):
+            node["examples"] = [node.pop("example")]
+        for value in node.values():
+            _examples(value)
+    elif isinstance(node, list):
+        for value in node:
+            _examples(value)
+
+
+def track_view(doc: dict[str, Any], views: dict[str, type]) -> None:
+    """A command's ``chase`` is its system's track view (api/schemas.py SystemView), chosen by
+    ``system``; with Prefer: return=minimal, only the envelope's identity, which each matches."""
+    schemas = doc["components"]["schemas"]
+    schemas["TrackView"] = {
+        "description": "the chase's track view, as its game system (`system`) shows it",
+        "anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in sorted({view.__name__ for view in views.values()})],
+        "discriminator": {"propertyName": "system", "mapping": {system: f"#/components/schemas/{view.__name__}" for system, view in sorted(views.items())}},
+    }
+    for schema in schemas.values():
+        for prop in schema.get("properties", {}).values():
+            if prop.get("$ref") == "#/components/schemas/ChaseView":
+                prop["$ref"] = "#/components/schemas/TrackView"
+    # One participant (GET .../participants/{id}): as its system's track view shows it.
+    kinds = sorted({schemas[view.__name__]["properties"]["participants"]["additionalProperties"]["$ref"] for view in views.values()})
+    if "ParticipantView" in schemas:
+        described = schemas["ParticipantView"]["properties"]["participant"].get("description", "")
+        schemas["ParticipantView"]["properties"]["participant"] = {"anyOf": [{"$ref": ref} for ref in kinds], "description": described}
+
+
+def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[str, Any]:
+    doc["openapi"] = OPENAPI_VERSION
+    if views:
+        track_view(doc, views)
+    doc.pop("security", None)  # declared per operation
+    # The app's own routes (api/__init__.py, api/observability.py), which no blueprint documents.
+    doc.setdefault("paths", {}).update(copy.deepcopy(PROBES))
+    doc.setdefault("tags", []).append({"name": "operations", "description": "Liveness, readiness and metrics, for operators and load balancers"})
+    components = doc.setdefault("components", {})
+    for name in SMOREST_LEFTOVERS:
+        components.get("schemas", {}).pop(name, None)
+    components["responses"] = {}
+    problem_docs.install(components)
+    components["securitySchemes"] = SECURITY_SCHEMES
+    components["headers"] = {**RATE_HEADERS, **CHASE_HEADERS, **COMMAND_HEADERS, **LOCATION, **CACHING, **PAGING, "Validator": VALIDATOR}
+    components["responses"]["NotModified"] = NOT_MODIFIED
+    components["headers"].update({f"{name}Optional": {**header, "required": False} for name, header in CHASE_HEADERS.items()})
+    for path, item in doc.get("paths", {}).items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            operation["operationId"] = operation_id(method, path)
+            security = security_of(method, path)
+            operation["security"] = security
+            _describe(operation, security)
+            dry_runs(operation)
+            responses = {status: response for status, response in operation.get("responses", {}).items() if status[0] in "123"}
+            for status, response in responses.items():
+                response.setdefault("headers", {}).update(_success_headers(method, status, response))
+                if _pages(response, components):
+                    response["headers"]["Link"] = {"$ref": "#/components/headers/Link"}
+            if method == "get" and "200" in responses and "text/event-stream" not in responses["200"].get("content", {}):
+                responses["304"] = {"$ref": "#/components/responses/NotModified"}  # If-None-Match
+            for status in errors_of(method, path, operation, security):
+                responses[status] = answer(status)
+            operation["responses"] = dict(sorted(responses.items()))
+    for schema in components.get("schemas", {}).values():
+        _examples(schema)
+    for item in doc.get("paths", {}).values():
+        _examples(item)
+    return doc
+
+
+def install(api: Api, views: dict[str, type]) -> None:
+    """The document is finished every time it is written (GET /openapi.json, flask openapi write);
+    ``views``: each system's track-view schema, filled in as the systems are registered."""
+    api.spec.components.schema("DryRun", schema=DryRun)
+    build: Callable[[], dict[str, Any]] = api.spec.to_dict
+    api.spec.to_dict = lambda: finish(build(), views)  # type: ignore[method-assign]
+

@@ -1,0 +1,39 @@
+"""Where each Call of Cthulhu command is sent, and who may send it (api/affordances.py): the
+track view's ``actions`` name these, with what the domain's guards say of each now
+(domain/rules/coc7e/affordances.py). ``who``: "player" (a player for their own participant),
+"healer" (a player for the healer they name: any player with a participant), "keeper"."""
+from __future__ import annotations
+
+from api.affordances import Route
+
+_P = "/participants/{participant_id}"
+
+PARTICIPANT = {
+    "speed_roll": Route("POST", f"{_P}/speed-roll", "player"),
+    "move": Route("POST", f"{_P}/move", "player"),
+    "delay": Route("POST", f"{_P}/delay", "player"),
+    "end_turn": Route("POST", f"{_P}/end-turn", "player"),
+    "negotiate": Route("POST", f"{_P}/negotiate", "player"),
+    "break_barrier": Route("POST", f"{_P}/break-barrier", "player"),
+    "attack": Route("POST", f"{_P}/attack", "player"),
+    "fire": Route("POST", f"{_P}/fire", "player"),
+    "reload": Route("POST", f"{_P}/reload", "player"),
+    "mishap_roll": Route("POST", f"{_P}/mishap-roll", "player"),
+    "consequences": Route("POST", f"{_P}/consequences", "keeper"),
+    "damage": Route("POST", f"{_P}/damage", "keeper"),
+    "dying_roll": Route("POST", f"{_P}/dying-roll", "player"),
+    "first_aid": Route("POST", f"{_P}/first-aid", "healer"),
+    "medicine": Route("POST", f"{_P}/medicine", "healer"),
+    "recovery": Route("POST", f"{_P}/recovery", "keeper"),
+    "condition": Route("POST", f"{_P}/condition", "keeper"),
+}
+CHASE = {
+    "add_participant": Route("POST", "/participants", "keeper"),
+    "cut_to_the_chase": Route("POST", "/cut-to-the-chase", "keeper"),
+    "begin_fight": Route("POST", "/fight", "keeper"),
+    "skill_roll": Route("POST", "/skill-rolls", "player"),
+    "dice_roll": Route("POST", "/dice-rolls", "player"),
+    "place_obstacle": Route("POST", "/obstacles", "keeper"),
+    "random_hazards": Route("POST", "/random-hazards", "keeper"),
+}
+ACTION_ROUTES = {"coc7e": (PARTICIPANT, CHASE), "coc7e-combat": (PARTICIPANT, CHASE)}

@@ -1,0 +1,18 @@
+"""Where each D6 command is sent, and who may send it (api/affordances.py): the track view's
+``actions`` name these, with what the domain's guards say of each now
+(domain/rules/d6/affordances.py)."""
+from __future__ import annotations
+
+from api.affordances import Route
+
+PARTICIPANT = {
+    "move": Route("POST", "/d6/participants/{participant_id}/move", "player"),
+    "fatigue_roll": Route("POST", "/d6/participants/{participant_id}/fatigue-roll", "player"),
+}
+CHASE = {
+    "add_participant": Route("POST", "/d6/participants", "keeper"),
+    "begin": Route("POST", "/d6/begin", "keeper"),
+    "skill_roll": Route("POST", "/d6/skill-rolls", "player"),
+    "end_round": Route("POST", "/d6/end-round", "keeper"),
+}
+ACTION_ROUTES = {"d6": (PARTICIPANT, CHASE)}

@@ -1,0 +1,75 @@
+"""What may be done now in a chase, and whether its last command ended a turn (DESIGN.md 10).
+
+Worked out when a client reads the live track view, not when the view is written: the stored
+views stay as they were (the write path of a big chase, the golden histories, time travel and
+replay frames are untouched), and a command answered with ``Prefer: return=minimal`` pays
+nothing. Each system's ``legal_actions`` (domain/rules/<system>/affordances.py) asks its
+commands' own guards of the chase at the view's version, the chase this process keeps for its
+commands (application/chase_cache.py), borrowed and given back unchanged.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Mapping
+from uuid import UUID
+
+from application.runner import CommandRunner
+from domain.affordances import Legal
+
+
+KEPT = 16  # chase versions whose answer is kept: every reader of a version after a command pays once
+
+
+class Affordances:
+    def __init__(self, runner: CommandRunner, events: Any, by_system: Mapping[str, Callable[[Any], Legal]]) -> None:
+        self.runner = runner
+        self.events = events
+        self.by_system = dict(by_system)
+        self._kept: OrderedDict[tuple[UUID, int], Legal | None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def legal_now(self, chase_id: UUID, version: int) -> Legal | None:
+        """What each participant and the chase may do at ``version`` (the live view's); None when
+        the chase's system tells nothing of it. A version never changes: its answer is kept
+        (read-only: the API copies what it shows)."""
+        key = (chase_id, version)
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        legal = self._worked_out(chase_id, version)
+        with self._lock:
+            self._kept[key] = legal
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+        return legal
+
+    def _worked_out(self, chase_id: UUID, version: int) -> Legal | None:
+        cached = self.runner.cache.check_out(chase_id)
+        try:
+            if cached is not None and cached.version < version:
+                cached = self.runner.projector(cached, self.runner.store.repository.event_store.get(chase_id, gt=cached.version, lte=version))
+            at = cached if cached is not None and cached.version == version else self.runner.load_at(chase_id, version)
+            legal = self._legal(at)
+        except BaseException:
+            self.runner.cache.release(chase_id)
+            raise
+        if cached is not None:
+            self.runner.cache.check_in(cached)  # only read: given back as it was
+        else:
+            self.runner.cache.release(chase_id)
+        return legal
+
+    def _legal(self, chase: Any) -> Legal | None:
+        legal = self.by_system.get(chase.SYSTEM)
+        return legal(chase) if legal else None
+
+    def turn_ended(self, chase_id: UUID, version: int) -> bool:
+        """Whether the command that brought the chase to ``version`` ended a turn (its events,
+        one action, hold one whose class says ENDS_TURN). An undo, redo or reveal ends none."""
+        last = next(iter(self.events.get(chase_id, lte=version, desc=True, limit=1)), None)
+        if last is None or getattr(last, "meta", False):
+            return False
+        action = getattr(last, "action", last.originator_version)
+        return any(getattr(e, "ENDS_TURN", False) for e in self.events.get(chase_id, gt=action - 1, lte=version))

@@ -1,0 +1,114 @@
+"""What each participant of a Call of Cthulhu chase or fight may do now, and why not (domain/affordances.py).
+
+Every entry asks the guard its command calls first (rounds.check_move, obstacle_procedures.facing,
+wound_procedures.check_first_aid, ...), so a refusal here is word for word the refusal the command
+would answer with. Most commands are for the one whose turn it is ("Dexterity and the Order of
+Movement"): ``require_turn`` is asked once per participant and its refusal stands for every one of
+them, which keeps a chase of 1,000 participants cheap (one refusal each, not one per command).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.affordances import Legal, Refusal, judge, record_actions, same_for_all
+from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, mishaps, obstacle_procedures, rounds, wound_procedures
+from domain.rules.coc7e.errors import CHASES
+
+# The commands only the one whose turn it is may send (each calls rounds.require_turn first).
+ON_TURN_CHASE = ("move", "delay", "end_turn", "negotiate", "break_barrier", "attack", "fire", "reload")
+ON_TURN_FIGHT = ("delay", "end_turn", "attack", "fire", "reload")
+ENDING = f"{CHASES} \"Escaping the Pursuer\""
+
+
+def legal_actions(chase: Any) -> Legal:
+    """What may be done now in a chase (coc7e-chases.txt), by participant and for the chase."""
+    participants = {}
+    for pid in chase.participants:
+        actions = {"speed_roll": judge(lambda: chase.check_speed_roll(pid))}
+        actions.update(_on_turn(chase, pid, ON_TURN_CHASE))
+        actions.update(_keeper_rulings(chase, pid))
+        participants[pid] = actions
+    return {
+        "chase": {
+            "add_participant": judge(chase.check_add_participant),
+            "cut_to_the_chase": judge(chase.check_cut_to_the_chase),
+            "skill_roll": judge(chase.require_not_ended),
+            "dice_roll": judge(chase.require_not_ended),
+            "place_obstacle": judge(chase.require_not_ended),
+            "name_location": judge(chase.require_not_ended),
+            "random_hazards": judge(chase.require_not_ended),
+            **record_actions(chase, ENDING),
+        },
+        "participants": participants,
+    }
+
+
+def legal_fight_actions(encounter: Any) -> Legal:
+    """What may be done now in a fight without a chase (coc7e-combat.txt)."""
+    participants = {}
+    for pid in encounter.participants:
+        actions = _on_turn(encounter, pid, ON_TURN_FIGHT)
+        actions.update(_keeper_rulings(encounter, pid))
+        participants[pid] = actions
+    return {
+        "chase": {
+            # Joining a fight in progress is allowed (Encounter.add_participant): stand by, then join_fight.
+            "add_participant": None if encounter.phase == "running" else judge(encounter.check_add_participant),
+            "begin_fight": judge(lambda: encounter_rounds.check_begin_fight(encounter)),
+            "skill_roll": judge(encounter.require_not_ended),
+            "dice_roll": judge(encounter.require_not_ended),
+            **record_actions(encounter, encounter_rounds.ORDER_OF_ATTACK),
+        },
+        "participants": participants,
+    }
+
+
+def _on_turn(chase: Any, pid: str, actions: tuple[str, ...]) -> dict[str, Refusal]:
+    """The turn's commands: the turn's guard once, then each command's own guard past it."""
+    turn = judge(lambda: rounds.require_turn(chase, pid))
+    if turn is not None:
+        return same_for_all(turn, actions)
+    found = same_for_all(None, actions)  # attack, fire, reload: the rest depends on target and weapon
+    for action, guard in _PAST_THE_TURN.items():
+        if action in found:
+            found[action] = judge(lambda: guard(chase, pid))
+    return found
+
+
+# The guards of the turn's commands, beyond whose turn it is.
+_PAST_THE_TURN = {
+    "move": lambda chase, pid: rounds.check_move(chase, pid, 1),
+    "delay": rounds.check_delay,
+    "negotiate": lambda chase, pid: obstacle_procedures.facing(chase, pid, None),
+    "break_barrier": obstacle_procedures.check_break,
+    "attack": conflict_procedures.check_attack,
+    "fire": fire_procedures.check_fire,
+    "reload": lambda chase, pid: arms.require_gun(rounds.require_turn(chase, pid)),
+}
+
+
+WOUNDS = ("damage", "dying_roll", "first_aid", "medicine", "recovery", "condition")
+MISHAPS = ("mishap_roll", "consequences")
+
+
+def _keeper_rulings(chase: Any, pid: str) -> dict[str, Refusal]:
+    """Mishaps, wounds and healing: whenever the rules allow, not only on the participant's turn.
+    As for the turn, the guard each of them calls first is asked once for all of them."""
+    running = judge(lambda: mishaps.require_running(chase))
+    found = same_for_all(running, MISHAPS) if running else {
+        "mishap_roll": judge(lambda: mishaps.check_mishap_roll(chase, pid)),
+        "consequences": judge(lambda: mishaps.check_consequences(chase, pid)),
+    }
+    patient = judge(lambda: wound_procedures.patient(chase, pid))
+    if patient is not None:
+        return {**found, **same_for_all(patient, WOUNDS)}
+    p = chase.participants[pid]
+    return {
+        **found,
+        "damage": judge(lambda: wound_procedures.check_inflict(chase, pid)),
+        "dying_roll": judge(lambda: wound_procedures.check_dying_roll(chase, pid)),
+        "first_aid": judge(lambda: wound_procedures.check_first_aid(chase, pid, p.first_aid_tries >= 1)),
+        "medicine": judge(lambda: wound_procedures.check_medicine(chase, pid)),
+        "recovery": judge(lambda: wound_procedures.check_recover(chase, pid)),
+        "condition": None,  # its guard is ``patient``, passed
+    }
