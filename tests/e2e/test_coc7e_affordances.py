@@ -43,7 +43,16 @@ BODIES = {
     "dice_roll": lambda view, p: {"expression": "1D6"},
     "place_obstacle": lambda view, p: {"kind": "hazard", "between": [20, 21], "name": "Far mud", "skills": ["DEX"]},
     "random_hazards": lambda view, p: None,  # queues a job (its own tests: test_jobs.py)
+    # optional rules (coc7e-chases.txt part 5; the scenario: test_coc7e_optional_affordances.py)
+    "place_fork": lambda view, p: {"at": 30, "routes": ["High road", "Low road"]},
+    "choose_route": lambda view, p: {"route": _route_here(view, p)},
+    "join": lambda view, p: {"location": 0, "keep_if_slower": True},
+    "leave": lambda view, p: {},
 }
+
+
+def _route_here(view: dict[str, Any], p: dict[str, Any]) -> str:
+    return next((f["routes"][0] for f in view["forks"] if f["at"] == p["location"]), "High road")
 
 
 def test_every_action_the_view_offers_succeeds_and_every_refusal_is_the_commands_own(keeper):

@@ -26,6 +26,10 @@ PARTICIPANT = {
     "medicine": Route("POST", f"{_P}/medicine", "healer"),
     "recovery": Route("POST", f"{_P}/recovery", "keeper"),
     "condition": Route("POST", f"{_P}/condition", "keeper"),
+    # optional rules (coc7e-chases.txt part 5; api/systems/coc7e/optional_rules.py)
+    "choose_route": Route("POST", f"{_P}/choose-route", "player"),
+    "join": Route("POST", f"{_P}/join", "keeper"),
+    "leave": Route("POST", f"{_P}/leave", "keeper"),
 }
 CHASE = {
     "add_participant": Route("POST", "/participants", "keeper"),
@@ -35,5 +39,6 @@ CHASE = {
     "dice_roll": Route("POST", "/dice-rolls", "player"),
     "place_obstacle": Route("POST", "/obstacles", "keeper"),
     "random_hazards": Route("POST", "/random-hazards", "keeper"),
+    "place_fork": Route("POST", "/forks", "keeper"),
 }
 ACTION_ROUTES = {"coc7e": (PARTICIPANT, CHASE), "coc7e-combat": (PARTICIPANT, CHASE)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.affordances import Legal, Refusal, judge, record_actions, same_for_all
-from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, mishaps, obstacle_procedures, rounds, wound_procedures
+from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, obstacle_procedures, rounds, routes, wound_procedures
 from domain.rules.coc7e.errors import CHASES
 
 # The commands only the one whose turn it is may send (each calls rounds.require_turn first).
@@ -27,10 +27,12 @@ def legal_actions(chase: Any) -> Legal:
         actions = {"speed_roll": judge(lambda: chase.check_speed_roll(pid))}
         actions.update(_on_turn(chase, pid, ON_TURN_CHASE))
         actions.update(_keeper_rulings(chase, pid))
+        actions.update(_optional(chase, pid))
         participants[pid] = actions
     return {
         "chase": {
             "add_participant": judge(chase.check_add_participant),
+            "place_fork": judge(lambda: routes.check_place_fork(chase)),
             "cut_to_the_chase": judge(chase.check_cut_to_the_chase),
             "skill_roll": judge(chase.require_not_ended),
             "dice_roll": judge(chase.require_not_ended),
@@ -60,6 +62,16 @@ def legal_fight_actions(encounter: Any) -> Legal:
             **record_actions(encounter, encounter_rounds.ORDER_OF_ATTACK),
         },
         "participants": participants,
+    }
+
+
+def _optional(chase: Any, pid: str) -> dict[str, Refusal]:
+    """The optional rules' commands (coc7e-chases.txt part 5): each guard asks first whether the
+    chase uses its rule, so a rule switched off answers with the 409 its command gives."""
+    return {
+        "choose_route": judge(lambda: routes.check_choose_route(chase, pid)),
+        "join": judge(lambda: joining.check_join(chase, pid)),
+        "leave": judge(lambda: joining.check_leave(chase, pid)),
     }
 
 

@@ -95,6 +95,19 @@ def require_joining(chase: JoiningChase, p: Participant | None, what: str) -> No
 
 def join(chase: JoiningChase, participant_id: str, location: Any, keep_if_slower: bool = False) -> None:
     """The Keeper places a joiner who has made the speed roll."""
+    p = check_join(chase, participant_id)
+    if isinstance(location, bool) or not isinstance(location, int) or not 0 <= location <= MAX_LOCATION:
+        raise InvalidCommand("location", f"must be a whole number from 0 to {MAX_LOCATION}")
+    assert chase.slowest_mov is not None  # set by the first round, which the cut begins
+    quarries = [q.chase_mov for q in chase.participants.values() if q.role == "quarry" and q.status == "in_chase" and not q.aboard]
+    if p.role == "pursuer" and quarries and p.chase_mov < min(quarries) and not keep_if_slower:
+        chase.trigger_event(ParticipantJoined, participant_id=p.id, location=None, status="left_behind", slowest_mov=chase.slowest_mov)
+        return
+    chase.trigger_event(ParticipantJoined, participant_id=p.id, location=location, status="in_chase", slowest_mov=min(chase.slowest_mov, p.chase_mov))
+
+
+def check_join(chase: JoiningChase, participant_id: str) -> Participant:
+    """The guard of ``join`` before the location named: the rule in use, a joiner waiting, speed rolled."""
     chase.require_optional_rule(RULE)
     chase.require_not_ended()
     p = chase.participant(participant_id)
@@ -106,18 +119,20 @@ def join(chase: JoiningChase, participant_id: str, location: Any, keep_if_slower
         raise RuleBroken(f"{p.name} is not waiting to join ({p.status})", JOINING)
     if p.speed_mov is None:
         raise RuleBroken(f"{p.name} makes the speed roll before joining", JOINING)
-    if isinstance(location, bool) or not isinstance(location, int) or not 0 <= location <= MAX_LOCATION:
-        raise InvalidCommand("location", f"must be a whole number from 0 to {MAX_LOCATION}")
-    assert chase.slowest_mov is not None  # set by the first round, which the cut begins
-    quarries = [q.chase_mov for q in chase.participants.values() if q.role == "quarry" and q.status == "in_chase" and not q.aboard]
-    if p.role == "pursuer" and quarries and p.chase_mov < min(quarries) and not keep_if_slower:
-        chase.trigger_event(ParticipantJoined, participant_id=p.id, location=None, status="left_behind", slowest_mov=chase.slowest_mov)
-        return
-    chase.trigger_event(ParticipantJoined, participant_id=p.id, location=location, status="in_chase", slowest_mov=min(chase.slowest_mov, p.chase_mov))
+    return p
 
 
 def leave(chase: JoiningChase, participant_id: str, reason: str = "") -> None:
     """A participant leaves the chase (the Keeper's ruling: gives up, turns off, is called away)."""
+    p = check_leave(chase, participant_id)
+    if not isinstance(reason, str) or len(reason) > MAX_REASON:
+        raise InvalidCommand("reason", f"at most {MAX_REASON} characters")
+    chase.trigger_event(ParticipantLeft, participant_id=p.id, reason=reason)
+    rounds.turn_goes_on(chase, p)  # on their own turn, the leaver's turn ends
+
+
+def check_leave(chase: JoiningChase, participant_id: str) -> Participant:
+    """The guard of ``leave`` before the reason given: the rule in use, the leaver in the chase."""
     chase.require_optional_rule(RULE)
     chase.require_not_ended()
     p = chase.participant(participant_id)
@@ -125,7 +140,4 @@ def leave(chase: JoiningChase, participant_id: str, reason: str = "") -> None:
         raise RuleBroken(f"{p.name} rides in a vehicle: the vehicle leaves, with those aboard", JOINING)
     if p.status != "in_chase":
         raise RuleBroken(f"{p.name} is not in the chase ({p.status})", JOINING)
-    if not isinstance(reason, str) or len(reason) > MAX_REASON:
-        raise InvalidCommand("reason", f"at most {MAX_REASON} characters")
-    chase.trigger_event(ParticipantLeft, participant_id=p.id, reason=reason)
-    rounds.turn_goes_on(chase, p)  # on their own turn, the leaver's turn ends
+    return p

@@ -50,10 +50,8 @@ class RoundsChase(track_features.TrackChase, Protocol):
 def move(chase: RoundsChase, participant_id: str, locations: int = 1) -> None:
     """Spend movement actions to move forward, one location for each ("Moving From One Location to the Next")."""
     p, start, blocking = check_move(chase, participant_id, locations)
-    # A choice of routes stops the move too, until the participant takes one ("Choosing a Route").
+    # A choice of routes further on stops the move there, until the participant takes one ("Choosing a Route").
     fork = forks.fork_unchosen(chase, participant_id, start, locations)
-    if fork == start:
-        raise RuleBroken(f"{p.name} stands where the track branches: choose a route first", forks.ROUTES)
     if fork is not None and (blocking is None or fork < blocking["from_location"]):
         blocking = None
         locations = fork - start
@@ -100,6 +98,9 @@ def check_move(chase: RoundsChase, participant_id: str, locations: int = 1) -> t
             f"{blocking['name']} lies ahead of {p.name}: negotiate it (or break it down) to move on",
             f"{CHASES} \"{'Hazards' if blocking['kind'] == 'hazard' else 'Barriers'}\"",
         )
+    # Standing at a fork without a route taken: no move until one is ("Choosing a Route").
+    if forks.fork_unchosen(chase, participant_id, start, 1) == start:
+        raise RuleBroken(f"{p.name} stands where the track branches: choose a route first", forks.ROUTES)
     return p, start, blocking
 
 

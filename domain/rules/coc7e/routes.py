@@ -16,8 +16,7 @@ class RoutesChase(rounds.RoundsChase, ForkedChase, Protocol):
 
 def place_fork(chase: RoutesChase, at: Any, routes: Any) -> None:
     """The Keeper presents a choice of two or more named routes at location ``at``."""
-    chase.require_optional_rule("choosing_a_route")
-    chase.require_not_ended()
+    check_place_fork(chase)
     if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= MAX_LOCATION:
         raise InvalidCommand("at", f"must be a whole number from 0 to {MAX_LOCATION}")
     if not isinstance(routes, list) or not 2 <= len(routes) <= MAX_ROUTES:
@@ -33,6 +32,21 @@ def place_fork(chase: RoutesChase, at: Any, routes: Any) -> None:
 def choose_route(chase: RoutesChase, participant_id: str, route: Any) -> None:
     """On their turn, at a fork, a participant takes one of its routes: the quarry as they will,
     pursuers following whichever branch they choose."""
+    p, at = check_choose_route(chase, participant_id)
+    if route not in chase.forks[str(at)]:
+        raise InvalidCommand("route", f"must be one of {', '.join(chase.forks[str(at)])}")
+    chase.trigger_event(RouteChosen, participant_id=p.id, at=at, route=route)
+    pedal_procedures.speed_on(chase, p)  # a vehicle stopped here mid-acceleration covers the rest ("Pedal to the Metal")
+
+
+def check_place_fork(chase: RoutesChase) -> None:
+    """The guard of ``place_fork`` before its input: the rule in use, the chase not ended."""
+    chase.require_optional_rule("choosing_a_route")
+    chase.require_not_ended()
+
+
+def check_choose_route(chase: RoutesChase, participant_id: str) -> tuple[Any, int]:
+    """The guard of ``choose_route`` before the route named: who chooses, and the fork where they stand."""
     chase.require_optional_rule("choosing_a_route")
     p = rounds.require_turn(chase, participant_id)
     at = chase.track.location_of(p.id)
@@ -42,7 +56,4 @@ def choose_route(chase: RoutesChase, participant_id: str, route: Any) -> None:
         raise RuleBroken(f"there is no choice of routes where {p.name} stands (location {at})", ROUTES)
     if str(at) in chase.paths.get(p.id, {}):
         raise RuleBroken(f"{p.name} has already taken the {chase.paths[p.id][str(at)]} route here", ROUTES)
-    if route not in chase.forks[str(at)]:
-        raise InvalidCommand("route", f"must be one of {', '.join(chase.forks[str(at)])}")
-    chase.trigger_event(RouteChosen, participant_id=p.id, at=at, route=route)
-    pedal_procedures.speed_on(chase, p)  # a vehicle stopped here mid-acceleration covers the rest ("Pedal to the Metal")
+    return p, at
