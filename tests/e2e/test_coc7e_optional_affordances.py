@@ -1,0 +1,60 @@
+"""The track view's actions for the optional rules of coc7e-chases.txt part 5 (issue 18 part 4): a
+fork stops a move in the view as the command does, the route choice is offered where it may be
+made, and a rule the Keeper switched off is shown refused with the 409's words and rule."""
+from __future__ import annotations
+
+from domain.rules.coc7e.optional_rules import NAMES
+from tests.e2e.affordance_checks import actions_of, allowed, sweep
+from tests.e2e.coc7e_table import harvey_and_the_farmer
+from tests.e2e.test_coc7e_affordances import BODIES
+
+ROUTES = 'coc7e-chases.txt "Choosing a Route"'
+JOINING = 'coc7e-chases.txt "Characters Joining a Chase in Progress"'
+# This chase rolls at the table: the sweep sends the commands that take no dice (the rest are
+# swept with server dice in test_coc7e_affordances.py).
+DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave"}
+TABLE_BODIES = {action: body if action in DICELESS else (lambda view, p: None) for action, body in BODIES.items()}
+
+
+def switch_off(keeper, *rules):
+    response = keeper.http.client.put(
+        f"/chases/{keeper.chase_id}/optional-rules", json={"optional_rules": [n for n in NAMES if n not in rules]},
+        headers={"Authorization": f"Bearer {keeper.keeper_token}"},
+    )
+    return keeper.ok(response)["chase"]
+
+
+def test_a_fork_and_rules_switched_off_read_in_the_view_as_the_commands_answer(keeper):
+    # Harvey at 2, the farmer at 0; the Keeper may place a fork, Harvey may leave (the Keeper's ruling).
+    harvey_and_the_farmer(keeper)
+    harvey, farmer = keeper.ids["Harvey"], keeper.ids["Farmer"]
+    view = keeper.track()
+    assert "place_fork" in allowed(view) and "leave" in allowed(view, harvey)
+    assert actions_of(view, harvey)["choose_route"]["why"] == "there is no choice of routes where Harvey stands (location 2)"
+    sweep(keeper, TABLE_BODIES)
+
+    # The track branches at 3; Harvey runs to it, the farmer runs on (round 2, Harvey's turn).
+    keeper.ok(keeper.post("/forks", {"at": 3, "routes": ["into the river", "along the bank"]}), 201)
+    keeper.move("Harvey", 1)
+    keeper.move("Farmer", 2)
+    view = keeper.track()
+    move = actions_of(view, harvey)["move"]
+    assert (move["allowed"], move["why"], move["rule"]) == (False, "Harvey stands where the track branches: choose a route first", ROUTES)
+    assert "choose_route" in allowed(view, harvey)
+    assert sweep(keeper, TABLE_BODIES)["allowed"] >= 3  # choose_route, leave, place_fork (a second fork) succeed
+
+    # The Keeper switches off choosing a route and joining and leaving: shown refused, as the 409s say.
+    switch_off(keeper, "choosing_a_route", "joining_and_leaving")
+    view = keeper.track()
+    choose, leave, fork = actions_of(view, harvey)["choose_route"], actions_of(view, farmer)["leave"], actions_of(view)["place_fork"]
+    assert choose["allowed"] is False and choose["rule"] == ROUTES
+    assert choose["why"].startswith("this chase does not use the optional rule choosing_a_route")
+    assert fork["why"] == choose["why"]
+    assert (leave["allowed"], leave["rule"]) == (False, JOINING)
+    problem = keeper.post(f"/participants/{farmer}/leave", {}).get_json()
+    assert (problem["status"], problem["detail"], problem["rule"]) == (409, leave["why"], leave["rule"])
+    sweep(keeper, TABLE_BODIES)
+
+    # Switched on again: the route may be chosen once more.
+    switch_off(keeper)
+    assert "choose_route" in allowed(keeper.track(), harvey)
