@@ -48,6 +48,8 @@ BODIES = {
     "choose_route": lambda view, p: {"route": _route_here(view, p)},
     "join": lambda view, p: {"location": 0, "keep_if_slower": True},
     "leave": lambda view, p: {},
+    "switch_mode": lambda view, p: {"mode": "swimming"},
+    "substitute_skill": lambda view, p: {"skill": "Stealth", "aptitude": "half", "characteristic": "DEX"},
 }
 
 

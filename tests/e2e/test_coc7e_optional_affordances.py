@@ -12,7 +12,7 @@ ROUTES = 'coc7e-chases.txt "Choosing a Route"'
 JOINING = 'coc7e-chases.txt "Characters Joining a Chase in Progress"'
 # This chase rolls at the table: the sweep sends the commands that take no dice (the rest are
 # swept with server dice in test_coc7e_affordances.py).
-DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave"}
+DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill"}
 TABLE_BODIES = {action: body if action in DICELESS else (lambda view, p: None) for action, body in BODIES.items()}
 
 

@@ -30,6 +30,8 @@ PARTICIPANT = {
     "choose_route": Route("POST", f"{_P}/choose-route", "player"),
     "join": Route("POST", f"{_P}/join", "keeper"),
     "leave": Route("POST", f"{_P}/leave", "keeper"),
+    "switch_mode": Route("POST", f"{_P}/switch-mode", "keeper"),
+    "substitute_skill": Route("POST", f"{_P}/substitute-skill", "keeper"),
 }
 CHASE = {
     "add_participant": Route("POST", "/participants", "keeper"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.affordances import Legal, Refusal, judge, record_actions, same_for_all
-from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, obstacle_procedures, rounds, routes, wound_procedures
+from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, modes, monsters, obstacle_procedures, rounds, routes, wound_procedures
 from domain.rules.coc7e.errors import CHASES
 
 # The commands only the one whose turn it is may send (each calls rounds.require_turn first).
@@ -72,6 +72,8 @@ def _optional(chase: Any, pid: str) -> dict[str, Refusal]:
         "choose_route": judge(lambda: routes.check_choose_route(chase, pid)),
         "join": judge(lambda: joining.check_join(chase, pid)),
         "leave": judge(lambda: joining.check_leave(chase, pid)),
+        "switch_mode": judge(lambda: modes.check_switch_mode(chase, pid)),
+        "substitute_skill": judge(lambda: monsters.check_substitute_skill(chase, pid)),
     }
 
 

@@ -79,17 +79,11 @@ def switch_mode(chase: ModesChase, participant_id: str, mode: str, mov: int | No
     """Switch to ``mode`` at its listed ``mov`` (None: on foot, the standard MOV; swimming, half of it)."""
     chase.require_optional_rule("switching_modes")
     chase.require_not_ended()
-    p = chase.participant(participant_id)
     if mode not in MODES:
         raise InvalidCommand("mode", f"must be one of {', '.join(MODES)}")
     if mov is not None and (isinstance(mov, bool) or not isinstance(mov, int) or not LIMITS["mov"][0] <= mov <= LIMITS["mov"][1]):
         raise InvalidCommand("mov", f"must be a whole number from {LIMITS['mov'][0]} to {LIMITS['mov'][1]}")
-    if p.kind == "vehicle" or p.aboard:
-        raise RuleBroken(f"{p.name} is a vehicle or rides in one: getting in or out of a vehicle takes a fresh speed roll (board or alight)", SWITCHING)
-    if p.speed_mov is None:
-        raise RuleBroken(f"{p.name} makes the speed roll first: the new mode keeps its adjustment", SWITCHING)
-    if p.status not in ("ready", "in_chase"):
-        raise RuleBroken(f"{p.name} is not in the chase ({p.status})", SWITCHING)
+    p = check_switch_mode(chase, participant_id)
     if mode == mode_of(chase, p.id) and mov is None:
         raise RuleBroken(f"{p.name} already moves {mode}", SWITCHING)
     if mov is None:
@@ -103,6 +97,20 @@ def switch_mode(chase: ModesChase, participant_id: str, mode: str, mov: int | No
     after = max(mov + adjustment, 0)
     chase.trigger_event(ModeSwitched, participant_id=p.id, mode=mode, mode_mov=mov, adjustment=adjustment, mov_before=p.chase_mov, mov_after=after)
     return {"mode": mode, "mov": after, "adjustment": adjustment}
+
+
+def check_switch_mode(chase: ModesChase, participant_id: str) -> Participant:
+    """The guard of ``switch_mode`` past the mode named: the rule in use, one on their own feet, speed rolled."""
+    chase.require_optional_rule("switching_modes")
+    chase.require_not_ended()
+    p = chase.participant(participant_id)
+    if p.kind == "vehicle" or p.aboard:
+        raise RuleBroken(f"{p.name} is a vehicle or rides in one: getting in or out of a vehicle takes a fresh speed roll (board or alight)", SWITCHING)
+    if p.speed_mov is None:
+        raise RuleBroken(f"{p.name} makes the speed roll first: the new mode keeps its adjustment", SWITCHING)
+    if p.status not in ("ready", "in_chase"):
+        raise RuleBroken(f"{p.name} is not in the chase ({p.status})", SWITCHING)
+    return p
 
 
 def fly_over(chase: ModesChase, participant_id: str) -> None:

@@ -61,15 +61,13 @@ def substitute_skill(
     """Give a monster or non-player character a value for a skill it lacks."""
     chase.require_optional_rule("monsters")
     chase.require_not_ended()
-    p = chase.participant(participant_id)
     if not isinstance(skill, str) or not skill.strip() or len(skill) > MAX_SKILL_NAME:
         raise InvalidCommand("skill", f"a skill name of 1 to {MAX_SKILL_NAME} characters")
     if aptitude not in APTITUDES:
         raise InvalidCommand("aptitude", f"must be one of {', '.join(APTITUDES)}")
     if characteristic not in CHARACTERISTICS:
         raise InvalidCommand("characteristic", f"must be one of {', '.join(CHARACTERISTICS)}")
-    if p.kind == "vehicle":
-        raise RuleBroken(f"{p.name} is a vehicle: its driver's skills are used", MONSTERS)
+    p = check_substitute_skill(chase, participant_id)
     if skill in p.skills:
         raise RuleBroken(f"{p.name} has a listed {skill} of {p.skills[skill]}: the guide is for skills with no listed value", MONSTERS)
     carried = getattr(p, KNOWN[characteristic]) if characteristic in KNOWN else None
@@ -88,3 +86,13 @@ def substitute_skill(
         characteristic_value=characteristic_value, aptitude=aptitude, value=value,
     )
     return {"skill": skill.strip(), "value": value}
+
+
+def check_substitute_skill(chase: SubstitutingChase, participant_id: str) -> Any:
+    """The guard of ``substitute_skill`` past the skill named: the rule in use, one with skills of its own."""
+    chase.require_optional_rule("monsters")
+    chase.require_not_ended()
+    p = chase.participant(participant_id)
+    if p.kind == "vehicle":
+        raise RuleBroken(f"{p.name} is a vehicle: its driver's skills are used", MONSTERS)
+    return p
