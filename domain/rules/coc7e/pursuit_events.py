@@ -253,11 +253,13 @@ class ControlRolled(Event):
 
 class HazardCreated(Event):
     """A character's action to add a hazard or barrier ("Characters Creating Hazards"): its cost
-    and roll; the ObstaclePlaced that follows a success is what it made."""
+    and roll; the ObstaclePlaced that follows a success is what it made. ``creation`` names the
+    kind of creation; it is not called ``action``, the field every event carries for the
+    command it belongs to (domain/recorded_chase.py), which undo and the roll log read."""
 
     TOPIC = "coc7e:Chase.HazardCreated"
     participant_id: str
-    action: str
+    creation: str
     skill: str | None
     roll_sequence: int | None
     success: bool

@@ -211,7 +211,7 @@ def create_hazard(
     if weapon is not None:
         chase.trigger_event(combat_events.ShotsFired, participant_id=p.id, weapon=armed.weapon.name, shots=1, loaded_after=armed.carried["loaded"] - 1, malfunction=None)
     chase.trigger_event(
-        pursuit_events.HazardCreated, participant_id=p.id, action=action, skill=chosen, roll_sequence=record["sequence"] if record else None,
+        pursuit_events.HazardCreated, participant_id=p.id, creation=action, skill=chosen, roll_sequence=record["sequence"] if record else None,
         success=success, obstacle_id=obstacle_id if success else None, movement_actions_spent=cost, movement_actions_left=p.movement_actions - cost,
     )
     if success:
