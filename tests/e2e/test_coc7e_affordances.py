@@ -43,6 +43,9 @@ BODIES = {
     "dice_roll": lambda view, p: {"expression": "1D6"},
     "place_obstacle": lambda view, p: {"kind": "hazard", "between": [20, 21], "name": "Far mud", "skills": ["DEX"]},
     "random_hazards": lambda view, p: None,  # queues a job (its own tests: test_jobs.py)
+    "join_fight": lambda view, p: {"participant_id": p["id"]},
+    "ready_firearm": lambda view, p: {},
+    "flee": lambda view, p: {},
     # optional rules (coc7e-chases.txt part 5; the scenario: test_coc7e_optional_affordances.py)
     "place_fork": lambda view, p: {"at": 30, "routes": ["High road", "Low road"]},
     "choose_route": lambda view, p: {"route": _route_here(view, p)},

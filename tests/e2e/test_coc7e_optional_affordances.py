@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.rules.coc7e.optional_rules import NAMES
 from tests.e2e.affordance_checks import actions_of, allowed, sweep
-from tests.e2e.coc7e_table import harvey_and_the_farmer
+from tests.e2e.coc7e_table import HARVEY, harvey_and_the_farmer
 from tests.e2e.test_coc7e_affordances import BODIES
 
 ROUTES = 'coc7e-chases.txt "Choosing a Route"'
@@ -58,3 +58,27 @@ def test_a_fork_and_rules_switched_off_read_in_the_view_as_the_commands_answer(k
     # Switched on again: the route may be chosen once more.
     switch_off(keeper)
     assert "choose_route" in allowed(keeper.track(), harvey)
+
+
+def test_a_fight_offers_joining_it_drawing_a_firearm_and_fleeing_when_the_rules_allow(keeper):
+    # A fight in the cellar: Harvey (a shotgun) and a deep one; before it begins, no one joins, draws or flees.
+    body = keeper.ok(keeper.http.post("/chases", json={"name": "In the cellar", "dice": "server", "system": "coc7e-combat"}), 201)
+    keeper.chase_id, keeper.http.token = body["chase"]["chase_id"], body["keeper_token"]
+    harvey, deep_one = keeper.add(**HARVEY), keeper.add(name="Deep one", role="pursuer", dex=50, con=50, mov=8, hp=15, skills={"Fighting (Brawl)": 45})
+    join = actions_of(keeper.track(), harvey)["join_fight"]
+    assert (join["allowed"], join["why"]) == (False, "the fight is not in progress: combatants added before it begins are in it")
+    assert join["href"] == f"/chases/{keeper.chase_id}/fight/join"
+
+    # The fight begins; a cultist comes down the stairs: the Keeper may bring him in, the one whose turn it is may flee.
+    fight = keeper.ok(keeper.post("/fight", {}))["chase"]
+    first = fight["turn"]["participant_id"]
+    assert first == harvey  # DEX 55 against 50
+    cultist = keeper.add(name="Cultist", role="pursuer", dex=40, con=50, mov=8, hp=10, skills={"Fighting (Brawl)": 30})
+    view = keeper.track()
+    assert "join_fight" in allowed(view, cultist) and "join_fight" not in allowed(view, first)
+    assert "flee" in allowed(view, first)
+    flee = actions_of(view, deep_one)["flee"]
+    assert (flee["allowed"], flee["why"]) == (False, "it is Harvey's turn, not Deep one's (highest DEX acts first)")
+    ready = actions_of(view, deep_one)["ready_firearm"]
+    assert (ready["allowed"], ready["why"]) == (False, "Deep one carries no firearm to draw")
+    assert sweep(keeper, BODIES)["allowed"] >= 3

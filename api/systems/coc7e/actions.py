@@ -26,6 +26,10 @@ PARTICIPANT = {
     "medicine": Route("POST", f"{_P}/medicine", "healer"),
     "recovery": Route("POST", f"{_P}/recovery", "keeper"),
     "condition": Route("POST", f"{_P}/condition", "keeper"),
+    # a fight (coc7e-combat.txt; api/systems/coc7e/encounters.py): joining names the combatant in its body
+    "join_fight": Route("POST", "/fight/join", "keeper"),
+    "ready_firearm": Route("POST", f"{_P}/ready-firearm", "player"),
+    "flee": Route("POST", f"{_P}/flee", "player"),
     # optional rules (coc7e-chases.txt part 5; api/systems/coc7e/optional_rules.py)
     "choose_route": Route("POST", f"{_P}/choose-route", "player"),
     "join": Route("POST", f"{_P}/join", "keeper"),

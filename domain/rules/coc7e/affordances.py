@@ -51,6 +51,11 @@ def legal_fight_actions(encounter: Any) -> Legal:
     for pid in encounter.participants:
         actions = _on_turn(encounter, pid, ON_TURN_FIGHT)
         actions.update(_keeper_rulings(encounter, pid))
+        actions.update(
+            join_fight=judge(lambda: encounter_rounds.check_join_fight(encounter, pid)),
+            ready_firearm=judge(lambda: encounter_rounds.check_ready_firearm(encounter, pid)),
+            flee=judge(lambda: encounter_rounds.check_flee(encounter, pid)),
+        )
         participants[pid] = actions
     return {
         "chase": {

@@ -118,11 +118,7 @@ def join_fight(encounter: FightingEncounter, participant_id: str, dice: RollSour
     put them ("Dexterity and the Order of Attack"; with the DEX-roll initiative "they can make a
     DEX roll and be placed in the existing initiative order", "Rolling for Initiative"): this round
     if their place is still to come, otherwise from the next round."""
-    if encounter.phase != "running":
-        raise RuleBroken("the fight is not in progress: combatants added before it begins are in it", ORDER_OF_ATTACK)
-    p = encounter.participant(participant_id)
-    if p.status != "ready":
-        raise RuleBroken(f"{p.name} is already in the fight", ORDER_OF_ATTACK)
+    p = check_join_fight(encounter, participant_id)
     if readied and not any(weapons.weapon(w["weapon"]).firearm for w in p.weapons):
         raise RuleBroken(f"{p.name} carries no firearm to have readied", FIREARMS_DEX)
     level, rolls = None, []
@@ -152,15 +148,7 @@ def ready_firearm(encounter: FightingEncounter, participant_id: str, dice: RollS
     the DEX-roll initiative, "If a character draws a firearm during the combat and has it readied at
     the start of a round, they may re-roll their DEX roll with a bonus die. If this results in a
     worse result than previously rolled, they may retain their previous place in the order"."""
-    if encounter.phase != "running":
-        raise RuleBroken("the fight is not in progress: name readied firearms when it begins", FIREARMS_DEX)
-    p = encounter.participant(participant_id)
-    if p.status != "in_chase":
-        raise RuleBroken(f"{p.name} is not in the fight", ORDER_OF_ATTACK)
-    if p.id in encounter.readied:
-        raise RuleBroken(f"{p.name} already has a firearm readied", FIREARMS_DEX)
-    if not any(weapons.weapon(w["weapon"]).firearm for w in p.weapons):
-        raise RuleBroken(f"{p.name} carries no firearm to draw", FIREARMS_DEX)
+    p = check_ready_firearm(encounter, participant_id)
     level, rolls = None, []
     if encounter.initiative == "dex roll":
         record = keeper_rolls.skill_roll(encounter, dice, "initiative", p.id, p.id, "DEX roll for initiative, a firearm drawn", "DEX", p.dex or 0, bonus=1)
@@ -175,16 +163,46 @@ def flee(encounter: FightingEncounter, participant_id: str, escape_route: bool =
     """"A character can use their action to flee melee combat on their turn in the order of combat,
     providing they have an escape route and are not physically restrained": ``escape_route`` is
     the Keeper's word (default: there is one)."""
-    p = rounds.require_turn(encounter, participant_id)
-    if p.held_by is not None:
-        raise RuleBroken(f"{p.name} is held by {encounter.participants[p.held_by].name}: a maneuver of their own breaks out first (goal escape)", ESCAPING)
+    p = check_flee(encounter, participant_id)
     if not escape_route:
         raise RuleBroken(f"{p.name} has no escape route", ESCAPING)
-    if p.attacks_made:
-        raise RuleBroken(f"{p.name} has already acted this turn: fleeing takes the action", ESCAPING)
     encounter.trigger_event(encounter_events.FledFight, participant_id=p.id)
     rounds.turn_goes_on(encounter, p)
     return {"fled": True, "rolls": []}
+
+
+def check_join_fight(encounter: FightingEncounter, participant_id: str) -> Participant:
+    """The guard of ``join_fight`` before the dice: a fight under way, a combatant standing by."""
+    if encounter.phase != "running":
+        raise RuleBroken("the fight is not in progress: combatants added before it begins are in it", ORDER_OF_ATTACK)
+    p = encounter.participant(participant_id)
+    if p.status != "ready":
+        raise RuleBroken(f"{p.name} is already in the fight", ORDER_OF_ATTACK)
+    return p
+
+
+def check_ready_firearm(encounter: FightingEncounter, participant_id: str) -> Participant:
+    """The guard of ``ready_firearm`` before the dice: in the fight, a firearm carried and not yet readied."""
+    if encounter.phase != "running":
+        raise RuleBroken("the fight is not in progress: name readied firearms when it begins", FIREARMS_DEX)
+    p = encounter.participant(participant_id)
+    if p.status != "in_chase":
+        raise RuleBroken(f"{p.name} is not in the fight", ORDER_OF_ATTACK)
+    if p.id in encounter.readied:
+        raise RuleBroken(f"{p.name} already has a firearm readied", FIREARMS_DEX)
+    if not any(weapons.weapon(w["weapon"]).firearm for w in p.weapons):
+        raise RuleBroken(f"{p.name} carries no firearm to draw", FIREARMS_DEX)
+    return p
+
+
+def check_flee(encounter: FightingEncounter, participant_id: str) -> Participant:
+    """The guard of ``flee`` before the Keeper's word on an escape route: on their turn, not held, not yet acted."""
+    p = rounds.require_turn(encounter, participant_id)
+    if p.held_by is not None:
+        raise RuleBroken(f"{p.name} is held by {encounter.participants[p.held_by].name}: a maneuver of their own breaks out first (goal escape)", ESCAPING)
+    if p.attacks_made:
+        raise RuleBroken(f"{p.name} has already acted this turn: fleeing takes the action", ESCAPING)
+    return p
 
 
 def first_attack_dice(encounter: FightingEncounter, participant_id: str) -> int:
