@@ -51,6 +51,8 @@ BODIES = {
     "choose_route": lambda view, p: {"route": _route_here(view, p)},
     "join": lambda view, p: {"location": 0, "keep_if_slower": True},
     "leave": lambda view, p: {},
+    "accelerate": lambda view, p: {"locations": 2},
+    "split": lambda view, p: None,  # the groups are the Keeper's (its own tests: test_coc7e_splitting_up.py)
     "switch_mode": lambda view, p: {"mode": "swimming"},
     "substitute_skill": lambda view, p: {"skill": "Stealth", "aptitude": "half", "characteristic": "DEX"},
 }

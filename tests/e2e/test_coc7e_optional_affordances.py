@@ -12,7 +12,7 @@ ROUTES = 'coc7e-chases.txt "Choosing a Route"'
 JOINING = 'coc7e-chases.txt "Characters Joining a Chase in Progress"'
 # This chase rolls at the table: the sweep sends the commands that take no dice (the rest are
 # swept with server dice in test_coc7e_affordances.py).
-DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill"}
+DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill", "accelerate"}
 TABLE_BODIES = {action: body if action in DICELESS else (lambda view, p: None) for action, body in BODIES.items()}
 
 
@@ -44,7 +44,7 @@ def test_a_fork_and_rules_switched_off_read_in_the_view_as_the_commands_answer(k
     assert sweep(keeper, TABLE_BODIES)["allowed"] >= 3  # choose_route, leave, place_fork (a second fork) succeed
 
     # The Keeper switches off choosing a route and joining and leaving: shown refused, as the 409s say.
-    switch_off(keeper, "choosing_a_route", "joining_and_leaving")
+    switch_off(keeper, "choosing_a_route", "joining_and_leaving", "splitting_up")
     view = keeper.track()
     choose, leave, fork = actions_of(view, harvey)["choose_route"], actions_of(view, farmer)["leave"], actions_of(view)["place_fork"]
     assert choose["allowed"] is False and choose["rule"] == ROUTES
@@ -53,6 +53,10 @@ def test_a_fork_and_rules_switched_off_read_in_the_view_as_the_commands_answer(k
     assert (leave["allowed"], leave["rule"]) == (False, JOINING)
     problem = keeper.post(f"/participants/{farmer}/leave", {}).get_json()
     assert (problem["status"], problem["detail"], problem["rule"]) == (409, leave["why"], leave["rule"])
+    split = actions_of(view)["split"]  # not sent by the sweep: the groups are the Keeper's
+    assert split["allowed"] is False and split["why"].startswith("this chase does not use the optional rule splitting_up")
+    problem = keeper.post("/split", {"groups": [[farmer]]}).get_json()
+    assert (problem["status"], problem["detail"], problem["rule"]) == (409, split["why"], split["rule"])
     sweep(keeper, TABLE_BODIES)
 
     # Switched on again: the route may be chosen once more.

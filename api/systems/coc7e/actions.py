@@ -36,6 +36,7 @@ PARTICIPANT = {
     "leave": Route("POST", f"{_P}/leave", "keeper"),
     "switch_mode": Route("POST", f"{_P}/switch-mode", "keeper"),
     "substitute_skill": Route("POST", f"{_P}/substitute-skill", "keeper"),
+    "accelerate": Route("POST", f"{_P}/accelerate", "player"),
 }
 CHASE = {
     "add_participant": Route("POST", "/participants", "keeper"),
@@ -46,5 +47,6 @@ CHASE = {
     "place_obstacle": Route("POST", "/obstacles", "keeper"),
     "random_hazards": Route("POST", "/random-hazards", "keeper"),
     "place_fork": Route("POST", "/forks", "keeper"),
+    "split": Route("POST", "/split", "keeper"),
 }
 ACTION_ROUTES = {"coc7e": (PARTICIPANT, CHASE), "coc7e-combat": (PARTICIPANT, CHASE)}

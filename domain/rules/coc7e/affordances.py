@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.affordances import Legal, Refusal, judge, record_actions, same_for_all
-from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, modes, monsters, obstacle_procedures, rounds, routes, wound_procedures
+from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, modes, monsters, obstacle_procedures, pedal_procedures, rounds, routes, splitting, wound_procedures
 from domain.rules.coc7e.errors import CHASES
 
 # The commands only the one whose turn it is may send (each calls rounds.require_turn first).
@@ -33,6 +33,7 @@ def legal_actions(chase: Any) -> Legal:
         "chase": {
             "add_participant": judge(chase.check_add_participant),
             "place_fork": judge(lambda: routes.check_place_fork(chase)),
+            "split": judge(lambda: splitting.check_split(chase)),
             "cut_to_the_chase": judge(chase.check_cut_to_the_chase),
             "skill_roll": judge(chase.require_not_ended),
             "dice_roll": judge(chase.require_not_ended),
@@ -79,6 +80,7 @@ def _optional(chase: Any, pid: str) -> dict[str, Refusal]:
         "leave": judge(lambda: joining.check_leave(chase, pid)),
         "switch_mode": judge(lambda: modes.check_switch_mode(chase, pid)),
         "substitute_skill": judge(lambda: monsters.check_substitute_skill(chase, pid)),
+        "accelerate": judge(lambda: pedal_procedures.check_accelerate(chase, pid)),
     }
 
 

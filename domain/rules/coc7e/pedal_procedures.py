@@ -83,16 +83,9 @@ def place_sudden_hazard(chase: PursuitChase, obstacle_id: str, spec: dict[str, A
 
 def accelerate(chase: PursuitChase, participant_id: str, locations: int) -> dict[str, Any]:
     """Spend one movement action to cover ``locations`` (2 to 5), announced before moving."""
-    chase.require_optional_rule(PEDAL_RULE)
-    p = rounds.require_turn(chase, participant_id)
-    if p.kind != "vehicle":
-        raise RuleBroken(f"{p.name} is not a vehicle: only vehicles accelerate", pursuit.PEDAL_TO_THE_METAL)
-    if live(chase, p.id):
-        raise RuleBroken(f"{p.name} is still covering the locations announced: negotiate what lies ahead", pursuit.PEDAL_TO_THE_METAL)
+    p = check_accelerate(chase, participant_id)
     navigated = navigation_ready(chase, p.id)
     penalty = pursuit.acceleration_penalty(locations, navigated=navigated)
-    if p.movement_actions < obstacles.MOVE_COST:
-        raise RuleBroken(f"{p.name} has no movement actions left this round", pursuit.PEDAL_TO_THE_METAL)
     start = chase.track.location_of(p.id)
     chase.trigger_event(
         pursuit_events.Accelerated, participant_id=p.id, locations=locations, penalty_dice=penalty, navigated=navigated,
@@ -100,6 +93,20 @@ def accelerate(chase: PursuitChase, participant_id: str, locations: int) -> dict
     )
     speed_on(chase, p)
     return {"penalty_dice": penalty, "navigated": navigated, "location": chase.track.location_of(p.id)}
+
+
+def check_accelerate(chase: PursuitChase, participant_id: str) -> Participant:
+    """The guard of ``accelerate`` before the locations announced: a vehicle on its turn, not still
+    covering the last ones, with a movement action left."""
+    chase.require_optional_rule(PEDAL_RULE)
+    p = rounds.require_turn(chase, participant_id)
+    if p.kind != "vehicle":
+        raise RuleBroken(f"{p.name} is not a vehicle: only vehicles accelerate", pursuit.PEDAL_TO_THE_METAL)
+    if live(chase, p.id):
+        raise RuleBroken(f"{p.name} is still covering the locations announced: negotiate what lies ahead", pursuit.PEDAL_TO_THE_METAL)
+    if p.movement_actions < obstacles.MOVE_COST:
+        raise RuleBroken(f"{p.name} has no movement actions left this round", pursuit.PEDAL_TO_THE_METAL)
+    return p
 
 
 def live(chase: PursuitChase, participant_id: str) -> dict[str, Any] | None:

@@ -110,11 +110,16 @@ def groups_of(chase: SplittingChase, groups: Any) -> list[list[str]]:
     return out
 
 
-def split_off(chase: SplittingChase, groups: Any, new_ids: Sequence[Any]) -> list[dict[str, Any]]:
-    """Record the split on the original; the state each new chase starts from (its SplitFrom)."""
+def check_split(chase: SplittingChase) -> None:
+    """The guard of ``split_off`` before the groups named: the rule in use, the chase under way."""
     chase.require_optional_rule("splitting_up")
     if chase.phase != "running":
         raise RuleBroken("a chase splits once it is under way (after the cut to the chase)", SPLITTING)
+
+
+def split_off(chase: SplittingChase, groups: Any, new_ids: Sequence[Any]) -> list[dict[str, Any]]:
+    """Record the split on the original; the state each new chase starts from (its SplitFrom)."""
+    check_split(chase)
     checked = groups_of(chase, groups)
     if len(new_ids) != len(checked):
         raise InvalidCommand("groups", "one new chase for each group")
