@@ -52,6 +52,9 @@ BODIES = {
     "join": lambda view, p: {"location": 0, "keep_if_slower": True},
     "leave": lambda view, p: {},
     "accelerate": lambda view, p: {"locations": 2},
+    "navigate": lambda view, p: {},
+    "keep_control": lambda view, p: {},
+    "hide": lambda view, p: {},
     "split": lambda view, p: None,  # the groups are the Keeper's (its own tests: test_coc7e_splitting_up.py)
     "switch_mode": lambda view, p: {"mode": "swimming"},
     "substitute_skill": lambda view, p: {"skill": "Stealth", "aptitude": "half", "characteristic": "DEX"},

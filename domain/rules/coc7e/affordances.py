@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.affordances import Legal, Refusal, judge, record_actions, same_for_all
-from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, modes, monsters, obstacle_procedures, pedal_procedures, rounds, routes, splitting, wound_procedures
+from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, modes, monsters, obstacle_procedures, pedal_procedures, road_procedures, rounds, routes, splitting, trail_procedures, wound_procedures
 from domain.rules.coc7e.errors import CHASES
 
 # The commands only the one whose turn it is may send (each calls rounds.require_turn first).
@@ -81,6 +81,9 @@ def _optional(chase: Any, pid: str) -> dict[str, Refusal]:
         "switch_mode": judge(lambda: modes.check_switch_mode(chase, pid)),
         "substitute_skill": judge(lambda: monsters.check_substitute_skill(chase, pid)),
         "accelerate": judge(lambda: pedal_procedures.check_accelerate(chase, pid)),
+        "navigate": judge(lambda: road_procedures.check_navigate(chase, pid)),
+        "keep_control": judge(lambda: road_procedures.check_keep_control(chase, pid)),
+        "hide": judge(lambda: trail_procedures.check_hide(chase, pid)),
     }
 
 

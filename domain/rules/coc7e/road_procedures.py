@@ -39,16 +39,9 @@ NAVIGATION_SKILLS = ("Spot Hidden", "Navigate")
 def navigate(chase: RoadChase, navigator_id: str, dice: RollSources, *, skill: str = "Navigate", target: int | None = None) -> dict[str, Any]:
     """A passenger's action: a Spot Hidden or Navigate roll; a success lets the vehicle accelerate
     once, on its next move, with 1 fewer penalty die."""
-    chase.require_optional_rule(PASSENGERS_RULE)
-    n = rounds.require_turn(chase, navigator_id)
-    if not n.aboard or n.seat != "passenger":
-        raise RuleBroken(f"{n.name} is not a passenger: a passenger assists the driver", pursuit.PASSENGERS)
-    if n.attacks_made:
-        raise RuleBroken(f"{n.name} has already acted this round", pursuit.PASSENGERS)
+    n = check_navigate(chase, navigator_id)
     if skill not in NAVIGATION_SKILLS:
         raise InvalidCommand("skill", f"must be one of {', '.join(NAVIGATION_SKILLS)}")
-    if any(p.vehicle == n.vehicle and p.id != n.id and p.attacks_made and _navigated(chase, p.id) for p in chase.participants.values()):
-        raise RuleBroken("one passenger assists the driver with navigation", pursuit.PASSENGERS)
     roller, value = keeper_rolls.roller_value(chase, n, skill, target)
     record = keeper_rolls.skill_roll(chase, dice, "skill", n.id, roller.id, f"navigating for {chase.participants[n.vehicle].name}", skill, value)
     chase.trigger_event(pursuit_events.NavigationGiven, navigator_id=n.id, vehicle_id=n.vehicle, skill=skill, roll_sequence=record["sequence"], success=record["success"])
@@ -144,9 +137,22 @@ def control_due(chase: RoadChase, driver: Any) -> bool:
     return pursuit.get("major_wounds", {}).get(driver.id, 0) > pursuit.get("control_answered", {}).get(driver.id, 0)
 
 
-def keep_control(chase: RoadChase, driver_id: str, dice: RollSources, *, target: int | None = None) -> dict[str, Any]:
-    """After a major wound: a Hard roll of the driving skill, as for a hazard; unconscious, control
-    is lost without one. Lost, the vehicle has a mishap of the Hard row for the Keeper to rule on."""
+def check_navigate(chase: RoadChase, navigator_id: str) -> Any:
+    """The guard of ``navigate`` before the skill named: a passenger on their turn, the vehicle's
+    one navigator this round."""
+    chase.require_optional_rule(PASSENGERS_RULE)
+    n = rounds.require_turn(chase, navigator_id)
+    if not n.aboard or n.seat != "passenger":
+        raise RuleBroken(f"{n.name} is not a passenger: a passenger assists the driver", pursuit.PASSENGERS)
+    if n.attacks_made:
+        raise RuleBroken(f"{n.name} has already acted this round", pursuit.PASSENGERS)
+    if any(p.vehicle == n.vehicle and p.id != n.id and p.attacks_made and _navigated(chase, p.id) for p in chase.participants.values()):
+        raise RuleBroken("one passenger assists the driver with navigation", pursuit.PASSENGERS)
+    return n
+
+
+def check_keep_control(chase: RoadChase, driver_id: str) -> Any:
+    """The guard of ``keep_control``: a driver with a major wound not yet answered by a roll."""
     chase.require_optional_rule(DRIVER_DAMAGE_RULE)
     chase.require_not_ended()
     d = chase.participant(driver_id)
@@ -154,6 +160,13 @@ def keep_control(chase: RoadChase, driver_id: str, dice: RollSources, *, target:
         raise RuleBroken(f"{d.name} is not driving a vehicle", pursuit.DRIVER_DAMAGE)
     if not control_due(chase, d):
         raise RuleBroken(f"{d.name} has no major wound since the last roll to keep control", pursuit.DRIVER_DAMAGE)
+    return d
+
+
+def keep_control(chase: RoadChase, driver_id: str, dice: RollSources, *, target: int | None = None) -> dict[str, Any]:
+    """After a major wound: a Hard roll of the driving skill, as for a hazard; unconscious, control
+    is lost without one. Lost, the vehicle has a mishap of the Hard row for the Keeper to rule on."""
+    d = check_keep_control(chase, driver_id)
     v = chase.participant(d.vehicle)
     check = pursuit.driver_damage(major_wound=True, unconscious=d.incapacitated)
     rolls, sequence, kept = [], None, False

@@ -56,19 +56,12 @@ def hide(
 ) -> dict[str, Any]:
     """A quarry hides (Stealth; a vehicle: Stealth and Drive Auto on one roll, its driver's values);
     ``searcher_id``: a pursuer then searches with Spot Hidden (``search_target`` when it has none listed)."""
-    chase.require_optional_rule(ESCAPING_RULE)
-    p = _in_chase(chase, participant_id, "participant_id")
-    if p.role != "quarry" or p.aboard:
-        raise RuleBroken(f"{p.name} is not a fleeing character (those aboard hide with their vehicle)", pursuit.HIDING)
+    p, roller, values = check_hide(chase, participant_id)
     _difficulty(difficulty)
     searcher = _in_chase(chase, searcher_id, "searcher_id") if searcher_id is not None else None
     if searcher is not None and searcher.role != "pursuer":
         raise InvalidCommand("searcher_id", f"{searcher.name} is not a pursuer")
-    skills = pursuit.vehicle_hiding_skills(p.driving_skill) if p.kind == "vehicle" else ("Stealth",)
-    roller = chase.driver_of(p.id) if p.kind == "vehicle" else p
-    if roller is None:
-        raise RuleBroken(f"{p.name} has no driver", pursuit.HIDING)
-    values = {s: keeper_rolls.value_of(roller, s) for s in skills}
+    skills = tuple(values)
     first, *others = skills
     record = keeper_rolls.skill_roll(
         chase, dice, "stealth", p.id, roller.id, f"hiding{' (combined: ' + ' and '.join(skills) + ')' if others else ''}", first, values[first],
@@ -89,6 +82,21 @@ def hide(
     if escaped and not _end_if_none_left(chase, "quarry", f"{p.name} hid"):
         rounds.turn_goes_on(chase, p)
     return {"hidden": hiding.hidden, "levels": levels, "failed_skills": list(hiding.failed_skills), "found": not escaped, "escaped": escaped, "rolls": rolls}
+
+
+def check_hide(chase: TrailChase, participant_id: str) -> tuple[Participant, Participant, dict[str, int]]:
+    """The guard of ``hide`` before the Keeper's difficulty and searcher: a fleeing character in
+    the chase (a vehicle with a driver) with the skills to roll; answers the one who hides, the
+    one who rolls and the skills' values."""
+    chase.require_optional_rule(ESCAPING_RULE)
+    p = _in_chase(chase, participant_id, "participant_id")
+    if p.role != "quarry" or p.aboard:
+        raise RuleBroken(f"{p.name} is not a fleeing character (those aboard hide with their vehicle)", pursuit.HIDING)
+    roller = chase.driver_of(p.id) if p.kind == "vehicle" else p
+    if roller is None:
+        raise RuleBroken(f"{p.name} has no driver", pursuit.HIDING)
+    skills = pursuit.vehicle_hiding_skills(p.driving_skill) if p.kind == "vehicle" else ("Stealth",)
+    return p, roller, {s: keeper_rolls.value_of(roller, s) for s in skills}
 
 
 def _in_chase(chase: TrailChase, participant_id: str | None, field: str) -> Participant:
