@@ -53,6 +53,7 @@ BODIES = {
     "leave": lambda view, p: {},
     "accelerate": lambda view, p: {"locations": 2},
     "navigate": lambda view, p: {},
+    "visibility": lambda view, p: {"locations": 1},
     "keep_control": lambda view, p: {},
     "hide": lambda view, p: {},
     "split": lambda view, p: None,  # the groups are the Keeper's (its own tests: test_coc7e_splitting_up.py)

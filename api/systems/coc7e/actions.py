@@ -37,6 +37,7 @@ PARTICIPANT = {
     "switch_mode": Route("POST", f"{_P}/switch-mode", "keeper"),
     "substitute_skill": Route("POST", f"{_P}/substitute-skill", "keeper"),
     "accelerate": Route("POST", f"{_P}/accelerate", "player"),
+    "visibility": Route("POST", f"{_P}/visibility", "keeper"),
     "navigate": Route("POST", f"{_P}/navigate", "player"),
     "keep_control": Route("POST", f"{_P}/keep-control", "player"),
     "hide": Route("POST", f"{_P}/hide", "keeper"),

@@ -81,6 +81,7 @@ def _optional(chase: Any, pid: str) -> dict[str, Refusal]:
         "switch_mode": judge(lambda: modes.check_switch_mode(chase, pid)),
         "substitute_skill": judge(lambda: monsters.check_substitute_skill(chase, pid)),
         "accelerate": judge(lambda: pedal_procedures.check_accelerate(chase, pid)),
+        "visibility": judge(lambda: pedal_procedures.check_visibility(chase, pid)),
         "navigate": judge(lambda: road_procedures.check_navigate(chase, pid)),
         "keep_control": judge(lambda: road_procedures.check_keep_control(chase, pid)),
         "hide": judge(lambda: trail_procedures.check_hide(chase, pid)),

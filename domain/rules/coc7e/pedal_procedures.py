@@ -178,6 +178,16 @@ def navigation_ready(chase: PursuitChase, vehicle_id: str) -> bool:
 
 # -- Visibility -----------------------------------------------------------------------------------
 
+def check_visibility(chase: PursuitChase, participant_id: str) -> Participant:
+    """The guard of ``judge_visibility`` before the area or locations: the rule in use, one in the chase under way."""
+    chase.require_optional_rule(VISIBILITY_RULE)
+    _require_running(chase)
+    p = chase.participant(participant_id)
+    if p.status != "in_chase":
+        raise RuleBroken(f"{p.name} is not in the chase ({p.status})", pursuit.PEDAL_TO_THE_METAL)
+    return p
+
+
 def judge_visibility(
     chase: PursuitChase, participant_id: str, dice: RollSources, *, area: str | None = None, locations: int | None = None, environment: str = "normal",
 ) -> dict[str, Any]:
@@ -186,11 +196,7 @@ def judge_visibility(
     ("The Keeper may not have determined what these upcoming locations are, and should do so as
     required"; rolls "location.<index>", when the chase uses random hazards). What a hazard or
     barrier *is* stays the Keeper's."""
-    chase.require_optional_rule(VISIBILITY_RULE)
-    _require_running(chase)
-    p = chase.participant(participant_id)
-    if p.status != "in_chase":
-        raise RuleBroken(f"{p.name} is not in the chase ({p.status})", pursuit.PEDAL_TO_THE_METAL)
+    p = check_visibility(chase, participant_id)
     if (area is None) == (locations is None):
         raise InvalidCommand("area", "give the area (city, suburbs, country) to roll, or the Keeper's number of locations")
     rolls, sequence = [], None
