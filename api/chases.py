@@ -38,6 +38,9 @@ def result(
     what a command creates (``participant_id``, ``obstacle_id``, ``request_id``,
     ``keeper_token``). Headers: its version (ETag), its chain head, and for a 201 the
     ``Location`` of what was created."""
+    stray = set(created) - set(s.CommandResult._declared_fields)
+    if stray:  # the answer's schema would drop it unseen (a roll passed as ``roll=`` once was)
+        raise TypeError(f"a command's answer has no field {sorted(stray)}: rolls go in rolls, decisions in outcome")
     if not prefers_minimal():
         chase = present(chase, live=live)
     if outcome is not None and not isinstance(outcome, dict):

@@ -42,6 +42,17 @@ def test_harveys_pistol_in_the_crowd(keeper):
     assert keeper.location_of(chase, "Harvey") == 3
 
 
+def test_a_failed_shot_to_panic_a_crowd_is_one_action_undone_whole(keeper):
+    table = new_york(keeper)
+    # Harvey fires into the air and fails his Luck roll: the round is spent, nothing is made.
+    fired = table.post(f"{table.participant('Harvey')}/create-hazard", {"action": "panic crowd", "weapon": REVOLVER, "rolls": {"skill": [80, 0]}})
+    assert fired["outcome"]["success"] is False
+    # The Keeper takes it back: the shot and the attempt go together, the round is in the gun again.
+    keeper.ok(keeper.post("/undo", {"count": 1}))
+    harvey = table.who(keeper.track(), "Harvey")
+    assert harvey["weapons"][0]["loaded"] == 6 and harvey["movement_actions"] == 1
+
+
 def test_a_crowd_panicked_by_a_shot_is_a_hazard_for_those_following(keeper):
     table = new_york(keeper)
     panicked = table.post(f"{table.participant('Harvey')}/create-hazard", {"action": "panic crowd", "weapon": REVOLVER, "rolls": {"skill": [20, 0]}})
@@ -61,7 +72,8 @@ def test_securing_a_door_costs_a_movement_action_and_stops_the_thug(keeper):
     door = next(o for o in chase["obstacles"] if o["id"] == secured["outcome"]["obstacle_id"])
     assert (door["kind"], door["between"], door["hit_points"]) == ("barrier", [1, 2], 10)
     chase = keeper.move("Thug", 1)
-    assert table.who(chase, "Thug")["obstacle_ahead"] == door["id"]
+    assert table.who(chase, "Thug")["obstacle_ahead_id"] == door["id"]
+    assert table.who(chase, "Thug")["obstacle_ahead"]["name"] == "Bolted door"
     # Undo takes the door away again.
     keeper.ok(keeper.post("/undo", {"count": 2}))
     assert keeper.track()["obstacles"] == []

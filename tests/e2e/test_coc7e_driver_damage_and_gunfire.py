@@ -9,12 +9,12 @@ REVOLVER = ".38 or 9mm Revolver"
 SHOTGUN = "12-gauge Shotgun (2B)"
 
 
-def cultists_after_harvey(keeper) -> Table:
+def cultists_after_harvey(keeper, harvey_hp: int = 12) -> Table:
     """Harvey drives (car armor 2, Build 5); the cultists' car follows, a gunman aboard. Equal MOV:
     one movement action each. The cultists' car at 0, Harvey's at 2; the gunman (DEX 70) acts first."""
     keeper.create("Cultists on the Aylesbury Pike", dice="table")
     keeper.add(kind="vehicle", name="Harvey's car", role="quarry", mov=10, build=5, armor=2)
-    keeper.add(name="Harvey", dex=55, con=60, mov=8, hp=12, vehicle_id=keeper.ids["Harvey's car"], seat="driver", skills={"Drive Auto": 50})
+    keeper.add(name="Harvey", dex=55, con=60, mov=8, hp=harvey_hp, vehicle_id=keeper.ids["Harvey's car"], seat="driver", skills={"Drive Auto": 50})
     keeper.add(kind="vehicle", name="Cultists' car", role="pursuer", mov=10, build=5, armor=2)
     keeper.add(name="Cultist driver", dex=40, mov=8, hp=11, vehicle_id=keeper.ids["Cultists' car"], seat="driver", skills={"Drive Auto": 40})
     keeper.add(name="Gunman", dex=70, mov=8, hp=11, vehicle_id=keeper.ids["Cultists' car"], skills={"Firearms (Handgun)": 50, "Navigate": 40, "Spot Hidden": 50},
@@ -67,6 +67,24 @@ def test_a_driver_knocked_unconscious_loses_control_without_a_roll(keeper):
     lost = table.post(f"/participants/{harvey}/keep-control", {})
     assert lost["outcome"] == {"kept_control": False, "unconscious": True} and lost["rolls"] == []
     assert lost["chase"]["participants"][keeper.ids["Harvey's car"]]["mishap"]["default_incident"] == "moderate"
+
+
+def test_only_a_major_wound_calls_for_the_roll_not_lesser_blows_adding_up(keeper):
+    table = cultists_after_harvey(keeper, harvey_hp=40)
+    harvey = keeper.ids["Harvey"]
+    # A blow of 20 is a major wound (half of 40); Harvey stays conscious (CON 30) and keeps control (10, Hard).
+    table.post(f"/participants/{harvey}/damage", {"amount": 20, "rolls": {"con": {harvey: [30, 0]}}})
+    kept = table.post(f"/participants/{harvey}/keep-control", {"rolls": {"skill": [10, 0]}})
+    assert kept["outcome"]["kept_control"] is True
+    # Two lesser blows of 10 add up to another half of his hit points, but "Driver Damage" is
+    # about one blow that is a major wound (counted per blow, as coc7e-combat.txt "Major Wound"
+    # reads it): neither calls for a roll, not even the one that leaves him at zero.
+    table.post(f"/participants/{harvey}/damage", {"amount": 10, "rolls": {"con": {harvey: [30, 0]}}})
+    after = table.post(f"/participants/{harvey}/damage", {"amount": 10, "rolls": {"con": {harvey: [30, 0]}}})
+    assert table.who(after["chase"], "Harvey")["hp_left"] == 0
+    assert after["chase"]["pursuit"]["keep_control_due"] == []
+    before = keeper.events()
+    refused(keeper, keeper.post(f"/participants/{harvey}/keep-control", {"rolls": {"skill": [10, 0]}}), 409, before, rule="Driver Damage")
 
 
 def test_shooting_on_the_move_takes_a_penalty_die_and_no_movement_action(keeper):

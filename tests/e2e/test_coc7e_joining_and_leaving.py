@@ -33,7 +33,7 @@ def test_a_constable_joins_the_chase_in_progress_and_runs_from_the_next_round(ke
     assert chase["round"] == 1 and actions(chase, keeper) == {"Harvey": 1, "Farmer": 2}
     keeper.add(name="Constable", role="pursuer", dex=60, con=60, mov=8)
     # He makes his speed roll (45: a Regular success, MOV 8) and the Keeper places him at 0.
-    roll = keeper.speed_roll("Constable", [40, 5])["roll"]
+    roll = keeper.speed_roll("Constable", [40, 5])["rolls"][0]
     assert roll["level"] == "regular"
     chase = join(keeper, "Constable", 0)
     assert chase["participants"][keeper.ids["Constable"]]["location"] == 0

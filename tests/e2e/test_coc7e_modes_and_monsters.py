@@ -22,7 +22,7 @@ def test_swimming_is_half_the_standard_mov_and_keeps_the_speed_roll_s_extreme_pl
     keeper.add(**HARVEY)
     keeper.add(name="Farmer", role="pursuer", dex=50, con=55, mov=8, skills={"Swim": 30})
     keeper.speed_roll("Harvey", [70, 2])
-    assert keeper.speed_roll("Farmer", [10, 1])["roll"]["level"] == "extreme"
+    assert keeper.speed_roll("Farmer", [10, 1])["rolls"][0]["level"] == "extreme"
     chase = keeper.cut()
     assert who(keeper, chase, "Farmer")["speed_mov"] == 9 and who(keeper, chase, "Farmer")["movement_actions"] == 5
     # Harvey leaps into the river; the farmer follows: swimming, half his MOV 8 is 4, +1 kept: 5.
@@ -52,7 +52,7 @@ def test_taking_the_wheel_and_getting_out_make_fresh_speed_rolls(keeper):
     keeper.add(name="Car", kind="vehicle", chart_vehicle="Car, standard", role="quarry")
     # On his turn Harvey takes the wheel: a fresh speed roll with Drive Auto, 30, Regular: MOV 14.
     body = command(keeper, "Harvey", "board", {"vehicle_id": keeper.ids["Car"], "table_dice": [30, 0]})
-    assert body["roll"]["skill"] == "Drive Auto" and body["roll"]["level"] == "regular"
+    assert body["rolls"][0]["skill"] == "Drive Auto" and body["rolls"][0]["level"] == "regular"
     car, harvey = who(keeper, body["chase"], "Car"), who(keeper, body["chase"], "Harvey")
     assert car["speed_mov"] == 14 and car["location"] == 2 and harvey["vehicle_id"] == keeper.ids["Car"] and harvey["seat"] == "driver"
     # Round 2: the car runs on 1 + (14 - 5) movement actions (the slowest MOV kept: Harvey's 5 on foot).
@@ -61,7 +61,7 @@ def test_taking_the_wheel_and_getting_out_make_fresh_speed_rolls(keeper):
     assert who(keeper, chase, "Farmer")["movement_actions"] == 2
     # On the car's turn Harvey gets out: a fresh CON roll, 72, a failure: MOV 6 - 1. The car stops.
     body = command(keeper, "Harvey", "alight", {"table_dice": [70, 2]})
-    assert body["roll"]["skill"] == "CON" and body["roll"]["level"] == "failure"
+    assert body["rolls"][0]["skill"] == "CON" and body["rolls"][0]["level"] == "failure"
     harvey = who(keeper, body["chase"], "Harvey")
     assert harvey["speed_mov"] == 5 and harvey["location"] == 2 and harvey["vehicle_id"] is None
     assert who(keeper, body["chase"], "Car")["status"] == "left"
@@ -80,7 +80,7 @@ def test_the_gnoph_keh_swims_with_its_dex_and_the_ghoul_with_one_fifth_of_it(kee
     body = command(keeper, "Ghoul", "substitute-skill", {"skill": "Swim", "aptitude": "fifth"})
     assert body["outcome"] == {"skill": "Swim", "value": 13}
     # Both swim across: 20 is a success for the gnoph-keh and a failure for the ghoul.
-    rolls = [keeper.ok(keeper.post("/skill-rolls", {"skill": "Swim", "participant_id": keeper.ids[n], "table_dice": [20, 0]}))["roll"] for n in ("Gnoph-keh", "Ghoul")]
+    rolls = [keeper.ok(keeper.post("/skill-rolls", {"skill": "Swim", "participant_id": keeper.ids[n], "table_dice": [20, 0]}))["rolls"][0] for n in ("Gnoph-keh", "Ghoul")]
     assert [(r["target"], r["level"]) for r in rolls] == [(55, "hard"), (13, "failure")]
     # A listed skill is not guessed; undo takes a guess back.
     problem = keeper.post(f"/participants/{keeper.ids['Ghoul']}/substitute-skill", {"skill": "Swim", "aptitude": "half"}).get_json()

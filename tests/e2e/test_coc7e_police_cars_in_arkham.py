@@ -72,7 +72,7 @@ def test_the_police_cars_in_arkham(keeper):
     # speeds through with a successful Drive Auto roll (tens 20 and 30, units 5: 35, the higher).
     assert chase["whose_turn"] == p1
     reached = table.post(f"/participants/{p1}/accelerate", {"locations": 3})
-    assert (keeper.location_of(reached["chase"], "Police 1"), reached["chase"]["participants"][p1]["obstacle_ahead"]) == (1, truck)
+    assert (keeper.location_of(reached["chase"], "Police 1"), reached["chase"]["participants"][p1]["obstacle_ahead_id"]) == (1, truck)
     through = table.negotiate("Police 1", [20, 30, 5])
     roll = through["rolls"][0]
     assert (roll["penalty_dice"], roll["result"], roll["level"]) == (1, 35, "regular")
@@ -83,7 +83,7 @@ def test_the_police_cars_in_arkham(keeper):
     level = table.post(f"/participants/{p1}/accelerate", {"locations": 2})["chase"]
     assert keeper.location_of(level, "Police 1") == keeper.location_of(level, "Harvey's car") == 5
     assert {"pursuer_id": p1, "quarry_id": harvey, "location": 5, "round": 2} in level["caught_up"]
-    assert level["participants"][p1]["obstacle_ahead"] == level["participants"][harvey]["obstacle_ahead"] == jam  # the traffic jam lies ahead of both
+    assert level["participants"][p1]["obstacle_ahead_id"] == level["participants"][harvey]["obstacle_ahead_id"] == jam  # the traffic jam lies ahead of both
 
     # The next round: P2 owes 1 movement action, so it has 1 of its 2.
     assert level["round"] == 3

@@ -297,3 +297,16 @@ def test_an_event_holding_a_value_object_of_the_previous_shape_keeps_its_hash():
 
 if __name__ == "__main__":
     print(json.dumps(shapes(), indent=1, sort_keys=True))
+
+
+def test_no_event_takes_the_name_of_the_fields_every_event_carries():
+    # A rule's event that declared its own ``action`` (the creation of a hazard did) overwrote
+    # the number of the command it belongs to: undo then read a word for a version and failed.
+    bookkeeping = set(vars(RecordedChase.Event).get("__annotations__", {}))
+    for aggregate in persisted_aggregates():
+        for event in event_classes(aggregate):
+            for cls in event.__mro__:
+                if cls is RecordedChase.Event or not issubclass(cls, RecordedChase.Event):
+                    continue
+                taken = bookkeeping & set(vars(cls).get("__annotations__", {}))
+                assert not taken, f"{cls.__qualname__} redeclares {sorted(taken)}, the fields every recorded event carries"

@@ -69,7 +69,7 @@ class Board(MethodView):
     def post(self, data, chase_id: UUID, participant_id: str):
         """On their turn, a character on foot takes the wheel and makes a fresh speed roll with the vehicle's skill (optional rule switching_modes)."""
         roll, chase = coc7e().optional.board(chase_id, participant_id, data["vehicle_id"], dice(data), expected_version(), by=principal(chase_id))
-        return result(chase, roll=roll)
+        return result(chase, rolls=[roll])
 
 
 @blp.route("/<uuid:chase_id>/participants/<participant_id>/alight")
@@ -79,7 +79,7 @@ class Alight(MethodView):
     def post(self, data, chase_id: UUID, participant_id: str):
         """A character gets out of a vehicle and makes a fresh speed roll with CON; a vehicle its driver left stops (optional rule switching_modes)."""
         roll, chase = coc7e().optional.alight(chase_id, participant_id, dice(data), expected_version(), by=principal(chase_id))
-        return result(chase, roll=roll)
+        return result(chase, rolls=[roll])
 
 
 @blp.route("/<uuid:chase_id>/participants/<participant_id>/fly-over")

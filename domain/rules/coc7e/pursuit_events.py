@@ -24,6 +24,11 @@ def fresh() -> dict[str, Any]:
         "navigation": {},  # vehicle id: {navigator_id, round}
         "burst_tires": {},  # vehicle id: tires burst
         "control_checked": {},  # driver id: their damage when they last rolled to keep control
+        # Driver id: major wounds suffered at the wheel, and how many of them a roll to keep
+        # control has answered. Counted per blow, as the Wounded event reads it, so lesser blows
+        # adding up to half the hit points never call for a roll ("Driver Damage").
+        "major_wounds": {},
+        "control_answered": {},
     }
 
 
@@ -248,16 +253,26 @@ class ControlRolled(Event):
     damage: int
 
     def apply(self, chase: Any) -> None:
-        state(chase)["control_checked"][self.driver_id] = self.damage
+        pursuit = state(chase)
+        pursuit["control_checked"][self.driver_id] = self.damage
+        pursuit.setdefault("control_answered", {})[self.driver_id] = pursuit.get("major_wounds", {}).get(self.driver_id, 0)
+
+
+def note_major_wound(chase: Any, driver_id: str) -> None:
+    """A major wound at the wheel calls for a roll to keep control (Wounded.apply)."""
+    wounds = state(chase).setdefault("major_wounds", {})
+    wounds[driver_id] = wounds.get(driver_id, 0) + 1
 
 
 class HazardCreated(Event):
     """A character's action to add a hazard or barrier ("Characters Creating Hazards"): its cost
-    and roll; the ObstaclePlaced that follows a success is what it made."""
+    and roll; the ObstaclePlaced that follows a success is what it made. ``creation`` names the
+    kind of creation; it is not called ``action``, the field every event carries for the
+    command it belongs to (domain/recorded_chase.py), which undo and the roll log read."""
 
     TOPIC = "coc7e:Chase.HazardCreated"
     participant_id: str
-    action: str
+    creation: str
     skill: str | None
     roll_sequence: int | None
     success: bool

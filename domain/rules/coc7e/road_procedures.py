@@ -135,14 +135,13 @@ def shoot_tire(
 
 
 def control_due(chase: RoadChase, driver: Any) -> bool:
-    """A driver with a major wound since their last roll to keep control. A major wound is one
-    blow of half their hit points or more (coc7e-combat.txt "Major Wound"), so a new one since the
-    roll has added at least that much damage; lesser blows since (the collision's own hit points)
-    do not call for another roll."""
-    if driver.seat != "driver" or driver.status != "in_chase" or not driver.major_wound or driver.hp is None:
+    """A driver with a major wound at the wheel that no roll to keep control has answered yet.
+    A major wound is one blow of half their hit points or more (coc7e-combat.txt "Major Wound"),
+    so it is counted per blow: lesser blows adding up to as much call for no roll."""
+    if driver.seat != "driver" or driver.status != "in_chase" or not driver.major_wound:
         return False
-    checked = pursuit_events.read(chase)["control_checked"].get(driver.id)
-    return checked is None or 2 * (driver.damage - checked) >= driver.hp
+    pursuit = pursuit_events.read(chase)
+    return pursuit.get("major_wounds", {}).get(driver.id, 0) > pursuit.get("control_answered", {}).get(driver.id, 0)
 
 
 def keep_control(chase: RoadChase, driver_id: str, dice: RollSources, *, target: int | None = None) -> dict[str, Any]:
@@ -211,7 +210,7 @@ def create_hazard(
     if weapon is not None:
         chase.trigger_event(combat_events.ShotsFired, participant_id=p.id, weapon=armed.weapon.name, shots=1, loaded_after=armed.carried["loaded"] - 1, malfunction=None)
     chase.trigger_event(
-        pursuit_events.HazardCreated, participant_id=p.id, action=action, skill=chosen, roll_sequence=record["sequence"] if record else None,
+        pursuit_events.HazardCreated, participant_id=p.id, creation=action, skill=chosen, roll_sequence=record["sequence"] if record else None,
         success=success, obstacle_id=obstacle_id if success else None, movement_actions_spent=cost, movement_actions_left=p.movement_actions - cost,
     )
     if success:

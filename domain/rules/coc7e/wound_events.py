@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.recorded_chase import RecordedChase
+from domain.rules.coc7e.pursuit_events import note_major_wound
 
 Event = RecordedChase.Event
 
@@ -35,6 +36,8 @@ class Wounded(Event):
         if self.killed:
             p.dying = False
         p.first_aid_tries, p.medicine_given, p.first_aid_succeeded = 0, False, False  # a new injury to treat
+        if self.major_wound and getattr(p, "seat", None) == "driver":
+            note_major_wound(chase, p.id)
         if self.major_wound or self.unconscious or self.killed:
             # A hold lasts "until their attacker releases them, is incapacitated or suffers a
             # major wound" (coc7e-combat.txt "Step 2: Make the Attack Roll").
