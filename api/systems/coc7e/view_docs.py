@@ -111,6 +111,13 @@ class NamedLocation(Schema):
     name = fields.String(required=True)
 
 
+class ForkPlaced(Schema):
+    """Where the track branches (coc7e-chases.txt "Choosing a Route")."""
+
+    at = fields.Integer(required=True, metadata={"description": "the location where the track branches"})
+    routes = fields.List(fields.String(), required=True)
+
+
 class CaughtUp(Schema):
     pursuer_id = fields.String(required=True)
     quarry_id = fields.String(required=True)
