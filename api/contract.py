@@ -78,8 +78,10 @@ def errors_of(method: str, path: str, operation: dict[str, Any], security: list[
         statuses += ["401", "403"]
     if "{" in path:
         statuses.append("404")
-    if method == "post" or (method in WRITES and "{chase_id}" in path):
-        statuses.append("409")  # a rule broken, the record refusing, an Idempotency-Key in flight
+    if method == "post" or (method in WRITES and "{chase_id}" in path) or "409" in operation.get("responses", {}):
+        # A rule broken, the record refusing, an Idempotency-Key in flight; a read that a rule
+        # may refuse says so itself (``@blp.alt_response(409, ...)``).
+        statuses.append("409")
     if method in WRITES and "{chase_id}" in path:
         statuses += ["412", "428"]  # If-Match
     if "{chase_id}" in path:

@@ -105,6 +105,7 @@ class SubstituteSkill(MethodView):
 class FleeingTheScene(MethodView):
     @blp.arguments(s.FleeingTheScene, location="query")
     @blp.response(200)
+    @blp.alt_response(409, description="the optional rule is off, or the round asked for has not begun (coc7e-chases.txt \"Fleeing the Scene\")")
     def get(self, query, chase_id: UUID):
         """Locations each participant covered in ?rounds= rounds from ?from_round= (default 1) (optional rule fleeing_the_scene)."""
         principal(chase_id)

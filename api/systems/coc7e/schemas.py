@@ -101,11 +101,11 @@ class Coc7eView(ChaseView):
     location_names = fields.List(Shown(docs.NamedLocation), metadata={"description": "the Keeper's names for locations"})
     obstacles = fields.List(Shown(docs.Obstacle), metadata={"description": "hazards and barriers"})
     mishaps = fields.List(Shown(docs.Mishap), metadata={"description": "failed hazards and maneuvers suffered, awaiting the Keeper's ruling (POST .../consequences)"})
-    optional_rules = fields.List(fields.String(), metadata={"description": "the optional rules of coc7e-chases.txt part 5 this chase uses (GET /rules/coc7e/optional-rules); changed by PUT .../optional-rules"})
+    optional_rules = fields.List(fields.String(metadata={"enum": list(OPTIONAL_RULES)}), metadata={"description": "the optional rules of coc7e-chases.txt part 5 this chase uses (GET /rules/coc7e/optional-rules); changed by PUT .../optional-rules"})
     split_from = fields.String(allow_none=True, metadata={"description": "the chase this one split off from (\"Splitting Up\")"})
     split_into = fields.List(fields.String(), metadata={"description": "the chases split off from this one"})
     split_sisters = fields.List(fields.String(), metadata={"description": "the chases split off the same chase at the same time as this one"})
-    forks = fields.List(fields.Dict(), metadata={"description": "where the track branches (\"Choosing a Route\"): {at, routes}; each participant's routes maps each fork passed to the route taken"})
+    forks = fields.List(Shown(docs.ForkPlaced), metadata={"description": "where the track branches (\"Choosing a Route\"); each participant's routes maps each fork passed to the route taken"})
     pursuit = fields.Dict(metadata={"description": "part 5's optional rules in play: sudden_hazards {last_called_by, may_call, to_place}, accelerating {id: {locations, to_location, penalty_dice}}, visibility {id: {area, locations, sees_to}}, stretches [{location, outcome}], navigated [vehicle ids], burst_tires {vehicle id: n}, keep_control_due [driver ids]"})
 
 

@@ -44,6 +44,15 @@ class Mishap(Schema):
     round = fields.Integer()
 
 
+class AimTaken(Schema):
+    """The aim a shooter is taking (coc7e-combat.txt "Aiming (Bonus die)")."""
+
+    target_id = fields.String(required=True)
+    weapon = fields.String()
+    round = fields.Integer()
+    location = fields.Integer(allow_none=True)
+
+
 class Coc7eParticipant(Schema):
     id = fields.String(required=True)
     name = fields.String()
@@ -79,6 +88,10 @@ class Coc7eParticipant(Schema):
     held_by = fields.String(allow_none=True)
     disadvantage = fields.String(allow_none=True)
     outnumbered = fields.Boolean()
+    dived_for_cover_until_round = fields.Integer(allow_none=True, metadata={"description": "the last round whose attacks a diver forfeits (coc7e-combat.txt \"Diving for Cover\")"})
+    aiming = Shown(AimTaken, allow_none=True)
+    first_aid_succeeded = fields.Boolean()
+    routes = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "location of each fork passed -> the route taken (coc7e-chases.txt \"Choosing a Route\")"})
     obstacle_ahead = Shown(Obstacle, allow_none=True, metadata={"description": "the hazard or standing barrier ahead, in full"})
     obstacle_ahead_id = fields.String(allow_none=True)
     mishap = Shown(Mishap, allow_none=True)
@@ -96,6 +109,13 @@ class Coc7eLocation(Schema):
 class NamedLocation(Schema):
     index = fields.Integer(required=True)
     name = fields.String(required=True)
+
+
+class ForkPlaced(Schema):
+    """Where the track branches (coc7e-chases.txt "Choosing a Route")."""
+
+    at = fields.Integer(required=True, metadata={"description": "the location where the track branches"})
+    routes = fields.List(fields.String(), required=True)
 
 
 class CaughtUp(Schema):
