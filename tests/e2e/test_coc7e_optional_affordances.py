@@ -51,6 +51,9 @@ def test_a_fork_and_rules_switched_off_read_in_the_view_as_the_commands_answer(k
     assert choose["why"].startswith("this chase does not use the optional rule choosing_a_route")
     assert fork["why"] == choose["why"]
     assert (leave["allowed"], leave["rule"]) == (False, JOINING)
+    # With routes switched off the track no longer branches: Harvey, at the fork with no route
+    # taken, is not left stuck there (move is his to make again).
+    assert "move" in allowed(view, harvey)
     problem = keeper.post(f"/participants/{farmer}/leave", {}).get_json()
     assert (problem["status"], problem["detail"], problem["rule"]) == (409, leave["why"], leave["rule"])
     split = actions_of(view)["split"]  # not sent by the sweep: the groups are the Keeper's

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from domain.recorded_chase import RecordedChase
 from domain.rules.coc7e.errors import CHASES
+from domain.rules.coc7e.optional_rules import uses
 
 ROUTES = f'{CHASES} "Choosing a Route"'
 MAX_ROUTES = 5
@@ -48,11 +49,17 @@ class RouteChosen(Event):
         chase.paths.setdefault(self.participant_id, {})[str(self.at)] = self.route
 
 
+def _branches(chase: Any) -> dict[str, Any]:
+    """The forks that divide the track: none while the chase does not use "Choosing a Route"
+    (switched off, the Keeper's forks stay recorded but stop no one and part no one)."""
+    return getattr(chase, "forks", {}) if uses(chase, "choosing_a_route") else {}
+
+
 def fork_unchosen(chase: Any, participant_id: str, start: int, locations: int) -> int | None:
     """The first fork from ``start`` on a move of ``locations`` where the participant has not
     chosen a route yet: the move stops there. (Asked by the round procedures, which a fight
     without a chase shares: it has no track to branch.)"""
-    branches, chosen = getattr(chase, "forks", {}), getattr(chase, "paths", {}).get(participant_id, {})
+    branches, chosen = _branches(chase), getattr(chase, "paths", {}).get(participant_id, {})
     return next((at for at in range(start, start + locations) if str(at) in branches and str(at) not in chosen), None) if branches else None
 
 
@@ -60,6 +67,6 @@ def same_place(chase: Any, a: str, b: str, location: int) -> bool:
     """Whether two participants at the same index are at the same place: on the same route past
     every fork behind it."""
     # A fight without a chase (Encounter, which shares the round procedures) has no track to branch.
-    branches, paths = getattr(chase, "forks", {}), getattr(chase, "paths", {})
+    branches, paths = _branches(chase), getattr(chase, "paths", {})
     pa, pb = paths.get(a, {}), paths.get(b, {})
     return all(pa.get(at) == pb.get(at) for at in branches if int(at) < location)
