@@ -27,6 +27,7 @@ BODIES = {
     "break_barrier": lambda view, p: {},
     "attack": lambda view, p: {"target_id": _nearest_rival(view, p), "response": "fight back"},
     "fire": lambda view, p: {"weapon": GUN, "target_id": _nearest_rival(view, p)},
+    "aim": lambda view, p: {"weapon": GUN, "target_id": _nearest_rival(view, p)},
     "reload": lambda view, p: {"weapon": GUN},
     "mishap_roll": lambda view, p: {"skill": "DEX"},
     "consequences": lambda view, p: {},
@@ -58,8 +59,22 @@ BODIES = {
     "hide": lambda view, p: {},
     "split": lambda view, p: None,  # the groups are the Keeper's (its own tests: test_coc7e_splitting_up.py)
     "switch_mode": lambda view, p: {"mode": "swimming"},
+    "board": lambda view, p: _vehicle_beside(view, p),
+    "alight": lambda view, p: {},
     "substitute_skill": lambda view, p: {"skill": "Stealth", "aptitude": "half", "characteristic": "DEX"},
 }
+
+
+def _vehicle_beside(view: dict[str, Any], p: dict[str, Any]) -> dict[str, Any] | None:
+    """A driverless vehicle of the same side, waiting or standing where ``p`` is (none: not sent)."""
+    drivers = {q["vehicle_id"] for q in view["participants"].values() if q["vehicle_id"] is not None}
+    beside = (
+        q["id"] for q in view["participants"].values()
+        if q["kind"] == "vehicle" and q["id"] not in drivers and q["role"] == p["role"]
+        and (q["status"] == "ready" or (q["status"] == "in_chase" and q["location"] == p["location"]))
+    )
+    vehicle = next(beside, None)
+    return None if vehicle is None else {"vehicle_id": vehicle}
 
 
 def _route_here(view: dict[str, Any], p: dict[str, Any]) -> str:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from domain.rules.coc7e.optional_rules import NAMES
 from tests.e2e.affordance_checks import actions_of, allowed, sweep
-from tests.e2e.coc7e_table import HARVEY, harvey_and_the_farmer
-from tests.e2e.test_coc7e_affordances import BODIES
+from tests.e2e.coc7e_table import FARMER, HARVEY, harvey_and_the_farmer
+from tests.e2e.test_coc7e_affordances import BODIES, GUN
 
 ROUTES = 'coc7e-chases.txt "Choosing a Route"'
 JOINING = 'coc7e-chases.txt "Characters Joining a Chase in Progress"'
 # This chase rolls at the table: the sweep sends the commands that take no dice (the rest are
 # swept with server dice in test_coc7e_affordances.py).
-DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill", "accelerate"}
+DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill", "accelerate", "aim"}
 TABLE_BODIES = {action: body if action in DICELESS else (lambda view, p: None) for action, body in BODIES.items()}
 
 
@@ -89,3 +89,46 @@ def test_a_fight_offers_joining_it_drawing_a_firearm_and_fleeing_when_the_rules_
     ready = actions_of(view, deep_one)["ready_firearm"]
     assert (ready["allowed"], ready["why"]) == (False, "Deep one carries no firearm to draw")
     assert sweep(keeper, BODIES)["allowed"] >= 3
+
+
+SWITCHING = 'coc7e-chases.txt "Switching Between Modes of Movement"'
+
+
+def test_taking_the_wheel_getting_out_and_taking_aim_are_offered_as_their_commands_allow(keeper):
+    # Harvey (Drive Auto 50, a loaded shotgun) at 2, the farmer at 0; a car stands by the track.
+    keeper.create("Harvey finds a car", dice="table")
+    gun = {"weapon": GUN, "loaded": 2}
+    keeper.add(**{**HARVEY, "skills": {**HARVEY["skills"], "Drive Auto": 50, "Firearms (Rifle/Shotgun)": 40}, "weapons": [gun]})
+    keeper.add(**FARMER)
+    keeper.speed_roll("Harvey", [70, 2])
+    keeper.speed_roll("Farmer", [80, 0])
+    keeper.cut()
+    keeper.add(name="Car", kind="vehicle", chart_vehicle="Car, standard", role="quarry")
+    harvey, farmer, car = keeper.ids["Harvey"], keeper.ids["Farmer"], keeper.ids["Car"]
+
+    # Harvey's turn: he may take the wheel or take aim; the farmer, unarmed and not on his turn, may do neither.
+    view = keeper.track()
+    assert {"board", "aim"} <= allowed(view, harvey)
+    assert actions_of(view, harvey)["board"]["href"] == f"/chases/{keeper.chase_id}/participants/{harvey}/board"
+    assert actions_of(view, farmer)["board"]["why"] == "it is Harvey's turn, not Farmer's (highest DEX acts first)"
+    alight = actions_of(view, harvey)["alight"]
+    assert (alight["allowed"], alight["why"], alight["rule"]) == (False, "Harvey is not in a vehicle", SWITCHING)
+    problem = keeper.post(f"/participants/{harvey}/alight", {"table_dice": [70, 2]}).get_json()
+    assert (problem["status"], problem["detail"], problem["rule"]) == (409, alight["why"], alight["rule"])
+    sweep(keeper, TABLE_BODIES)  # aim is sent (no dice) and undone
+
+    # He takes the wheel; on the car's turn next round he may get out, and no longer board.
+    keeper.ok(keeper.post(f"/participants/{harvey}/board", {"vehicle_id": car, "table_dice": [30, 0]}))
+    keeper.end_turn("Farmer")
+    view = keeper.track()
+    assert "alight" in allowed(view, harvey)
+    board = actions_of(view, harvey)["board"]
+    assert (board["allowed"], board["why"]) == (False, "it is Car's turn, not Harvey's (highest DEX acts first)")
+    sweep(keeper, TABLE_BODIES)
+
+    # The Keeper switches off switching modes: getting out is refused with the 409's words.
+    switch_off(keeper, "switching_modes")
+    alight = actions_of(keeper.track(), harvey)["alight"]
+    assert alight["allowed"] is False and alight["why"].startswith("this chase does not use the optional rule switching_modes")
+    problem = keeper.post(f"/participants/{harvey}/alight", {"table_dice": [70, 2]}).get_json()
+    assert (problem["status"], problem["detail"], problem["rule"]) == (409, alight["why"], alight["rule"])

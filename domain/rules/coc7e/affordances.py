@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from domain.affordances import Legal, Refusal, judge, record_actions, same_for_all
-from domain.rules.coc7e import arms, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, modes, monsters, obstacle_procedures, pedal_procedures, road_procedures, rounds, routes, splitting, trail_procedures, wound_procedures
+from domain.rules.coc7e import arms, boarding, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, modes, monsters, obstacle_procedures, pedal_procedures, road_procedures, rounds, routes, shooting, splitting, trail_procedures, wound_procedures
 from domain.rules.coc7e.errors import CHASES
 
 # The commands only the one whose turn it is may send (each calls rounds.require_turn first).
-ON_TURN_CHASE = ("move", "delay", "end_turn", "negotiate", "break_barrier", "attack", "fire", "reload")
-ON_TURN_FIGHT = ("delay", "end_turn", "attack", "fire", "reload")
+ON_TURN_CHASE = ("move", "delay", "end_turn", "negotiate", "break_barrier", "attack", "fire", "aim", "reload")
+ON_TURN_FIGHT = ("delay", "end_turn", "attack", "fire", "aim", "reload")
 ENDING = f"{CHASES} \"Escaping the Pursuer\""
 
 
@@ -79,6 +79,9 @@ def _optional(chase: Any, pid: str) -> dict[str, Refusal]:
         "join": judge(lambda: joining.check_join(chase, pid)),
         "leave": judge(lambda: joining.check_leave(chase, pid)),
         "switch_mode": judge(lambda: modes.check_switch_mode(chase, pid)),
+        # the vehicle boarded is the request's: allowed when one on foot may take a wheel
+        "board": judge(lambda: boarding.check_board(chase, pid)),
+        "alight": judge(lambda: boarding.check_alight(chase, pid)),
         "substitute_skill": judge(lambda: monsters.check_substitute_skill(chase, pid)),
         "accelerate": judge(lambda: pedal_procedures.check_accelerate(chase, pid)),
         "visibility": judge(lambda: pedal_procedures.check_visibility(chase, pid)),
@@ -93,7 +96,7 @@ def _on_turn(chase: Any, pid: str, actions: tuple[str, ...]) -> dict[str, Refusa
     turn = judge(lambda: rounds.require_turn(chase, pid))
     if turn is not None:
         return same_for_all(turn, actions)
-    found = same_for_all(None, actions)  # attack, fire, reload: the rest depends on target and weapon
+    found = same_for_all(None, actions)  # attack, fire, aim, reload: the rest depends on target and weapon
     for action, guard in _PAST_THE_TURN.items():
         if action in found:
             found[action] = judge(lambda: guard(chase, pid))
@@ -108,6 +111,7 @@ _PAST_THE_TURN = {
     "break_barrier": obstacle_procedures.check_break,
     "attack": conflict_procedures.check_attack,
     "fire": fire_procedures.check_fire,
+    "aim": shooting.check_aim,
     "reload": lambda chase, pid: arms.require_gun(rounds.require_turn(chase, pid)),
 }
 

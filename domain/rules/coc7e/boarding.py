@@ -64,14 +64,35 @@ class VehicleAlighted(Event):
             chase.turn_order = done + [pid for pid in chase.turn_order[chase.turn_index + 1 :] if pid != self.vehicle_id]
 
 
+def check_board(chase: ModesChase, participant_id: str) -> Any:
+    """The guard of ``board`` past the vehicle named: the rule in use, their turn, on foot."""
+    chase.require_optional_rule("switching_modes")
+    p = rounds.require_turn(chase, participant_id)
+    if p.kind == "vehicle" or p.aboard:
+        raise RuleBroken(f"{p.name} is not on foot", SWITCHING)
+    return p
+
+
+def check_alight(chase: ModesChase, participant_id: str) -> tuple[Any, Any, Any]:
+    """The guard of ``alight``: the rule in use, one aboard, the turn of the one who acts (the
+    vehicle for its driver, the passenger's own), and CON for the speed roll on foot.
+    Answers the one getting out, their vehicle and the one whose turn it is."""
+    chase.require_optional_rule("switching_modes")
+    p = chase.participant(participant_id)
+    if not p.aboard:
+        raise RuleBroken(f"{p.name} is not in a vehicle", SWITCHING)
+    vehicle = chase.participant(p.vehicle)  # type: ignore[arg-type]
+    acting = rounds.require_turn(chase, vehicle.id if p.seat == "driver" else p.id)
+    if p.con is None:
+        raise InvalidCommand("con", f"{p.name} needs CON for the speed roll on foot")
+    return p, vehicle, acting
+
+
 def board(chase: ModesChase, participant_id: str, vehicle_id: str, dice: DiceSource) -> dict[str, Any]:
     """On their turn, a character on foot takes the wheel of a vehicle beside them (one not yet
     in the chase, or standing empty on their location) and makes a fresh speed roll with it."""
-    chase.require_optional_rule("switching_modes")
-    p = rounds.require_turn(chase, participant_id)
+    p = check_board(chase, participant_id)
     vehicle = chase.participant(vehicle_id)
-    if p.kind == "vehicle" or p.aboard:
-        raise RuleBroken(f"{p.name} is not on foot", SWITCHING)
     if vehicle.kind != "vehicle":
         raise InvalidCommand("vehicle_id", f"{vehicle.name} is not a vehicle")
     if chase.driver_of(vehicle.id) is not None:
@@ -96,14 +117,7 @@ def board(chase: ModesChase, participant_id: str, vehicle_id: str, dice: DiceSou
 def alight(chase: ModesChase, participant_id: str, dice: DiceSource) -> dict[str, Any]:
     """On the vehicle's turn (the driver) or their own (a passenger), a character gets out and
     makes a fresh speed roll with CON."""
-    chase.require_optional_rule("switching_modes")
-    p = chase.participant(participant_id)
-    if not p.aboard:
-        raise RuleBroken(f"{p.name} is not in a vehicle", SWITCHING)
-    vehicle = chase.participant(p.vehicle)  # type: ignore[arg-type]
-    acting = rounds.require_turn(chase, vehicle.id if p.seat == "driver" else p.id)
-    if p.con is None:
-        raise InvalidCommand("con", f"{p.name} needs CON for the speed roll on foot")
+    p, vehicle, acting = check_alight(chase, participant_id)
     here = chase.track.location_of(vehicle.id)
     assert here is not None
     stops = p.seat == "driver"

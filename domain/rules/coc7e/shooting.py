@@ -69,19 +69,27 @@ def dive_for_cover(chase: Any, dice_: RollSources, name: str, target: Participan
     return record
 
 
+def check_aim(chase: Any, participant_id: str) -> Participant:
+    """The guard of ``take_aim`` past the target and gun named: the aimer's turn, free to attack,
+    a gun carried, and nothing done yet this turn (aiming takes the turn)."""
+    p = rounds.require_turn(chase, participant_id)
+    require_may_attack(chase, p)
+    arms.require_gun(p)
+    if p.attacks_made:
+        raise RuleBroken(f"{p.name} has already acted this turn: aiming takes the turn", AIMING)
+    return p
+
+
 def take_aim(chase: Any, participant_id: str, target_id: str, weapon: str) -> dict[str, Any]:
     """"The intention to take careful aim must be declared on the character's turn ... The shot is
     taken on the same turn in the order of combat on the following round": the turn is spent."""
-    p = rounds.require_turn(chase, participant_id)
-    require_may_attack(chase, p)
+    p = check_aim(chase, participant_id)
     t = chase.participant(target_id)
     if t.id == p.id:
         raise InvalidCommand("target_id", "a shooter aims at someone else")
     armed = arms.armed(p, weapon)
     if not armed.weapon.firearm:
         raise InvalidCommand("weapon", f"{armed.weapon.name} is not aimed: aiming is a firearms modifier ({AIMING})")
-    if p.attacks_made:
-        raise RuleBroken(f"{p.name} has already acted this turn: aiming takes the turn", AIMING)
     location, aimed_in = chase.track.location_of(p.vehicle or p.id), chase.round
     chase.trigger_event(firearm_events.AimTaken, participant_id=p.id, target_id=t.id, weapon=armed.weapon.name, round=aimed_in, location=location)
     rounds.finish_turn(chase, p, "taking aim")
