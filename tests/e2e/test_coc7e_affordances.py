@@ -56,6 +56,8 @@ BODIES = {
     "navigate": lambda view, p: {},
     "visibility": lambda view, p: {"locations": 1},
     "keep_control": lambda view, p: {},
+    "attack_on_the_move": lambda view, p: {"target_id": _nearest_rival(view, p), "response": "fight back"},
+    "fire_on_the_move": lambda view, p: {"weapon": GUN, "target_id": _nearest_rival(view, p)},
     "hide": lambda view, p: {},
     "split": lambda view, p: None,  # the groups are the Keeper's (its own tests: test_coc7e_splitting_up.py)
     "switch_mode": lambda view, p: {"mode": "swimming"},

@@ -108,7 +108,9 @@ def test_taking_the_wheel_getting_out_and_taking_aim_are_offered_as_their_comman
 
     # Harvey's turn: he may take the wheel or take aim; the farmer, unarmed and not on his turn, may do neither.
     view = keeper.track()
-    assert {"board", "aim"} <= allowed(view, harvey)
+    assert {"board", "aim", "fire_on_the_move"} <= allowed(view, harvey)
+    fire = actions_of(view, farmer)["fire_on_the_move"]
+    assert (fire["allowed"], fire["why"]) == (False, "it is Harvey's turn, not Farmer's (highest DEX acts first)")
     assert actions_of(view, harvey)["board"]["href"] == f"/chases/{keeper.chase_id}/participants/{harvey}/board"
     assert actions_of(view, farmer)["board"]["why"] == "it is Harvey's turn, not Farmer's (highest DEX acts first)"
     alight = actions_of(view, harvey)["alight"]
@@ -126,9 +128,11 @@ def test_taking_the_wheel_getting_out_and_taking_aim_are_offered_as_their_comman
     assert (board["allowed"], board["why"]) == (False, "it is Car's turn, not Harvey's (highest DEX acts first)")
     sweep(keeper, TABLE_BODIES)
 
-    # The Keeper switches off switching modes: getting out is refused with the 409's words.
-    switch_off(keeper, "switching_modes")
-    alight = actions_of(keeper.track(), harvey)["alight"]
+    # The Keeper switches off switching modes and shooting from vehicles: refused with the 409's words.
+    switch_off(keeper, "switching_modes", "ranged_attacks")
+    view = keeper.track()
+    alight, shoot = actions_of(view, harvey)["alight"], actions_of(view, car)["attack_on_the_move"]
+    assert shoot["allowed"] is False and shoot["why"].startswith("this chase does not use the optional rule ranged_attacks")
     assert alight["allowed"] is False and alight["why"].startswith("this chase does not use the optional rule switching_modes")
     problem = keeper.post(f"/participants/{harvey}/alight", {"table_dice": [70, 2]}).get_json()
     assert (problem["status"], problem["detail"], problem["rule"]) == (409, alight["why"], alight["rule"])

@@ -43,6 +43,8 @@ PARTICIPANT = {
     "visibility": Route("POST", f"{_P}/visibility", "keeper"),
     "navigate": Route("POST", f"{_P}/navigate", "player"),
     "keep_control": Route("POST", f"{_P}/keep-control", "player"),
+    "attack_on_the_move": Route("POST", f"{_P}/attack-on-the-move", "player"),
+    "fire_on_the_move": Route("POST", f"{_P}/fire-on-the-move", "player"),
     "hide": Route("POST", f"{_P}/hide", "keeper"),
 }
 CHASE = {

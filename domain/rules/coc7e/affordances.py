@@ -87,6 +87,9 @@ def _optional(chase: Any, pid: str) -> dict[str, Refusal]:
         "visibility": judge(lambda: pedal_procedures.check_visibility(chase, pid)),
         "navigate": judge(lambda: road_procedures.check_navigate(chase, pid)),
         "keep_control": judge(lambda: road_procedures.check_keep_control(chase, pid)),
+        # target and weapon are the request's, as for attack and fire
+        "attack_on_the_move": judge(lambda: road_procedures.check_shoot_on_the_move(chase, pid, "attack")),
+        "fire_on_the_move": judge(lambda: road_procedures.check_shoot_on_the_move(chase, pid, "fire")),
         "hide": judge(lambda: trail_procedures.check_hide(chase, pid)),
     }
 

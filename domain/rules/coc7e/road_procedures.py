@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from domain.rules.coc7e import (
-    arms, combat_events, keeper_rolls, mishaps, movement, obstacle_events, percentile, pursuit, pursuit_events, rounds, track_features, weapon_damage,
+    arms, combat_events, conflict_procedures, fire_procedures, keeper_rolls, mishaps, movement, obstacle_events, percentile, pursuit, pursuit_events, rounds, track_features, weapon_damage,
 )
 from domain.rules.coc7e.damage import DEFAULT_BY_DIFFICULTY
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
@@ -49,14 +49,23 @@ def navigate(chase: RoadChase, navigator_id: str, dice: RollSources, *, skill: s
     return {"success": record["success"], "rolls": [record]}
 
 
+def check_shoot_on_the_move(chase: RoadChase, shooter_id: str, with_weapon: str) -> Any:
+    """The guard of ``shoot_on_the_move`` past the target and weapon named: the rule in use, then
+    the guard of the attack or fire it is (the turn, free to attack, someone within reach or a gun)."""
+    chase.require_optional_rule(RANGED_RULE)
+    if with_weapon not in ("attack", "fire"):
+        raise InvalidCommand("with_weapon", "must be attack or fire")
+    if with_weapon == "attack":
+        conflict_procedures.check_attack(chase, shooter_id)
+        return rounds.require_turn(chase, shooter_id)
+    return fire_procedures.check_fire(chase, shooter_id)
+
+
 def shoot_on_the_move(chase: RoadChase, shooter_id: str, dice: RollSources, *, with_weapon: str = "attack", **options: Any) -> dict[str, Any]:
     """Shoot while racing on (on foot or in a vehicle): one more penalty die, and no movement
     action for it. ``with_weapon``: "attack" (the chase's attack, at ``target_id``) or "fire"
     (several shots, a burst, full auto), each given ``options``."""
-    chase.require_optional_rule(RANGED_RULE)
-    if with_weapon not in ("attack", "fire"):
-        raise InvalidCommand("with_weapon", "must be attack or fire")
-    p = rounds.require_turn(chase, shooter_id)
+    p = check_shoot_on_the_move(chase, shooter_id, with_weapon)
     kept = not p.aboard  # passengers have no movement actions to keep
     chase.trigger_event(pursuit_events.FiredOnTheMove, participant_id=p.id, penalty_dice=pursuit.ON_THE_MOVE_PENALTY, movement_action_kept=kept)
     options["penalty_dice"] = options.get("penalty_dice", 0) + pursuit.ON_THE_MOVE_PENALTY
