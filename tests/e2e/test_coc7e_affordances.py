@@ -59,6 +59,7 @@ BODIES = {
     "attack_on_the_move": lambda view, p: {"target_id": _nearest_rival(view, p), "response": "fight back"},
     "fire_on_the_move": lambda view, p: {"weapon": GUN, "target_id": _nearest_rival(view, p)},
     "hide": lambda view, p: {},
+    "follow_trail": lambda view, p: {"quarry_id": _nearest_rival(view, p), "target": 50},
     "split": lambda view, p: None,  # the groups are the Keeper's (its own tests: test_coc7e_splitting_up.py)
     "switch_mode": lambda view, p: {"mode": "swimming"},
     "board": lambda view, p: _vehicle_beside(view, p),

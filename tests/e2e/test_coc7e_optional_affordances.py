@@ -109,6 +109,9 @@ def test_taking_the_wheel_getting_out_and_taking_aim_are_offered_as_their_comman
     # Harvey's turn: he may take the wheel or take aim; the farmer, unarmed and not on his turn, may do neither.
     view = keeper.track()
     assert {"board", "aim", "fire_on_the_move"} <= allowed(view, harvey)
+    trail = actions_of(view, harvey)["follow_trail"]  # the Keeper's call, for a pursuer
+    assert "follow_trail" in allowed(view, farmer)
+    assert (trail["allowed"], trail["why"]) == (False, "Harvey is not a pursuer: only a pursuer follows a quarry's trail")
     fire = actions_of(view, farmer)["fire_on_the_move"]
     assert (fire["allowed"], fire["why"]) == (False, "it is Harvey's turn, not Farmer's (highest DEX acts first)")
     assert actions_of(view, harvey)["board"]["href"] == f"/chases/{keeper.chase_id}/participants/{harvey}/board"

@@ -46,6 +46,7 @@ PARTICIPANT = {
     "attack_on_the_move": Route("POST", f"{_P}/attack-on-the-move", "player"),
     "fire_on_the_move": Route("POST", f"{_P}/fire-on-the-move", "player"),
     "hide": Route("POST", f"{_P}/hide", "keeper"),
+    "follow_trail": Route("POST", f"{_P}/follow-trail", "keeper"),
 }
 CHASE = {
     "add_participant": Route("POST", "/participants", "keeper"),

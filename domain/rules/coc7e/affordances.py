@@ -91,6 +91,7 @@ def _optional(chase: Any, pid: str) -> dict[str, Refusal]:
         "attack_on_the_move": judge(lambda: road_procedures.check_shoot_on_the_move(chase, pid, "attack")),
         "fire_on_the_move": judge(lambda: road_procedures.check_shoot_on_the_move(chase, pid, "fire")),
         "hide": judge(lambda: trail_procedures.check_hide(chase, pid)),
+        "follow_trail": judge(lambda: trail_procedures.check_follow_trail(chase, pid)),  # the quarry is the request's
     }
 
 

@@ -34,10 +34,9 @@ def follow_trail(
     difficulty: str = "regular", bonus_dice: int = 0, penalty_dice: int = 0,
 ) -> dict[str, Any]:
     """Can the pursuer pick up the quarry's trail? (the deep one's Tracking roll)"""
-    chase.require_optional_rule(ESCAPING_RULE)
-    pursuer, quarry = _in_chase(chase, pursuer_id, "pursuer"), _in_chase(chase, quarry_id, "quarry")
-    if pursuer.role != "pursuer" or quarry.role != "quarry":
-        raise RuleBroken(f"{pursuer.name} must be a pursuer and {quarry.name} a quarry", pursuit.ESCAPING)
+    pursuer, quarry = check_follow_trail(chase, pursuer_id), _in_chase(chase, quarry_id, "quarry")
+    if quarry.role != "quarry":
+        raise RuleBroken(f"{quarry.name} is not a quarry: a pursuer follows a quarry's trail", pursuit.ESCAPING)
     _difficulty(difficulty)
     roller, value = keeper_rolls.roller_value(chase, pursuer, skill, target)
     record = keeper_rolls.skill_roll(
@@ -48,6 +47,15 @@ def follow_trail(
     if not ended:
         rounds.turn_goes_on(chase, pursuer)
     return {"kept": record["success"], "chase_over": ended, "rolls": [record]}
+
+
+def check_follow_trail(chase: TrailChase, pursuer_id: str) -> Participant:
+    """The guard of ``follow_trail`` before the quarry named: the rule in use, a pursuer in the chase."""
+    chase.require_optional_rule(ESCAPING_RULE)
+    pursuer = _in_chase(chase, pursuer_id, "pursuer")
+    if pursuer.role != "pursuer":
+        raise RuleBroken(f"{pursuer.name} is not a pursuer: only a pursuer follows a quarry's trail", pursuit.ESCAPING)
+    return pursuer
 
 
 def hide(
