@@ -60,6 +60,8 @@ BODIES = {
     "fire_on_the_move": lambda view, p: {"weapon": GUN, "target_id": _nearest_rival(view, p)},
     "hide": lambda view, p: {},
     "follow_trail": lambda view, p: {"quarry_id": _nearest_rival(view, p), "target": 50},
+    "call_sudden_hazard": lambda view, p: {"called_by": view["pursuit"]["sudden_hazards"]["may_call"][0], "target": 50},
+    "place_sudden_hazard": lambda view, p: {"between": [20, 21], "name": "Delivery truck", "skills": ["Drive Auto"]},
     "split": lambda view, p: None,  # the groups are the Keeper's (its own tests: test_coc7e_splitting_up.py)
     "switch_mode": lambda view, p: {"mode": "swimming"},
     "board": lambda view, p: _vehicle_beside(view, p),

@@ -12,7 +12,7 @@ ROUTES = 'coc7e-chases.txt "Choosing a Route"'
 JOINING = 'coc7e-chases.txt "Characters Joining a Chase in Progress"'
 # This chase rolls at the table: the sweep sends the commands that take no dice (the rest are
 # swept with server dice in test_coc7e_affordances.py).
-DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill", "accelerate", "aim"}
+DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill", "accelerate", "aim", "place_sudden_hazard"}
 TABLE_BODIES = {action: body if action in DICELESS else (lambda view, p: None) for action, body in BODIES.items()}
 
 
@@ -120,7 +120,11 @@ def test_taking_the_wheel_getting_out_and_taking_aim_are_offered_as_their_comman
     assert (alight["allowed"], alight["why"], alight["rule"]) == (False, "Harvey is not in a vehicle", SWITCHING)
     problem = keeper.post(f"/participants/{harvey}/alight", {"table_dice": [70, 2]}).get_json()
     assert (problem["status"], problem["detail"], problem["rule"]) == (409, alight["why"], alight["rule"])
-    sweep(keeper, TABLE_BODIES)  # aim is sent (no dice) and undone
+    # Either side may call a sudden hazard; none awaits placing yet.
+    place = actions_of(view)["place_sudden_hazard"]
+    assert "call_sudden_hazard" in allowed(view)
+    assert (place["allowed"], place["why"]) == (False, "no sudden hazard awaits placing: call one first")
+    sweep(keeper, TABLE_BODIES)  # aim is sent (no dice) and undone; placing is refused in the command's words
 
     # He takes the wheel; on the car's turn next round he may get out, and no longer board.
     keeper.ok(keeper.post(f"/participants/{harvey}/board", {"vehicle_id": car, "table_dice": [30, 0]}))

@@ -58,5 +58,8 @@ CHASE = {
     "random_hazards": Route("POST", "/random-hazards", "keeper"),
     "place_fork": Route("POST", "/forks", "keeper"),
     "split": Route("POST", "/split", "keeper"),
+    # either side calls (the Keeper's side: the Keeper); the side that won the Luck roll places
+    "call_sudden_hazard": Route("POST", "/sudden-hazards", "player"),
+    "place_sudden_hazard": Route("POST", "/sudden-hazards/placement", "player"),
 }
 ACTION_ROUTES = {"coc7e": (PARTICIPANT, CHASE), "coc7e-combat": (PARTICIPANT, CHASE)}

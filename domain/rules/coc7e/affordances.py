@@ -40,6 +40,9 @@ def legal_actions(chase: Any) -> Legal:
             "place_obstacle": judge(chase.require_not_ended),
             "name_location": judge(chase.require_not_ended),
             "random_hazards": judge(chase.require_not_ended),
+            # the side calling is the request's: the view's pursuit.sudden_hazards.may_call says which
+            "call_sudden_hazard": judge(lambda: pedal_procedures.check_call_sudden_hazard(chase)),
+            "place_sudden_hazard": judge(lambda: pedal_procedures.check_place_sudden_hazard(chase)),
             **record_actions(chase, ENDING),
         },
         "participants": participants,

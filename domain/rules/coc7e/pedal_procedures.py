@@ -45,12 +45,8 @@ def call_sudden_hazard(
 
     ``target``: the group's Luck (the lowest of the investigators'), or ``roller_id``'s Luck.
     ``difficulty``: the hazard's, Regular unless the Keeper raises it for a long chase."""
-    chase.require_optional_rule(SUDDEN_HAZARDS_RULE)
-    _require_running(chase)
-    sudden = pursuit_events.read(chase)["sudden_hazards"]
+    sudden = check_call_sudden_hazard(chase)
     pursuit.require_caller(called_by, sudden["last_called_by"])
-    if sudden["pending"] is not None:
-        raise RuleBroken(f"the last sudden hazard is still to be placed by the {sudden['pending']['placed_by']}", pursuit.SUDDEN_HAZARDS)
     if difficulty not in obstacles.DIFFICULTIES:
         raise InvalidCommand("difficulty", f"must be one of {', '.join(obstacles.DIFFICULTIES)}")
     roller = chase.participant(roller_id) if roller_id is not None else None
@@ -66,12 +62,30 @@ def call_sudden_hazard(
     return {"luck_passed": record["success"], "placed_by": placed_by, "rolls": [record]}
 
 
-def place_sudden_hazard(chase: PursuitChase, obstacle_id: str, spec: dict[str, Any]) -> str:
-    """Put the sudden hazard into play where its placer says, at the difficulty it was called at."""
+def check_call_sudden_hazard(chase: PursuitChase) -> dict[str, Any]:
+    """The guard of ``call_sudden_hazard`` before the side calling: the rule in use, the chase
+    running, the last one placed. Answers the sudden hazards' state."""
+    chase.require_optional_rule(SUDDEN_HAZARDS_RULE)
+    _require_running(chase)
+    sudden = pursuit_events.read(chase)["sudden_hazards"]
+    if sudden["pending"] is not None:
+        raise RuleBroken(f"the last sudden hazard is still to be placed by the {sudden['pending']['placed_by']}", pursuit.SUDDEN_HAZARDS)
+    return sudden
+
+
+def check_place_sudden_hazard(chase: PursuitChase) -> dict[str, Any]:
+    """The guard of ``place_sudden_hazard`` before the place named: the rule in use, one called
+    and not yet placed (answered: its placer and difficulty)."""
     chase.require_optional_rule(SUDDEN_HAZARDS_RULE)
     pending = pursuit_events.read(chase)["sudden_hazards"]["pending"]
     if pending is None:
         raise RuleBroken("no sudden hazard awaits placing: call one first", pursuit.SUDDEN_HAZARDS)
+    return pending
+
+
+def place_sudden_hazard(chase: PursuitChase, obstacle_id: str, spec: dict[str, Any]) -> str:
+    """Put the sudden hazard into play where its placer says, at the difficulty it was called at."""
+    pending = check_place_sudden_hazard(chase)
     if "difficulty" in spec or "kind" in spec:
         raise InvalidCommand("difficulty" if "difficulty" in spec else "kind", "a sudden hazard is a hazard of the difficulty it was called at")
     track_features.place_obstacle(chase, obstacle_id, {**spec, "kind": "hazard", "difficulty": pending["difficulty"]})
