@@ -58,6 +58,9 @@ BODIES = {
     "keep_control": lambda view, p: {},
     "attack_on_the_move": lambda view, p: {"target_id": _nearest_rival(view, p), "response": "fight back"},
     "fire_on_the_move": lambda view, p: {"weapon": GUN, "target_id": _nearest_rival(view, p)},
+    "shoot_tire": lambda view, p: _rival_vehicle(view, p),
+    "create_hazard": lambda view, p: {"action": "upend stall", "obstacle": {"between": [20, 21]}},
+    "fly_over": lambda view, p: {},
     "hide": lambda view, p: {},
     "follow_trail": lambda view, p: {"quarry_id": _nearest_rival(view, p), "target": 50},
     "call_sudden_hazard": lambda view, p: {"called_by": view["pursuit"]["sudden_hazards"]["may_call"][0], "target": 50},
@@ -80,6 +83,12 @@ def _vehicle_beside(view: dict[str, Any], p: dict[str, Any]) -> dict[str, Any] |
     )
     vehicle = next(beside, None)
     return None if vehicle is None else {"vehicle_id": vehicle}
+
+
+def _rival_vehicle(view: dict[str, Any], p: dict[str, Any]) -> dict[str, Any] | None:
+    """A tire to shoot: a rival vehicle in the chase (none: not sent)."""
+    rival = next((q["id"] for q in view["participants"].values() if q["kind"] == "vehicle" and q["role"] != p["role"] and q["status"] == "in_chase"), None)
+    return None if rival is None else {"vehicle_id": rival, "weapon": GUN}
 
 
 def _route_here(view: dict[str, Any], p: dict[str, Any]) -> str:

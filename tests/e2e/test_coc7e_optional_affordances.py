@@ -12,7 +12,7 @@ ROUTES = 'coc7e-chases.txt "Choosing a Route"'
 JOINING = 'coc7e-chases.txt "Characters Joining a Chase in Progress"'
 # This chase rolls at the table: the sweep sends the commands that take no dice (the rest are
 # swept with server dice in test_coc7e_affordances.py).
-DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill", "accelerate", "aim", "place_sudden_hazard"}
+DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill", "accelerate", "aim", "place_sudden_hazard", "create_hazard", "fly_over"}
 TABLE_BODIES = {action: body if action in DICELESS else (lambda view, p: None) for action, body in BODIES.items()}
 
 
@@ -108,7 +108,9 @@ def test_taking_the_wheel_getting_out_and_taking_aim_are_offered_as_their_comman
 
     # Harvey's turn: he may take the wheel or take aim; the farmer, unarmed and not on his turn, may do neither.
     view = keeper.track()
-    assert {"board", "aim", "fire_on_the_move"} <= allowed(view, harvey)
+    assert {"board", "aim", "fire_on_the_move", "shoot_tire", "create_hazard"} <= allowed(view, harvey)
+    fly = actions_of(view, harvey)["fly_over"]
+    assert (fly["allowed"], fly["why"]) == (False, "Harvey is not flying: switch to flying first (switching_modes)")
     trail = actions_of(view, harvey)["follow_trail"]  # the Keeper's call, for a pursuer
     assert "follow_trail" in allowed(view, farmer)
     assert (trail["allowed"], trail["why"]) == (False, "Harvey is not a pursuer: only a pursuer follows a quarry's trail")
@@ -124,7 +126,7 @@ def test_taking_the_wheel_getting_out_and_taking_aim_are_offered_as_their_comman
     place = actions_of(view)["place_sudden_hazard"]
     assert "call_sudden_hazard" in allowed(view)
     assert (place["allowed"], place["why"]) == (False, "no sudden hazard awaits placing: call one first")
-    sweep(keeper, TABLE_BODIES)  # aim is sent (no dice) and undone; placing is refused in the command's words
+    sweep(keeper, TABLE_BODIES)  # aim and upending a stall are sent (no dice) and undone; the rest refused in the commands' words
 
     # He takes the wheel; on the car's turn next round he may get out, and no longer board.
     keeper.ok(keeper.post(f"/participants/{harvey}/board", {"vehicle_id": car, "table_dice": [30, 0]}))

@@ -45,6 +45,9 @@ PARTICIPANT = {
     "keep_control": Route("POST", f"{_P}/keep-control", "player"),
     "attack_on_the_move": Route("POST", f"{_P}/attack-on-the-move", "player"),
     "fire_on_the_move": Route("POST", f"{_P}/fire-on-the-move", "player"),
+    "shoot_tire": Route("POST", f"{_P}/shoot-tire", "player"),
+    "create_hazard": Route("POST", f"{_P}/create-hazard", "player"),
+    "fly_over": Route("POST", f"{_P}/fly-over", "player"),
     "hide": Route("POST", f"{_P}/hide", "keeper"),
     "follow_trail": Route("POST", f"{_P}/follow-trail", "keeper"),
 }

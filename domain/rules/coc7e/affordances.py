@@ -93,6 +93,9 @@ def _optional(chase: Any, pid: str) -> dict[str, Refusal]:
         # target and weapon are the request's, as for attack and fire
         "attack_on_the_move": judge(lambda: road_procedures.check_shoot_on_the_move(chase, pid, "attack")),
         "fire_on_the_move": judge(lambda: road_procedures.check_shoot_on_the_move(chase, pid, "fire")),
+        "shoot_tire": judge(lambda: road_procedures.check_shoot_tire(chase, pid)),  # the vehicle and gun: the request's
+        "create_hazard": judge(lambda: road_procedures.check_create_hazard(chase, pid)),  # the action: the request's
+        "fly_over": judge(lambda: modes.check_fly_over(chase, pid)),
         "hide": judge(lambda: trail_procedures.check_hide(chase, pid)),
         "follow_trail": judge(lambda: trail_procedures.check_follow_trail(chase, pid)),  # the quarry is the request's
     }

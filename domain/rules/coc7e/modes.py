@@ -113,9 +113,9 @@ def check_switch_mode(chase: ModesChase, participant_id: str) -> Participant:
     return p
 
 
-def fly_over(chase: ModesChase, participant_id: str) -> None:
-    """A flier crosses the hazard or barrier ahead that calls for Jump or Climb, without a roll
-    ("Monsters in a Chase"), for the usual movement action."""
+def check_fly_over(chase: ModesChase, participant_id: str) -> tuple[Participant, int, dict[str, Any]]:
+    """The guard of ``fly_over`` (it takes no input): a flier on its turn, before a Jump or Climb
+    obstacle, with a movement action left. Answers the flier, where it stands and the obstacle."""
     chase.require_optional_rule("monsters")
     p = rounds.require_turn(chase, participant_id)
     if p.aboard or p.kind == "vehicle":
@@ -130,6 +130,13 @@ def fly_over(chase: ModesChase, participant_id: str) -> None:
         raise RuleBroken(f"{o['name']} calls for {', '.join(o['skills'])}: fliers skip only Jump and Climb rolls", MONSTERS)
     if p.movement_actions < obstacles.MOVE_COST:
         raise RuleBroken(f"{p.name} has no movement action left", f'{CHASES} "Movement Actions"')
+    return p, start, o
+
+
+def fly_over(chase: ModesChase, participant_id: str) -> None:
+    """A flier crosses the hazard or barrier ahead that calls for Jump or Climb, without a roll
+    ("Monsters in a Chase"), for the usual movement action."""
+    p, start, o = check_fly_over(chase, participant_id)
     chase.trigger_event(
         ObstacleFlownOver, participant_id=p.id, obstacle_id=o["id"], from_location=start, to_location=start + 1,
         movement_actions_left=p.movement_actions - obstacles.MOVE_COST,

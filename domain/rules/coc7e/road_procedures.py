@@ -77,14 +77,26 @@ def shoot_on_the_move(chase: RoadChase, shooter_id: str, dice: RollSources, *, w
     return chase.fire(shooter_id, dice, **options)
 
 
+def check_shoot_tire(chase: RoadChase, shooter_id: str) -> Any:
+    """The guard of ``shoot_tire`` past the vehicle and gun named: the rule in use, the shooter's
+    turn, a gun carried, and an attack still to make this round (a passenger: their one action)."""
+    chase.require_optional_rule(RANGED_RULE)
+    a = rounds.require_turn(chase, shooter_id)
+    arms.require_gun(a)
+    if a.aboard and a.attacks_made:
+        raise RuleBroken(f"{a.name} has already acted this round", pursuit.PASSENGERS)
+    if not a.aboard and a.attacks_made >= a.attacks_per_round:
+        raise RuleBroken(f"{a.attacks_per_round} attack(s) a round, already made", pursuit.RANGED)
+    return a
+
+
 def shoot_tire(
     chase: RoadChase, shooter_id: str, vehicle_id: str, dice: RollSources, *, weapon: str, difficulty: str = "regular", bonus_dice: int = 0,
     penalty_dice: int = 0, moving: bool = False, malfunction: str | None = None,
 ) -> dict[str, Any]:
     """Shoot at a vehicle's tire: an extra penalty die; armor 3; only impaling weapons harm it; 2
     points burst it, and a burst tire costs the vehicle 1 Build. ``moving``: shot while racing on."""
-    chase.require_optional_rule(RANGED_RULE)
-    a = rounds.require_turn(chase, shooter_id)
+    a = check_shoot_tire(chase, shooter_id)
     v = chase.participant(vehicle_id)
     if v.kind != "vehicle":
         raise InvalidCommand("vehicle_id", f"{v.name} is not a vehicle")
@@ -99,12 +111,8 @@ def shoot_tire(
     if difficulty not in percentile.DIFFICULTIES:
         raise InvalidCommand("difficulty", f"must be one of {', '.join(percentile.DIFFICULTIES)}")
     if a.aboard:
-        if a.attacks_made:
-            raise RuleBroken(f"{a.name} has already acted this round", pursuit.PASSENGERS)
         cost = 0
     else:
-        if a.attacks_made >= a.attacks_per_round:
-            raise RuleBroken(f"{a.attacks_per_round} attack(s) a round, already made", pursuit.RANGED)
         cost = 0 if moving else pursuit.STOPPING_COST
         if a.movement_actions < cost:
             raise RuleBroken("stopping to shoot costs 1 movement action; none left", pursuit.RANGED)
@@ -196,6 +204,15 @@ def keep_control(chase: RoadChase, driver_id: str, dice: RollSources, *, target:
     return {"kept_control": kept, "unconscious": not check.roll, "rolls": rolls}
 
 
+def check_create_hazard(chase: RoadChase, participant_id: str) -> Any:
+    """The guard of ``create_hazard`` before the action named: the rule in use, a character's turn."""
+    chase.require_optional_rule(CREATING_RULE)
+    p = rounds.require_turn(chase, participant_id)
+    if p.kind == "vehicle":
+        raise RuleBroken(f"{p.name} is a vehicle: its driver and passengers are the characters who create hazards", pursuit.CREATING_HAZARDS)
+    return p
+
+
 def create_hazard(
     chase: RoadChase, participant_id: str, obstacle_id: str, dice: RollSources, *, action: str, obstacle: dict[str, Any] | None = None,
     skill: str | None = None, target: int | None = None, difficulty: str = "regular", weapon: str | None = None,
@@ -204,11 +221,8 @@ def create_hazard(
     success the obstacle the Keeper rules it to be (``obstacle``: name, skills, difficulty, hit
     points, between; by default the stretch behind the creator). ``weapon``: the gun fired to
     panic a crowd (a round spent)."""
-    chase.require_optional_rule(CREATING_RULE)
-    p = rounds.require_turn(chase, participant_id)
+    p = check_create_hazard(chase, participant_id)
     c = pursuit.creation(action)
-    if p.kind == "vehicle":
-        raise RuleBroken(f"{p.name} is a vehicle: its driver and passengers are the characters who create hazards", pursuit.CREATING_HAZARDS)
     # Passengers have no movement actions: their one action on their turn is what they do
     # ("throw things out of the car to obstruct those following"), but not a whole round's work.
     if p.aboard and c.whole_round:
