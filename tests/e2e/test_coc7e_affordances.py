@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from tests.e2e.affordance_checks import actions_of, allowed, sweep
 from tests.e2e.coc7e_table import FARMER, HARVEY
 
@@ -65,6 +66,8 @@ BODIES = {
     "follow_trail": lambda view, p: {"quarry_id": _nearest_rival(view, p), "target": 50},
     "call_sudden_hazard": lambda view, p: {"called_by": view["pursuit"]["sudden_hazards"]["may_call"][0], "target": 50},
     "place_sudden_hazard": lambda view, p: {"between": [20, 21], "name": "Delivery truck", "skills": ["Drive Auto"]},
+    # a different choice from the chase's: the rules it does not use now
+    "change_optional_rules": lambda view, p: {"optional_rules": [n for n in OPTIONAL_RULES if n not in view["optional_rules"]]},
     "split": lambda view, p: None,  # the groups are the Keeper's (its own tests: test_coc7e_splitting_up.py)
     "switch_mode": lambda view, p: {"mode": "swimming"},
     "board": lambda view, p: _vehicle_beside(view, p),

@@ -12,7 +12,7 @@ ROUTES = 'coc7e-chases.txt "Choosing a Route"'
 JOINING = 'coc7e-chases.txt "Characters Joining a Chase in Progress"'
 # This chase rolls at the table: the sweep sends the commands that take no dice (the rest are
 # swept with server dice in test_coc7e_affordances.py).
-DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill", "accelerate", "aim", "place_sudden_hazard", "create_hazard", "fly_over"}
+DICELESS = {"move", "delay", "end_turn", "damage", "condition", "add_participant", "place_obstacle", "place_fork", "choose_route", "join", "leave", "switch_mode", "substitute_skill", "accelerate", "aim", "place_sudden_hazard", "create_hazard", "fly_over", "change_optional_rules"}
 TABLE_BODIES = {action: body if action in DICELESS else (lambda view, p: None) for action, body in BODIES.items()}
 
 
@@ -122,6 +122,9 @@ def test_taking_the_wheel_getting_out_and_taking_aim_are_offered_as_their_comman
     assert (alight["allowed"], alight["why"], alight["rule"]) == (False, "Harvey is not in a vehicle", SWITCHING)
     problem = keeper.post(f"/participants/{harvey}/alight", {"table_dice": [70, 2]}).get_json()
     assert (problem["status"], problem["detail"], problem["rule"]) == (409, alight["why"], alight["rule"])
+    # The Keeper may change the optional rules in use (PUT), as long as the chase goes on.
+    rules = actions_of(view)["change_optional_rules"]
+    assert (rules["allowed"], rules["method"], rules["href"]) == (True, "PUT", f"/chases/{keeper.chase_id}/optional-rules")
     # Either side may call a sudden hazard; none awaits placing yet.
     place = actions_of(view)["place_sudden_hazard"]
     assert "call_sudden_hazard" in allowed(view)

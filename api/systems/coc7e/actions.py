@@ -64,5 +64,6 @@ CHASE = {
     # either side calls (the Keeper's side: the Keeper); the side that won the Luck roll places
     "call_sudden_hazard": Route("POST", "/sudden-hazards", "player"),
     "place_sudden_hazard": Route("POST", "/sudden-hazards/placement", "player"),
+    "change_optional_rules": Route("PUT", "/optional-rules", "keeper"),
 }
 ACTION_ROUTES = {"coc7e": (PARTICIPANT, CHASE), "coc7e-combat": (PARTICIPANT, CHASE)}

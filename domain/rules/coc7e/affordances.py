@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.affordances import Legal, Refusal, judge, record_actions, same_for_all
-from domain.rules.coc7e import arms, boarding, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, modes, monsters, obstacle_procedures, pedal_procedures, road_procedures, rounds, routes, shooting, splitting, trail_procedures, wound_procedures
+from domain.rules.coc7e import arms, boarding, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, modes, monsters, obstacle_procedures, optional_rules, pedal_procedures, road_procedures, rounds, routes, shooting, splitting, trail_procedures, wound_procedures
 from domain.rules.coc7e.errors import CHASES
 
 # The commands only the one whose turn it is may send (each calls rounds.require_turn first).
@@ -43,6 +43,7 @@ def legal_actions(chase: Any) -> Legal:
             # the side calling is the request's: the view's pursuit.sudden_hazards.may_call says which
             "call_sudden_hazard": judge(lambda: pedal_procedures.check_call_sudden_hazard(chase)),
             "place_sudden_hazard": judge(lambda: pedal_procedures.check_place_sudden_hazard(chase)),
+            "change_optional_rules": judge(lambda: optional_rules.check_change_optional_rules(chase)),
             **record_actions(chase, ENDING),
         },
         "participants": participants,

@@ -112,10 +112,15 @@ def choose_optional_rules(chase: UsesOptionalRules, names: Iterable[Any]) -> Non
     chase.trigger_event(OptionalRulesChosen, optional_rules=chosen(names))
 
 
-def change_optional_rules(chase: UsesOptionalRules, names: Iterable[Any]) -> None:
-    """The Keeper's new choice: the rules listed are in use from now on, the others are not."""
+def check_change_optional_rules(chase: UsesOptionalRules) -> None:
+    """The guard of ``change_optional_rules`` before the rules named: a chase not yet over."""
     if chase.phase == "ended":
         raise RuleBroken("the chase has ended", f"{CHASES} \"Escaping the Pursuer\"")
+
+
+def change_optional_rules(chase: UsesOptionalRules, names: Iterable[Any]) -> None:
+    """The Keeper's new choice: the rules listed are in use from now on, the others are not."""
+    check_change_optional_rules(chase)
     now = chosen(names)
     if now == chase.optional_rules:
         raise RuleBroken("the chase already uses exactly these optional rules", f"{CHASES} part 5 (optional rules)")
