@@ -99,7 +99,9 @@ class Retries:
             return Begun("mismatch")
         if row["answer"] is not None:
             return Begun("replay", answer=row["answer"])
-        if row["version"] is not None:
+        # Recorded but not yet answered is the moment between a command's commit and its answer
+        # being kept: in flight, unless the claim is older than any request lives (its process died).
+        if row["version"] is not None and row["claimed_at"] <= now - IN_FLIGHT_LEASE:
             return Begun("rerender", chase_id=row["chase_id"], version=row["version"])
         return Begun("in_flight")
 

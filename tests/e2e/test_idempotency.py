@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from application.retries import IN_FLIGHT_LEASE
 from tests.conftest import ChaseClient
 from tests.e2e.record_helpers import HARVEY
 
@@ -125,11 +126,39 @@ def test_a_command_recorded_whose_answer_was_lost_is_answered_from_the_chase(kee
     first = roll(keeper)
     assert first.status_code == 200
 
-    # The retry is answered with the chase at the version the command recorded, not recorded again.
+    # A retry at once may still meet the first in flight (recorded, its answer about to be kept).
+    assert roll(keeper).status_code == 409
+
+    # Once no request can still be running, the retry is answered with the chase at the version
+    # the command recorded, not recorded again.
+    now = ledger.retries.clock()
+    monkeypatch.setattr(ledger.retries, "clock", lambda: now + IN_FLIGHT_LEASE + 1)
     again = roll(keeper)
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json()["chase"] == first.get_json()["chase"] and again.headers["ETag"] == first.headers["ETag"]
     assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 1
+
+
+def test_a_duplicate_between_the_first_s_commit_and_its_answer_is_409_not_another_answer(keeper, ledger, monkeypatch):
+    running(keeper)
+    # The duplicate arrives after the first recorded its roll, just before its answer is kept.
+    keep, duplicates = ledger.retries.keys.answer, []
+
+    def answer_after_a_duplicate(*args: Any) -> None:
+        if not duplicates:
+            late = threading.Thread(target=lambda: duplicates.append(roll(keeper)))
+            late.start()
+            late.join(10)
+        keep(*args)
+
+    monkeypatch.setattr(ledger.retries.keys, "answer", answer_after_a_duplicate)
+    first = roll(keeper)
+
+    # It is told the first is in flight, not handed a second, different answer for the same roll.
+    assert first.status_code == 200 and duplicates[0].status_code == 409
+    assert duplicates[0].get_json()["header"] == "Idempotency-Key"
+    later = roll(keeper)
+    assert later.get_data() == first.get_data() and later.headers["Idempotent-Replayed"] == "true"
 
 
 def test_a_key_expires_after_its_time(keeper, ledger, monkeypatch):
