@@ -74,7 +74,9 @@ def test_the_keeper_plays_harvey_and_the_farmer_to_the_end_in_the_console(served
     odds = page.act("Harvey", "speed roll", odds=True, **{"Table dice faces (empty: the server's dice)": "70, 2"})
     assert "success 60.0%" in odds and "3/10" in odds  # regular success: 30 of 100 exactly
     page.act("Farmer", "speed roll", **{"Table dice faces (empty: the server's dice)": "80, 0"})
-    assert "72" in text_of(browser, "#rolls table") and "80" in text_of(browser, "#rolls table")
+    # The roll log is redrawn from the stream: wait for the farmer's roll to arrive in it.
+    rolls = until(browser, lambda: (lambda t: t if "80" in t else None)(text_of(browser, "#rolls table")))
+    assert "72" in rolls and "80" in rolls
 
     # The Keeper cuts to the chase with the farmer two locations behind.
     page.act("The chase", "cut to the chase", **{"Opening range (locations)": "2"})
