@@ -115,6 +115,13 @@ class ChaseLedgerHost:
         """The chase streams open in this process."""
         return 0 if self._feeds is None else self._feeds.open_streams
 
+    def close(self) -> None:
+        """Waits for the threads that read for streams or serve requests, so that none is left
+        reading the store once it closes (a SQLite connection closed under a read crashes)."""
+        if self._feeds is not None:
+            self._feeds.close()
+        self.wsgi.executor.shutdown(wait=True, cancel_futures=True)
+
     def feeds(self) -> ChaseFeeds:
         """This process's chase feeds, made on first use in its event loop (after the fork)."""
         if self._feeds is None:

@@ -270,6 +270,11 @@ class ChaseFeeds:
             raise
         return feed
 
+    def close(self) -> None:
+        """Stops listening and waits for the store reads under way (the worker is stopping)."""
+        self.ledger.live.unwatch(self._announced)
+        self.store.pool.shutdown(wait=True, cancel_futures=True)
+
     @property
     def open_streams(self) -> int:
         return sum(feed.streams for feed in list(self.feeds.values()))

@@ -104,6 +104,7 @@ class Served:
         self.server.should_exit = True
         self.thread.join(10)
         self.socket.close()
+        self.host.close()  # no stream read may outlive the store it reads
         self.ledger.close()
 
 
