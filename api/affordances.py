@@ -20,12 +20,16 @@ A view of a past version (``?version=``) is read-only: every ``actions`` list is
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Mapping
 from uuid import UUID
 
+import orjson
 from flask import current_app, g
 
+from api.representation import Encoded
 from api.runtime import ledger
 from application.access import PLAYER
 
@@ -65,26 +69,95 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
     routes = current_app.extensions["chase_action_routes"].get(view.get("system"), ({}, {}))
     principal = g.get("principal")  # none: the chase being created, by its Keeper
     prefix = f"/chases/{chase_id}"
-    obstacles = {o["id"]: o for o in view.get("obstacles", ())}
     participants = view.get("participants", {})
-    rivals = _rivals(participants)
-    shown = {}
-    for pid, p in participants.items():
-        shown[pid] = {
-            **p,
-            "actions": _actions(routes[0], legal["participants"].get(pid, {}), principal, prefix, pid) if legal else [],
-            "distances": rivals.get(pid, []),
-        }
-        if "obstacle_ahead" in p:  # a track with hazards and barriers (Call of Cthulhu)
-            ahead = p["obstacle_ahead"]
-            shown[pid].update(obstacle_ahead=obstacles.get(ahead), obstacle_ahead_id=ahead)
+    shown = _Shown.of(chase_id, view.get("system"), live, principal)
+    if participants:
+        obstacles = {o["id"]: o for o in view.get("obstacles", ())}
+        rivals = _rivals(participants)
+        by_participant = legal["participants"] if legal else {}
+        for pid, p in participants.items():
+            inputs = (p, by_participant.get(pid), _token_refusal(PARTICIPANT, principal, pid), rivals.get(pid, []),
+                      obstacles.get(p["obstacle_ahead"]) if "obstacle_ahead" in p else None)
+            if not shown.reuse(pid, inputs):
+                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs))
+        shown.keep()
     return {
         **view,
         "turn": _turn(view, afford.turn_ended(UUID(chase_id), view["version"])),
-        "participants": shown,
+        "participants": shown.now,
         "actions": _actions({**routes[1], **RECORD}, legal["chase"], principal, prefix, None) if legal else [],
         "actions_counted": view.get("actions"),
     }
+
+
+PARTICIPANT = Route("POST", "", "player")  # what a token may do for a participant: its own, or any for the Keeper
+
+
+def _participant(routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...]) -> dict[str, Any]:
+    p, actions, _, distances, ahead = inputs
+    shown = {**p, "actions": _actions(routes, actions or {}, principal, prefix, pid) if legal else [], "distances": distances}
+    if "obstacle_ahead" in p:  # a track with hazards and barriers (Call of Cthulhu)
+        shown.update(obstacle_ahead=ahead, obstacle_ahead_id=p["obstacle_ahead"])
+    return shown
+
+
+class _Shown:
+    """Each participant as last shown to a kind of token (the Keeper, or a player: whose
+    participant it is is one of its inputs) in a chase, encoded: shown again, unchanged, when
+    its inputs are (its row in the view, the very legal actions worked out for it, which
+    application/legal_steps.py keeps while its inputs stand, the token's refusal, its distances,
+    the obstacle ahead). A big chase's command then encodes the few participants it changed,
+    not 1,000 of them (issue 12 part 6)."""
+
+    _kept: OrderedDict[tuple[Any, ...], dict[str, tuple[tuple[Any, ...], Any, int]]] = OrderedDict()
+    _size = 0  # bytes encoded, kept
+    _lock = threading.Lock()
+
+    def __init__(self, key: tuple[Any, ...], before: dict[str, tuple[tuple[Any, ...], Any, int]]) -> None:
+        self.key, self.before = key, before
+        self.after: dict[str, tuple[tuple[Any, ...], Any, int]] = {}
+        self.now: dict[str, Any] = {}
+        self.options = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if current_app.json.sort_keys else 0)
+
+    @classmethod
+    def of(cls, chase_id: str, system: Any, live: bool, principal: Any) -> "_Shown":
+        key = (chase_id, system, live, principal is not None and principal.role == PLAYER)
+        with cls._lock:
+            return cls(key, cls._kept.get(key, {}))
+
+    def reuse(self, pid: str, inputs: tuple[Any, ...]) -> bool:
+        found = self.before.get(pid)
+        if found is None:
+            return False
+        then = found[0]
+        # The legal actions by identity (a new dict whenever they were worked out again); the rest by value.
+        if then[1] is not inputs[1] or then[2] != inputs[2] or then[0] != inputs[0] or then[3] != inputs[3] or then[4] != inputs[4]:
+            return False
+        self.after[pid] = found
+        self.now[pid] = found[1]
+        return True
+
+    def add(self, pid: str, inputs: tuple[Any, ...], shown: dict[str, Any]) -> None:
+        try:
+            encoded = orjson.dumps(shown, option=self.options)
+        except TypeError:  # orjson.JSONEncodeError: what only the standard encoder writes; shown as it is
+            self.now[pid] = shown
+            return
+        self.after[pid] = (inputs, Encoded(shown, encoded), len(encoded))
+        self.now[pid] = self.after[pid][1]
+
+    def keep(self) -> None:
+        kept = _Shown._kept
+        with _Shown._lock:
+            old = kept.pop(self.key, None)
+            _Shown._size += sum(size for _, _, size in self.after.values()) - (sum(size for _, _, size in old.values()) if old else 0)
+            kept[self.key] = self.after
+            while _Shown._size > KEPT_BYTES and len(kept) > 1:
+                _, dropped = kept.popitem(last=False)
+                _Shown._size -= sum(size for _, _, size in dropped.values())
+
+
+KEPT_BYTES = 64 * 2**20  # participants' answers kept, encoded, across chases: a dozen chases of 1,000
 
 
 def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, prefix: str, pid: str | None) -> list[dict[str, Any]]:

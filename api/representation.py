@@ -39,6 +39,23 @@ def minimal(chase: dict[str, Any]) -> dict[str, Any]:
     return {key: chase[key] for key in MINIMAL_CHASE if key in chase}
 
 
+class Encoded:
+    """A part of an answer encoded already (orjson's bytes, kept from an earlier answer: a big
+    chase's participants, api/affordances.py), with the value it encodes for any other encoder."""
+
+    __slots__ = ("plain", "fragment")
+
+    def __init__(self, plain: Any, encoded: bytes) -> None:
+        self.plain = plain
+        self.fragment = orjson.Fragment(encoded)
+
+
+def _orjson_default(default: Any) -> Any:
+    def encode(o: Any) -> Any:
+        return o.fragment if type(o) is Encoded else default(o)
+    return encode
+
+
 class FastJSON(DefaultJSONProvider):
     """Flask's JSON answers, encoded by orjson: the same JSON (keys in the same order, non-ASCII
     sent as UTF-8 rather than escaped), several times faster at a big chase's track view. Dates
@@ -54,10 +71,14 @@ class FastJSON(DefaultJSONProvider):
         if self.sort_keys:
             options |= orjson.OPT_SORT_KEYS
         try:
-            body = orjson.dumps(obj, default=self.default, option=options)
+            body = orjson.dumps(obj, default=_orjson_default(self.default), option=options)
         except TypeError:  # orjson.JSONEncodeError
             return super().response(obj)
         return self._app.response_class(body, mimetype=self.mimetype)
+
+    @staticmethod
+    def default(o: Any) -> Any:
+        return o.plain if type(o) is Encoded else DefaultJSONProvider.default(o)
 
 
 def install(app: Flask) -> None:

@@ -5,7 +5,8 @@ views stay as they were (the write path of a big chase, the golden histories, ti
 replay frames are untouched), and a command answered with ``Prefer: return=minimal`` pays
 nothing. Each system's ``legal_actions`` (domain/rules/<system>/affordances.py) asks its
 commands' own guards of the chase at the view's version, the chase this process keeps for its
-commands (application/chase_cache.py), borrowed and given back unchanged.
+commands (application/chase_cache.py), borrowed and given back unchanged; participants whose
+inputs did not change since the last answer keep theirs (application/legal_steps.py).
 """
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from collections import OrderedDict
 from typing import Any, Callable, Mapping
 from uuid import UUID
 
+from application.legal_steps import LegalSteps
 from application.runner import CommandRunner
-from domain.affordances import Legal
+from domain.affordances import Judges, Legal
 
 
 KEPT = 16  # chase versions whose answer is kept: every reader of a version after a command pays once
@@ -28,6 +30,7 @@ class Affordances:
         self.by_system = dict(by_system)
         self._kept: OrderedDict[tuple[UUID, int], Legal | None] = OrderedDict()
         self._lock = threading.Lock()
+        self.steps = LegalSteps()
 
     def legal_now(self, chase_id: UUID, version: int) -> Legal | None:
         """What each participant and the chase may do at ``version`` (the live view's); None when
@@ -63,6 +66,8 @@ class Affordances:
 
     def _legal(self, chase: Any) -> Legal | None:
         legal = self.by_system.get(chase.SYSTEM)
+        if isinstance(legal, Judges):  # worked out from the last answer, for those whose inputs changed
+            return self.steps.legal(legal, chase)
         return legal(chase) if legal else None
 
     def turn_ended(self, chase_id: UUID, version: int) -> bool:

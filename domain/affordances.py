@@ -61,3 +61,17 @@ def record_actions(chase: Any, end_rule: str) -> dict[str, Refusal]:
 def same_for_all(refusal: Refusal, actions: tuple[str, ...]) -> dict[str, Refusal]:
     """One refusal (the guard every one of ``actions`` calls first) for each of them."""
     return dict.fromkeys(actions, refusal)
+
+
+class Judges:
+    """A system's ``legal_actions``, in two halves: the chase's own commands (``chase``) and one
+    participant's (``participant``), so that a participant whose inputs did not change keeps
+    what was worked out for them (application/legal_steps.py). Called with a chase, it works out
+    everything from scratch."""
+
+    def __init__(self, chase: Callable[[Any], dict[str, Refusal]], participant: Callable[[Any, str], dict[str, Refusal]]) -> None:
+        self.chase = chase
+        self.participant = participant
+
+    def __call__(self, chase: Any) -> Legal:
+        return {"chase": self.chase(chase), "participants": {pid: self.participant(chase, pid) for pid in chase.participants}}

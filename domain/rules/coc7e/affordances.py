@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.affordances import Legal, Refusal, judge, record_actions, same_for_all
+from domain.affordances import Judges, Refusal, judge, record_actions, same_for_all
 from domain.rules.coc7e import arms, boarding, conflict_procedures, encounter_rounds, fire_procedures, joining, mishaps, modes, monsters, obstacle_procedures, optional_rules, pedal_procedures, road_procedures, rounds, routes, shooting, splitting, trail_procedures, wound_procedures
 from domain.rules.coc7e.errors import CHASES
 
@@ -20,59 +20,61 @@ ON_TURN_FIGHT = ("delay", "end_turn", "attack", "fire", "aim", "reload")
 ENDING = f"{CHASES} \"Escaping the Pursuer\""
 
 
-def legal_actions(chase: Any) -> Legal:
-    """What may be done now in a chase (coc7e-chases.txt), by participant and for the chase."""
-    participants = {}
-    for pid in chase.participants:
-        actions = {"speed_roll": judge(lambda: chase.check_speed_roll(pid))}
-        actions.update(_on_turn(chase, pid, ON_TURN_CHASE))
-        actions.update(_keeper_rulings(chase, pid))
-        actions.update(_optional(chase, pid))
-        participants[pid] = actions
+def _participant(chase: Any, pid: str) -> dict[str, Refusal]:
+    """What one participant of a chase may do now (coc7e-chases.txt)."""
+    actions = {"speed_roll": judge(lambda: chase.check_speed_roll(pid))}
+    actions.update(_on_turn(chase, pid, ON_TURN_CHASE))
+    actions.update(_keeper_rulings(chase, pid))
+    actions.update(_optional(chase, pid))
+    return actions
+
+
+def _chase(chase: Any) -> dict[str, Refusal]:
+    """What may be done now in a chase as a whole (coc7e-chases.txt)."""
     return {
-        "chase": {
-            "add_participant": judge(chase.check_add_participant),
-            "place_fork": judge(lambda: routes.check_place_fork(chase)),
-            "split": judge(lambda: splitting.check_split(chase)),
-            "cut_to_the_chase": judge(chase.check_cut_to_the_chase),
-            "skill_roll": judge(chase.require_not_ended),
-            "dice_roll": judge(chase.require_not_ended),
-            "place_obstacle": judge(chase.require_not_ended),
-            "name_location": judge(chase.require_not_ended),
-            "random_hazards": judge(chase.require_not_ended),
-            # the side calling is the request's: the view's pursuit.sudden_hazards.may_call says which
-            "call_sudden_hazard": judge(lambda: pedal_procedures.check_call_sudden_hazard(chase)),
-            "place_sudden_hazard": judge(lambda: pedal_procedures.check_place_sudden_hazard(chase)),
-            "change_optional_rules": judge(lambda: optional_rules.check_change_optional_rules(chase)),
-            **record_actions(chase, ENDING),
-        },
-        "participants": participants,
+        "add_participant": judge(chase.check_add_participant),
+        "place_fork": judge(lambda: routes.check_place_fork(chase)),
+        "split": judge(lambda: splitting.check_split(chase)),
+        "cut_to_the_chase": judge(chase.check_cut_to_the_chase),
+        "skill_roll": judge(chase.require_not_ended),
+        "dice_roll": judge(chase.require_not_ended),
+        "place_obstacle": judge(chase.require_not_ended),
+        "name_location": judge(chase.require_not_ended),
+        "random_hazards": judge(chase.require_not_ended),
+        # the side calling is the request's: the view's pursuit.sudden_hazards.may_call says which
+        "call_sudden_hazard": judge(lambda: pedal_procedures.check_call_sudden_hazard(chase)),
+        "place_sudden_hazard": judge(lambda: pedal_procedures.check_place_sudden_hazard(chase)),
+        "change_optional_rules": judge(lambda: optional_rules.check_change_optional_rules(chase)),
+        **record_actions(chase, ENDING),
     }
 
 
-def legal_fight_actions(encounter: Any) -> Legal:
-    """What may be done now in a fight without a chase (coc7e-combat.txt)."""
-    participants = {}
-    for pid in encounter.participants:
-        actions = _on_turn(encounter, pid, ON_TURN_FIGHT)
-        actions.update(_keeper_rulings(encounter, pid))
-        actions.update(
-            join_fight=judge(lambda: encounter_rounds.check_join_fight(encounter, pid)),
-            ready_firearm=judge(lambda: encounter_rounds.check_ready_firearm(encounter, pid)),
-            flee=judge(lambda: encounter_rounds.check_flee(encounter, pid)),
-        )
-        participants[pid] = actions
+def _fighter(encounter: Any, pid: str) -> dict[str, Refusal]:
+    """What one participant of a fight without a chase may do now (coc7e-combat.txt)."""
+    actions = _on_turn(encounter, pid, ON_TURN_FIGHT)
+    actions.update(_keeper_rulings(encounter, pid))
+    actions.update(
+        join_fight=judge(lambda: encounter_rounds.check_join_fight(encounter, pid)),
+        ready_firearm=judge(lambda: encounter_rounds.check_ready_firearm(encounter, pid)),
+        flee=judge(lambda: encounter_rounds.check_flee(encounter, pid)),
+    )
+    return actions
+
+
+def _fight(encounter: Any) -> dict[str, Refusal]:
+    """What may be done now in a fight without a chase as a whole (coc7e-combat.txt)."""
     return {
-        "chase": {
-            # Joining a fight in progress is allowed (Encounter.add_participant): stand by, then join_fight.
-            "add_participant": None if encounter.phase == "running" else judge(encounter.check_add_participant),
-            "begin_fight": judge(lambda: encounter_rounds.check_begin_fight(encounter)),
-            "skill_roll": judge(encounter.require_not_ended),
-            "dice_roll": judge(encounter.require_not_ended),
-            **record_actions(encounter, encounter_rounds.ORDER_OF_ATTACK),
-        },
-        "participants": participants,
+        # Joining a fight in progress is allowed (Encounter.add_participant): stand by, then join_fight.
+        "add_participant": None if encounter.phase == "running" else judge(encounter.check_add_participant),
+        "begin_fight": judge(lambda: encounter_rounds.check_begin_fight(encounter)),
+        "skill_roll": judge(encounter.require_not_ended),
+        "dice_roll": judge(encounter.require_not_ended),
+        **record_actions(encounter, encounter_rounds.ORDER_OF_ATTACK),
     }
+
+
+legal_actions = Judges(_chase, _participant)  # a chase (coc7e-chases.txt)
+legal_fight_actions = Judges(_fight, _fighter)  # a fight without a chase (coc7e-combat.txt)
 
 
 def _optional(chase: Any, pid: str) -> dict[str, Refusal]:

@@ -8,27 +8,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.affordances import Legal, judge, record_actions
+from domain.affordances import Judges, Refusal, judge, record_actions
 from domain.rules.d6 import rolls, rounds as d6_rounds
 from domain.rules.d6.chase import SET_UP
 
 
-def legal_actions(chase: Any) -> Legal:
-    running = judge(chase.require_running)
-    participants = {
-        pid: {
-            "move": running or judge(lambda: chase.require_in_chase(pid)),
-            "fatigue_roll": judge(lambda: rolls.check_fatigue_roll(chase, pid)),
-        }
-        for pid in chase.participants
-    }
+def _participant(chase: Any, pid: str) -> dict[str, Refusal]:
     return {
-        "chase": {
-            "add_participant": judge(chase.check_add_participant),
-            "begin": judge(lambda: d6_rounds.check_begin(chase)),
-            "skill_roll": running,
-            "end_round": running,
-            **record_actions(chase, SET_UP),
-        },
-        "participants": participants,
+        "move": judge(chase.require_running) or judge(lambda: chase.require_in_chase(pid)),
+        "fatigue_roll": judge(lambda: rolls.check_fatigue_roll(chase, pid)),
     }
+
+
+def _chase(chase: Any) -> dict[str, Refusal]:
+    running = judge(chase.require_running)
+    return {
+        "add_participant": judge(chase.check_add_participant),
+        "begin": judge(lambda: d6_rounds.check_begin(chase)),
+        "skill_roll": running,
+        "end_round": running,
+        **record_actions(chase, SET_UP),
+    }
+
+
+legal_actions = Judges(_chase, _participant)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.affordances import Legal, Refusal, judge, record_actions
+from domain.affordances import Judges, Refusal, judge, record_actions
 from domain.rules.savage_worlds import hold, recovery, savage_rolls, swade_turns, swd_actions
 
 # The Adventure Edition's maneuvers and what each command says it cannot do (swade_maneuvers.py).
@@ -22,31 +22,29 @@ SWD_ON_TURN = {"attack": "attack", "force": "Force"}  # swd_actions.py
 ANY_TIME = ("conditions", "bennies", "benny_reroll", "benny_soak", "test")
 
 
-def legal_swade(chase: Any) -> Legal:
-    """What may be done now in an Adventure Edition chase (swade-chases-reference.txt)."""
-    participants = {}
-    for pid in chase.participants:
-        actions = _common(chase, pid)
-        turn = {action: judge(lambda: chase.acting_unit(pid, what)) for action, what in SWADE_MANEUVERS.items()}
-        actions.update(turn)
-        actions["hold"] = judge(lambda: chase.acting_unit(pid, "go on Hold"))
-        actions["act_from_hold"] = judge(lambda: hold.check_act_from_hold(chase, pid))
-        actions["new_action_card"] = judge(_running_and_settled(chase))
-        participants[pid] = actions
-    return {"chase": {**_chase_level(chase), "action_cards": judge(lambda: swade_turns.check_deal(chase))}, "participants": participants}
+def _swade_participant(chase: Any, pid: str) -> dict[str, Refusal]:
+    """What one participant of an Adventure Edition chase may do now (swade-chases-reference.txt)."""
+    actions = _common(chase, pid)
+    actions.update({action: judge(lambda: chase.acting_unit(pid, what)) for action, what in SWADE_MANEUVERS.items()})
+    actions["hold"] = judge(lambda: chase.acting_unit(pid, "go on Hold"))
+    actions["act_from_hold"] = judge(lambda: hold.check_act_from_hold(chase, pid))
+    actions["new_action_card"] = judge(_running_and_settled(chase))
+    return actions
 
 
-def legal_swd(chase: Any) -> Legal:
-    """What may be done now in a Deluxe chase (swd-chases.txt)."""
-    participants = {}
-    for pid, p in chase.participants.items():
-        actions = _common(chase, pid)
-        actions.update({action: judge(lambda: chase.acting_unit(pid, what)) for action, what in SWD_ON_TURN.items()})
-        actions["maneuver"] = judge(lambda: swd_actions._maneuvering_unit(chase, pid))
-        actions["cooperate"] = judge(lambda: swd_actions._maneuvering_unit(chase, p.with_id)) if p.aboard and p.seat != "driver" else (
-            f"{p.name} is no passenger: cooperative rolls are the passengers'", swd_actions.rules.ACTION_CARD)
-        participants[pid] = actions
-    return {"chase": _chase_level(chase), "participants": participants}
+def _swade_chase(chase: Any) -> dict[str, Refusal]:
+    return {**_chase_level(chase), "action_cards": judge(lambda: swade_turns.check_deal(chase))}
+
+
+def _swd_participant(chase: Any, pid: str) -> dict[str, Refusal]:
+    """What one participant of a Deluxe chase may do now (swd-chases.txt)."""
+    p = chase.participants[pid]
+    actions = _common(chase, pid)
+    actions.update({action: judge(lambda: chase.acting_unit(pid, what)) for action, what in SWD_ON_TURN.items()})
+    actions["maneuver"] = judge(lambda: swd_actions._maneuvering_unit(chase, pid))
+    actions["cooperate"] = judge(lambda: swd_actions._maneuvering_unit(chase, p.with_id)) if p.aboard and p.seat != "driver" else (
+        f"{p.name} is no passenger: cooperative rolls are the passengers'", swd_actions.rules.ACTION_CARD)
+    return actions
 
 
 def _common(chase: Any, pid: str) -> dict[str, Refusal]:
@@ -78,3 +76,7 @@ def _running_and_settled(chase: Any) -> Any:
         chase._require_running()
         chase._require_nothing_pending()
     return check
+
+
+legal_swade = Judges(_swade_chase, _swade_participant)  # an Adventure Edition chase (swade-chases-reference.txt)
+legal_swd = Judges(_chase_level, _swd_participant)  # a Deluxe chase (swd-chases.txt)
