@@ -105,7 +105,7 @@ class _Shown:
     """Each participant as last shown to a kind of token (the Keeper, or a player: whose
     participant it is is one of its inputs) in a chase, encoded: shown again, unchanged, when
     its inputs are (its row in the view, the very legal actions worked out for it, which
-    application/legal_steps.py keeps while its inputs stand, the token's refusal, its distances,
+    application/participant_steps.py keeps while its inputs stand, the token's refusal, its distances,
     the obstacle ahead). A big chase's command then encodes the few participants it changed,
     not 1,000 of them (issue 12 part 6)."""
 

@@ -6,7 +6,7 @@ replay frames are untouched), and a command answered with ``Prefer: return=minim
 nothing. Each system's ``legal_actions`` (domain/rules/<system>/affordances.py) asks its
 commands' own guards of the chase at the view's version, the chase this process keeps for its
 commands (application/chase_cache.py), borrowed and given back unchanged; participants whose
-inputs did not change since the last answer keep theirs (application/legal_steps.py).
+inputs did not change since the last answer keep theirs (application/participant_steps.py).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from collections import OrderedDict
 from typing import Any, Callable, Mapping
 from uuid import UUID
 
-from application.legal_steps import LegalSteps
+from application.participant_steps import ParticipantSteps
 from application.runner import CommandRunner
 from domain.affordances import Judges, Legal
 
@@ -30,7 +30,7 @@ class Affordances:
         self.by_system = dict(by_system)
         self._kept: OrderedDict[tuple[UUID, int], Legal | None] = OrderedDict()
         self._lock = threading.Lock()
-        self.steps = LegalSteps()
+        self.steps = ParticipantSteps()
 
     def legal_now(self, chase_id: UUID, version: int) -> Legal | None:
         """What each participant and the chase may do at ``version`` (the live view's); None when
@@ -67,7 +67,7 @@ class Affordances:
     def _legal(self, chase: Any) -> Legal | None:
         legal = self.by_system.get(chase.SYSTEM)
         if isinstance(legal, Judges):  # worked out from the last answer, for those whose inputs changed
-            return self.steps.legal(legal, chase)
+            return {"participants": self.steps.each(chase, legal.participant), "chase": legal.chase(chase)}
         return legal(chase) if legal else None
 
     def turn_ended(self, chase_id: UUID, version: int) -> bool:

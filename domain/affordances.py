@@ -66,7 +66,7 @@ def same_for_all(refusal: Refusal, actions: tuple[str, ...]) -> dict[str, Refusa
 class Judges:
     """A system's ``legal_actions``, in two halves: the chase's own commands (``chase``) and one
     participant's (``participant``), so that a participant whose inputs did not change keeps
-    what was worked out for them (application/legal_steps.py). Called with a chase, it works out
+    what was worked out for them (application/participant_steps.py). Called with a chase, it works out
     everything from scratch."""
 
     def __init__(self, chase: Callable[[Any], dict[str, Refusal]], participant: Callable[[Any, str], dict[str, Refusal]]) -> None:

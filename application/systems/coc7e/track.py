@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from application.projections.record import record_fields
+from application.projections.rows import participant_rows
 from application.systems.coc7e import pursuit_view
 
 
 def render(chase: Any) -> dict[str, Any]:
     """The track view of a Call of Cthulhu chase's state."""
     acted = set(chase.turn_order[: chase.turn_index]) if chase.phase == "running" else set()
-    participants = {pid: _participant(chase, p, pid in acted) for pid, p in chase.participants.items()}
+    participants = participant_rows(chase, lambda chase, pid: _participant(chase, chase.participants[pid], pid in acted))
     return {
         **record_fields(chase),
         "slowest_mov": chase.slowest_mov,

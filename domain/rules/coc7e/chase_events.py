@@ -21,6 +21,10 @@ class ParticipantAdded(Event):
     def apply(self, chase: Any) -> None:
         chase.participants[self.participant["id"]] = Participant(**self.participant)
 
+    def participants_changed(self) -> tuple[str, ...]:
+        """The participants whose state applying this changes (application/participant_steps.py)."""
+        return (self.participant["id"],)
+
 
 class SpeedRolled(Event):
     TOPIC = "coc7e:Chase.SpeedRolled"
@@ -32,6 +36,9 @@ class SpeedRolled(Event):
     def apply(self, chase: Any) -> None:
         chase.rolls_made = self.roll["sequence"]
         chase.participants[self.participant_id].speed_mov = self.mov_after
+
+    def participants_changed(self) -> tuple[str, ...]:
+        return (self.participant_id,)
 
 
 class ChaseEstablished(Event):
@@ -144,6 +151,9 @@ class SkillRolled(Event):
     def apply(self, chase: Any) -> None:
         chase.rolls_made = self.roll["sequence"]
 
+    def participants_changed(self) -> tuple[str, ...]:
+        return ()
+
 
 class DiceRolled(Event):
     """A dice expression rolled, such as damage or lost movement actions."""
@@ -154,3 +164,6 @@ class DiceRolled(Event):
 
     def apply(self, chase: Any) -> None:
         chase.rolls_made = self.roll["sequence"]
+
+    def participants_changed(self) -> tuple[str, ...]:
+        return ()

@@ -1,0 +1,247 @@
+"""What is worked out for each participant of a chase (what they may do now, their row of the
+track view), kept from one version to the next and worked out again only for the participants
+whose inputs changed (issue 12 part 6: a chase of 1,000 participants answers about as fast as a
+chase of 10).
+
+What is worked out for a participant (a guard of the domain asked of them, a view's row of them)
+reads the chase: its own fields, and its participants. So the value worked out for a
+participant at one version still holds at the next when
+
+* the chase's fields are as they were (compared as their pickled bytes), leaving out the
+  record's bookkeeping that every command moves and no participant's guard reads (``BOOKKEEPING``:
+  the version, the hash chain's head, the count of rolls, the actions that count, the entropy);
+* the participant itself is as it was (its fields' bytes);
+* and, when working it out read any other participant (it is worked out with the participants
+  lent through ``_Watched``, which notes a read of anyone else's), no participant came, went or
+  changed.
+
+Anything else is worked out again; equal bytes always mean equal state (the bytes decode to
+it), so at worst this works out more than it needs to. tests/application/test_participant_steps.py
+plays chases of every system and checks, after every command, that this is what working
+everything out from scratch gives.
+"""
+from __future__ import annotations
+
+import marshal
+import pickle
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Iterator
+from uuid import UUID
+
+
+BOOKKEEPING = frozenset({
+    "participants", "_version", "_modified_on", "_pending_events", "chain_head", "rolls_made", "effective_actions", "entropy",
+})
+KEPT = 32  # chases whose last answer is kept
+
+
+def _bytes(value: Any) -> bytes:
+    """The value as bytes that decode to it again: equal bytes, equal value."""
+    try:
+        return marshal.dumps(value)  # several times faster than pickle for a participant's plain fields
+    except ValueError:  # an object marshal does not know (a dataclass inside, a Track)
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def chase_fields(chase: Any) -> bytes:
+    return pickle.dumps({k: v for k, v in vars(chase).items() if k not in BOOKKEEPING}, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def participant_fields(participant: Any) -> tuple[type, bytes]:
+    fields = getattr(participant, "__dict__", None)
+    return type(participant), _bytes(fields if fields is not None else participant)
+
+
+class _Watched(dict):  # type: ignore[type-arg]
+    """The chase's participants, lent to one participant's guards (``own``): notes whether they
+    read any other participant, or the participants as a whole."""
+
+    own: str | None = None
+    others_read = False
+
+    def _note(self, key: Any = None) -> None:
+        if key is None or key != self.own:
+            self.others_read = True
+
+    def __getitem__(self, key: Any) -> Any:
+        self._note(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._note(key)
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: Any) -> bool:
+        self._note(key)
+        return dict.__contains__(self, key)
+
+    def __iter__(self) -> Iterator[Any]:
+        self._note()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._note()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:
+        self._note()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._note()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._note()
+        return dict.items(self)
+
+    def copy(self) -> dict[Any, Any]:
+        self._note()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: Any) -> bool:
+        self._note()
+        return dict.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Last:
+    """What was worked out for each participant of one chase, with the inputs it came from."""
+
+    __slots__ = ("digest", "values", "reads_others")
+
+    def __init__(self, digest: Digest, values: dict[str, Any], reads_others: set[str]) -> None:
+        self.digest, self.values, self.reads_others = digest, values, reads_others
+
+
+class ParticipantSteps:
+    """Something worked out for each participant of a chase (``work(chase, pid)``), kept from one
+    version to the next: worked out again only for those whose inputs changed."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self.kept = kept
+        self._last: OrderedDict[UUID, _Last] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def each(self, chase: Any, work: Callable[[Any, str], Any]) -> dict[str, Any]:
+        """``{pid: work(chase, pid)}`` for every participant, in order, each either worked out now
+        or the very value worked out for the same inputs before. ``chase`` is borrowed: changed
+        for a moment (its participants lent through ``_Watched``), given back as it was."""
+        now = digest(chase)
+        with self._lock:
+            before = self._last.get(chase.id)
+        if before is not None and before.digest.fields != now.fields:
+            before = None
+        anyone_changed = before is None or before.digest.states != now.states
+        values: dict[str, Any] = {}
+        reads_others: set[str] = set()
+        todo = []
+        for pid, state in now.states.items():
+            if before is not None and pid in before.values and before.digest.states.get(pid) == state and not (anyone_changed and pid in before.reads_others):
+                values[pid] = before.values[pid]
+                if pid in before.reads_others:
+                    reads_others.add(pid)
+            else:
+                values[pid] = None  # keeps the participants' order; worked out below
+                todo.append(pid)
+        if todo:
+            _work_out(chase, work, todo, values, reads_others)
+        with self._lock:
+            self._last[chase.id] = _Last(now, values, reads_others)
+            self._last.move_to_end(chase.id)
+            while len(self._last) > self.kept:
+                self._last.popitem(last=False)
+        return dict(values)
+
+
+def _work_out(chase: Any, work: Callable[[Any, str], Any], pids: list[str], values: dict[str, Any], reads_others: set[str]) -> None:
+    participants = chase.participants
+    watched = _Watched(participants)
+    chase.participants = watched
+    try:
+        for pid in pids:
+            watched.own, watched.others_read = pid, False
+            values[pid] = work(chase, pid)
+            if watched.others_read:
+                reads_others.add(pid)
+    finally:
+        chase.participants = participants
+
+
+class Digest:
+    """A chase's inputs as bytes: its fields (``fields``, the bookkeeping left out) and each
+    participant's (``states``)."""
+
+    __slots__ = ("fields", "states")
+
+    def __init__(self, fields: bytes, states: dict[str, tuple[type, bytes]]) -> None:
+        self.fields, self.states = fields, states
+
+    @classmethod
+    def of(cls, chase: Any) -> "Digest":
+        return cls(chase_fields(chase), {pid: participant_fields(p) for pid, p in chase.participants.items()})
+
+    def after(self, chase: Any, events: list[Any]) -> "Digest | None":
+        """The digest of ``chase``, which is this digest's state with ``events`` applied, from
+        this one: the participants the events say they changed (``participants_changed``) read
+        again, the others kept. None when an event does not say."""
+        changed: set[str] = set()
+        for event in events:
+            named = getattr(event, "participants_changed", None)
+            found = named() if named is not None else None
+            if found is None:
+                return None
+            changed.update(found)
+        states = dict(self.states)
+        for pid in changed:
+            p = chase.participants.get(pid)
+            if p is None:
+                states.pop(pid, None)
+            else:
+                states[pid] = participant_fields(p)
+        if list(states) != list(chase.participants):
+            return None  # not what was expected: taken whole
+        return Digest(chase_fields(chase), states)
+
+
+_digests: OrderedDict[tuple[Any, ...], Digest] = OrderedDict()
+_latest: dict[UUID, tuple[tuple[Any, ...], Digest]] = {}  # each chase's last digest, to step from
+_digests_lock = threading.Lock()
+
+
+def state_key(chase: Any) -> tuple[Any, ...]:
+    """What names one state of a chase: its id, version and chain head (the head hashes every
+    event that led to it)."""
+    return chase.id, chase.version, getattr(chase, "chain_head", None)
+
+
+def digest(chase: Any) -> Digest:
+    """The chase's digest, worked out once per state (a command's views and its answer both ask
+    of it), and from the state before when the chase's pending events say whom they changed."""
+    key = state_key(chase)
+    if key[2] is None:
+        return Digest.of(chase)
+    with _digests_lock:
+        found = _digests.get(key)
+        latest = _latest.get(chase.id)
+    if found is not None:
+        return found
+    events = list(chase.pending_events)
+    if latest is not None and events:
+        then = (chase.id, events[0].originator_version - 1, getattr(events[0], "previous_hash", None))
+        found = latest[1].after(chase, events) if latest[0] == then else None
+    if found is None:
+        found = Digest.of(chase)
+    with _digests_lock:
+        _digests[key] = found
+        _latest[chase.id] = (key, found)
+        while len(_digests) > DIGESTS_KEPT:
+            _digests.popitem(last=False)
+        while len(_latest) > DIGESTS_KEPT:
+            _latest.pop(next(iter(_latest)))
+    return found
+
+
+DIGESTS_KEPT = 64
