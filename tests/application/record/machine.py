@@ -23,12 +23,13 @@ from uuid import UUID, uuid4
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import application
 from api import create_app
 from infrastructure.bootstrap import build_ledger
 from tests.application.record.checks import OPERATOR, history_restores, record_checks_out
+from tests.application.record.from_scratch import kept_is_from_scratch
 from tests.application.record.play import Play, Tally
 
 TALLIES: dict[str, Tally] = defaultdict(Tally)
@@ -119,6 +120,13 @@ class RecordMachine(RuleBasedStateMachine):
             self.set_up(data)
         else:
             self.play = self.plays[1] if self.play is self.plays[0] else self.plays[0]
+
+    @invariant()
+    def kept_as_from_scratch(self) -> None:
+        """What is kept from one command to the next (legal actions, rows, encoded answers) is
+        what working it out from scratch gives (from_scratch.py)."""
+        if self.play is not None:
+            kept_is_from_scratch(self.ledger, self.play)
 
     def set_up(self, data: Any) -> None:
         """The system's first participants (the rules add more as play goes on)."""

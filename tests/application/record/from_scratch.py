@@ -1,0 +1,62 @@
+"""What is kept from one command to the next for a big chase (issue 12 part 6) is what working it
+out from scratch gives, after every step of play (RecordMachine's invariant):
+
+* each participant's legal actions, kept while their inputs stand (application/participant_steps.py),
+  equal every system's guards asked afresh (domain/affordances.py ``Judges`` called whole);
+* the track view as stored, its rows kept the same way (application/projections/rows.py), equals
+  the view rendered from the chase folded afresh from its log, with nothing kept;
+* the track view as answered, each participant kept encoded (api/affordances.py), equals the
+  answer worked out with nothing kept: for the Keeper, and for each player's token issued so far.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from contextlib import contextmanager
+from typing import Any, Iterator
+from unittest import mock
+from uuid import UUID
+
+import application.participant_steps as steps
+from api import affordances as presented
+from application.projections import rows
+from domain.affordances import Judges
+from tests.application.record.play import Play
+
+
+@contextmanager
+def nothing_kept(ledger: Any) -> Iterator[None]:
+    """Everything kept between commands set aside for a while (and given back afterwards, so
+    that play goes on with what was kept)."""
+    with mock.patch.object(steps, "_digests", OrderedDict()), mock.patch.object(steps, "_latest", {}), \
+            mock.patch.object(rows, "_rows", steps.ParticipantSteps()), \
+            mock.patch.object(ledger.affordances, "steps", steps.ParticipantSteps()), \
+            mock.patch.object(ledger.affordances, "_kept", OrderedDict()), \
+            mock.patch.object(presented._Shown, "_kept", OrderedDict()), mock.patch.object(presented._Shown, "_size", 0):
+        yield
+
+
+def kept_is_from_scratch(ledger: Any, play: Play) -> None:
+    chase_id = UUID(play.chase_id)
+    chase = ledger.repository.get(chase_id, projector_func=ledger.runner.projector)  # folded afresh, a copy of its own
+    judges = ledger.affordances.by_system.get(chase.SYSTEM)
+    if isinstance(judges, Judges):
+        kept = ledger.affordances.legal_now(chase_id, chase.version)
+        assert kept == judges(chase), f"the legal actions kept at version {chase.version} are not the guards' answer afresh"
+    stored = ledger.read_side.view(chase_id, "track")
+    with nothing_kept(ledger):
+        rendered = ledger.renderers.one(ledger.repository.get(chase_id, projector_func=ledger.runner.projector), "track")
+    differ = sorted(k for k in set(stored) | set(rendered) if stored.get(k) != rendered.get(k))
+    assert not differ, f"the stored track view at version {chase.version} differs from one rendered afresh in {differ}"
+    for token in (None, *play.tokens.values()):
+        answers = []
+        for scratch in (False, True):
+            with nothing_kept(ledger) if scratch else _as_is():
+                response = play.client.get(f"/chases/{play.chase_id}/track", headers=play.headers(token))
+            assert response.status_code == 200, response.get_json()
+            answers.append(response.get_json())
+        assert answers[0] == answers[1], f"the track view answered at version {chase.version} is not the one worked out afresh"
+
+
+@contextmanager
+def _as_is() -> Iterator[None]:
+    yield
