@@ -75,8 +75,9 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
         obstacles = {o["id"]: o for o in view.get("obstacles", ())}
         rivals = _rivals(participants)
         by_participant = legal["participants"] if legal else {}
+        player = principal is not None and principal.role == PLAYER
         for pid, p in participants.items():
-            inputs = (p, by_participant.get(pid), _token_refusal(PARTICIPANT, principal, pid), rivals.get(pid, []),
+            inputs = (p, by_participant.get(pid), _token_refusal(PARTICIPANT, principal, pid) if player else None, rivals.get(pid, NONE),
                       obstacles.get(p["obstacle_ahead"]) if "obstacle_ahead" in p else None)
             if not shown.reuse(pid, inputs):
                 shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs))
@@ -90,12 +91,13 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
     }
 
 
+NONE: list[Any] = []  # no rivals (shown as a list of its own: a participant's fragment is never shared with another's)
 PARTICIPANT = Route("POST", "", "player")  # what a token may do for a participant: its own, or any for the Keeper
 
 
 def _participant(routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...]) -> dict[str, Any]:
     p, actions, _, distances, ahead = inputs
-    shown = {**p, "actions": _actions(routes, actions or {}, principal, prefix, pid) if legal else [], "distances": distances}
+    shown = {**p, "actions": _actions(routes, actions or {}, principal, prefix, pid) if legal else [], "distances": list(distances)}
     if "obstacle_ahead" in p:  # a track with hazards and barriers (Call of Cthulhu)
         shown.update(obstacle_ahead=ahead, obstacle_ahead_id=p["obstacle_ahead"])
     return shown
@@ -131,7 +133,7 @@ class _Shown:
             return False
         then = found[0]
         # The legal actions by identity (a new dict whenever they were worked out again); the rest by value.
-        if then[1] is not inputs[1] or then[2] != inputs[2] or then[0] != inputs[0] or then[3] != inputs[3] or then[4] != inputs[4]:
+        if then[1] is not inputs[1] or then[2] != inputs[2] or (then[0] is not inputs[0] and then[0] != inputs[0]) or then[3] != inputs[3] or then[4] != inputs[4]:
             return False
         self.after[pid] = found
         self.now[pid] = found[1]

@@ -72,9 +72,14 @@ class Affordances:
 
     def turn_ended(self, chase_id: UUID, version: int) -> bool:
         """Whether the command that brought the chase to ``version`` ended a turn (its events,
-        one action, hold one whose class says ENDS_TURN). An undo, redo or reveal ends none."""
-        last = next(iter(self.events.get(chase_id, lte=version, desc=True, limit=1)), None)
+        one action, hold one whose class says ENDS_TURN). An undo, redo or reveal ends none.
+        A command's own answer reads its events as the runner saved them, not from the store."""
+        saved = getattr(self.runner.read_side, "last_saved", None)
+        events = saved(chase_id, version) if saved is not None else None
+        last = events[-1] if events else next(iter(self.events.get(chase_id, lte=version, desc=True, limit=1)), None)
         if last is None or getattr(last, "meta", False):
             return False
         action = getattr(last, "action", last.originator_version)
+        if events and events[0].originator_version <= action:  # the whole action is in the command's events
+            return any(getattr(e, "ENDS_TURN", False) for e in events if e.originator_version >= action)
         return any(getattr(e, "ENDS_TURN", False) for e in self.events.get(chase_id, gt=action - 1, lte=version))

@@ -21,6 +21,8 @@ fails does a read answer ViewsUnavailable.
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from typing import Any, Callable
 from uuid import UUID
 
@@ -30,6 +32,7 @@ from application.views import TRANSIENT, CATCH_UP_TRIES, ViewsUnavailable, chase
 
 log = logging.getLogger(__name__)
 WRITE_TRIES = 3  # a view write that meets a deadlock or a busy database is tried again
+SAVED_KEPT = 256  # chases whose last command's events are kept (``last_saved``)
 
 
 class ViewWrite:
@@ -72,6 +75,22 @@ class ChaseReadSide:
         self.views = views
         self.renderers = renderers
         self.set_aside = set_aside
+        self._saved: OrderedDict[UUID, list[Any]] = OrderedDict()  # each chase's last command's events, as saved here
+        self._saved_lock = threading.Lock()
+
+    def last_saved(self, chase_id: UUID, version: int) -> list[Any] | None:
+        """The events of the command this process saved last on the chase, when they brought it
+        to ``version``; else None (ask the store). Its answer reads them without a select."""
+        with self._saved_lock:
+            events = self._saved.get(chase_id)
+        return events if events and events[-1].originator_version == version else None
+
+    def _remember(self, chase_id: UUID, events: list[Any]) -> None:
+        with self._saved_lock:
+            self._saved[chase_id] = events
+            self._saved.move_to_end(chase_id)
+            while len(self._saved) > SAVED_KEPT:
+                self._saved.popitem(last=False)
 
     def views_for(self, chase: Any) -> ViewWrite | None:
         """The chase's views, rendered from it with its pending events, for the transaction
@@ -90,6 +109,7 @@ class ChaseReadSide:
         (``along``), or rendered from the aggregate just saved and written now."""
         chase_id = str(chase.id)
         mine = [r for r in recordings if r.domain_event.originator_id == chase.id]
+        self._remember(chase.id, [r.domain_event for r in mine])
         first = mine[0].domain_event.originator_version if mine else chase.version
         notification_id = mine[0].notification.id if mine else None
         # The events are saved: from here on nothing may fail the command, or a client would send
