@@ -20,6 +20,10 @@ class ParticipantAdded(Event):
     def apply(self, chase: Any) -> None:
         chase.participants[self.participant["id"]] = participant_from(self.participant)
 
+    def participants_changed(self) -> tuple[str, ...]:
+        """The participants whose state applying this changes (application/participant_steps.py)."""
+        return (self.participant["id"],)
+
 
 class ChaseBegan(Event):
     """Set-up is over: the course (finish, terrain by stretch) and the GM's optional rules."""
@@ -105,6 +109,9 @@ class SkillRolled(Event):
 
     def apply(self, chase: Any) -> None:
         chase.rolls_made = self.roll["sequence"]
+
+    def participants_changed(self) -> tuple[str, ...]:
+        return ()
 
 
 class RoundEnded(Event):

@@ -24,6 +24,10 @@ class ParticipantAdded(Event):
     def apply(self, chase: Any) -> None:
         chase.participants[self.participant["id"]] = participant_from(self.participant)
 
+    def participants_changed(self) -> tuple[str, ...]:
+        """The participants whose state applying this changes (application/participant_steps.py)."""
+        return (self.participant["id"],)
+
 
 class ChaseBegan(Event):
     """Set-up is over: the chase's settings (the GM's choices, or the rules' defaults)."""
@@ -101,6 +105,9 @@ class TraitRolled(Event):
         if "benny" in self.roll and self.participant_id in chase.participants:
             chase.participants[self.participant_id].last_roll = play_events.last_roll_of(self.roll)
 
+    def participants_changed(self) -> tuple[str, ...]:
+        return (self.participant_id,) if self.participant_id else ()
+
 
 class DamageRolled(Event):
     """A damage roll; one recorded since issue 17 ("benny": "soak") is the target's last damage,
@@ -118,6 +125,9 @@ class DamageRolled(Event):
                 "sequence": self.roll["sequence"], "wounds": target.wounds, "shaken": target.conditions.shaken, "status": target.status,
             }
 
+    def participants_changed(self) -> tuple[str, ...]:
+        return (self.target_id,) if self.target_id else ()
+
 
 class TableRolled(Event):
     """A roll read off a table: Out of Control, Critical Hits, a critical failure's d6, d4 Wounds."""
@@ -127,6 +137,9 @@ class TableRolled(Event):
 
     def apply(self, chase: Any) -> None:
         chase.rolls_made = self.roll["sequence"]
+
+    def participants_changed(self) -> tuple[str, ...]:
+        return ()
 
 
 class ConditionsChanged(Event):
