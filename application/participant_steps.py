@@ -134,18 +134,32 @@ class ParticipantSteps:
             before = self._last.get(chase.id)
         if before is not None and before.digest.fields != now.fields:
             before = None
-        anyone_changed = before is None or before.digest.states != now.states
-        values: dict[str, Any] = {}
         reads_others: set[str] = set()
-        todo = []
-        for pid, state in now.states.items():
-            if before is not None and pid in before.values and before.digest.states.get(pid) == state and not (anyone_changed and pid in before.reads_others):
-                values[pid] = before.values[pid]
-                if pid in before.reads_others:
-                    reads_others.add(pid)
-            else:
-                values[pid] = None  # keeps the participants' order; worked out below
-                todo.append(pid)
+        if before is not None and (now is before.digest or now.base is before.digest):
+            # The state just after the one worked out last (or the same): the digest names whom
+            # the events in between changed, and nobody else is looked at.
+            changed = now.changed if now is not before.digest else frozenset()
+            values = dict(before.values)
+            for pid in changed:
+                if pid not in now.states:
+                    values.pop(pid, None)
+            todo = [pid for pid in values if pid in changed or (changed and pid in before.reads_others)]
+            todo += [pid for pid in changed if pid not in values and pid in now.states]
+            reads_others = set(before.reads_others) - set(todo)
+            for pid in todo:
+                values[pid] = None
+        else:
+            anyone_changed = before is None or before.digest.states != now.states
+            values = {}
+            todo = []
+            for pid, state in now.states.items():
+                if before is not None and pid in before.values and before.digest.states.get(pid) == state and not (anyone_changed and pid in before.reads_others):
+                    values[pid] = before.values[pid]
+                    if pid in before.reads_others:
+                        reads_others.add(pid)
+                else:
+                    values[pid] = None  # keeps the participants' order; worked out below
+                    todo.append(pid)
         if todo:
             _work_out(chase, work, todo, values, reads_others)
         with self._lock:
@@ -174,10 +188,11 @@ class Digest:
     """A chase's inputs as bytes: its fields (``fields``, the bookkeeping left out) and each
     participant's (``states``)."""
 
-    __slots__ = ("fields", "states")
+    __slots__ = ("fields", "states", "base", "changed")
 
-    def __init__(self, fields: bytes, states: dict[str, tuple[type, bytes]]) -> None:
+    def __init__(self, fields: bytes, states: dict[str, tuple[type, bytes]], base: "Digest | None" = None, changed: frozenset[str] = frozenset()) -> None:
         self.fields, self.states = fields, states
+        self.base, self.changed = base, changed  # the digest this one was stepped from, and whom the events changed
 
     @classmethod
     def of(cls, chase: Any) -> "Digest":
@@ -203,7 +218,8 @@ class Digest:
                 states[pid] = participant_fields(p)
         if list(states) != list(chase.participants):
             return None  # not what was expected: taken whole
-        return Digest(chase_fields(chase), states)
+        self.base = None  # one step back is all that is asked of: no chain of every state kept
+        return Digest(chase_fields(chase), states, self, frozenset(changed))
 
 
 _digests: OrderedDict[tuple[Any, ...], Digest] = OrderedDict()
