@@ -91,7 +91,8 @@ def install(app: Flask) -> None:
             return _replay(answer["status"], answer["headers"], answer["body"])
         if begun.outcome == "rerender":  # recorded, but the process died before keeping its answer
             body, status, headers = result(ledger().history.track_at(UUID(begun.chase_id), begun.version))
-            return _replay(status, dict(headers, **{"Content-Type": "application/json"}), json.dumps(body).encode())
+            # The app's own encoder: the answer may hold participants encoded already (api/affordances.py).
+            return _replay(status, dict(headers, **{"Content-Type": "application/json"}), current_app.json.dumps(body).encode())
         if begun.outcome == "mismatch":
             return problem(422, "idempotency-key-reused", "Idempotency-Key reused", f"this {HEADER} was used for another request: send a new key for a new request",
                            errors=[{"field": HEADER, "message": "already used for another request"}])
