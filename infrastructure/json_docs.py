@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import OrderedDict
 from typing import Any
 
 import orjson
@@ -30,7 +29,7 @@ def dumps(doc: Any) -> str:
 # change is the very row rendered before (application/projections/rows.py), so its text is kept
 # too, by the row's identity (the row kept alive beside it, so its id is never another's): a
 # command on a chase of 1,000 participants encodes the rows it changed (issue 12 part 6).
-_rows: OrderedDict[int, tuple[Any, bytes]] = OrderedDict()
+_rows: dict[int, tuple[Any, bytes]] = {}  # the oldest encoded first dropped
 _rows_lock = threading.Lock()
 ROWS_KEPT = 20_000
 FEW = 50  # participants below which every row is simply encoded again
@@ -47,11 +46,9 @@ def _with_rows_kept(doc: Any) -> Any:
             found = _rows.get(id(row))
             if found is None or found[0] is not row:
                 found = _rows[id(row)] = (row, orjson.dumps(row, option=OPTIONS))
-            else:
-                _rows.move_to_end(id(row))
             encoded[pid] = orjson.Fragment(found[1])
         while len(_rows) > ROWS_KEPT:
-            _rows.popitem(last=False)
+            del _rows[next(iter(_rows))]
     return {**doc, "track": {**track, "participants": encoded}}
 
 
