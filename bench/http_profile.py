@@ -101,7 +101,7 @@ def pyspy(args: argparse.Namespace, folder: Path) -> None:
         run(server.port, api.commands, 16, 2, 3, 100_000, "warm")
         raw = folder / "pyspy.txt"
         spy_proc = subprocess.Popen([spy, "record", "--pid", str(server.proc.pid), "--subprocesses", "--rate", str(args.rate),
-                                     "--duration", str(int(args.seconds) + 2), "--format", "raw", "--output", str(raw)],
+                                     "--duration", str(int(args.seconds) + 2), "--format", "raw", "--output", str(raw)] + (["--gil"] if args.gil else []),
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(1.0)  # py-spy attaches to the master and finds its workers
         result = run(server.port, api.commands, args.clients, min(2, args.clients), args.seconds, 100_000, "profiled")
@@ -110,6 +110,8 @@ def pyspy(args: argparse.Namespace, folder: Path) -> None:
               f"({result.throughput():.0f}/s), statuses {result.statuses()}")
         if not raw.exists():
             raise SystemExit(f"py-spy wrote nothing: {err.decode()[-1000:]}")
+        if args.raw:
+            shutil.copy(raw, args.raw)
         summarise(raw, args.top)
     finally:
         server.stop()
@@ -165,6 +167,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--cprofile", action="store_true", help="cProfile the Flask test client instead of py-spy on gunicorn")
+    parser.add_argument("--gil", action="store_true", help="py-spy samples only the thread holding the GIL: where the CPU goes")
+    parser.add_argument("--raw", help="keep py-spy's raw samples in this file (folded stacks)")
     parser.add_argument("--clients", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--commands", type=int, default=1000, help="commands profiled by --cprofile")

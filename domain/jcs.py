@@ -54,7 +54,17 @@ def canonicalize(value: Any) -> bytes:
 
 def _plain(value: Any) -> bool:
     """Whether ``value`` holds only what json.dumps writes as JCS does (and no float)."""
-    if value is None or isinstance(value, (str, bool)):
+    kind = type(value)
+    if kind is str or kind is bool or value is None:  # (by exact type first: asked of every value hashed)
+        return True
+    if kind is int:
+        return -INTEGER_MAX <= value <= INTEGER_MAX
+    if kind is dict:
+        for k, v in value.items():
+            if not (isinstance(k, str) and (k.isascii() or max(k) <= "\uffff") and _plain(v)):
+                return False
+        return True
+    if isinstance(value, (str, bool)):
         return True
     if isinstance(value, int):
         return -INTEGER_MAX <= value <= INTEGER_MAX
