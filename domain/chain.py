@@ -99,7 +99,10 @@ def record_of(event: Any) -> dict[str, Any]:
 
 
 def sorted_json(record: dict[str, Any]) -> bytes:
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _SORTED_COMPACT.encode(record).encode()
+
+
+_SORTED_COMPACT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)  # (made once, as json.dumps would make one per call)
 
 
 ENCODINGS: dict[str, Callable[[Any], bytes]] = {SORTED_JSON: sorted_json, JCS: canonicalize}
