@@ -14,7 +14,8 @@ side sets the chase aside), so a refused view never loses or fails the command's
 
 A chase's events are read three times a command (the runner's, and the affordances'): the
 query's text is composed once for each shape of query (eventsourcing composed it anew for every
-read, and psycopg rendered it anew), and sent with the parameters alone.
+read, and psycopg rendered it anew), and sent with the parameters alone; likewise the table lock
+and the NOTIFY that go before each insert.
 """
 from __future__ import annotations
 
@@ -25,13 +26,29 @@ import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import retry
-from psycopg.sql import SQL
+from psycopg.sql import SQL, Composable, Identifier
 
 
 class PostgresChaseRecorder(PostgresApplicationRecorder):
     """Records events, and the writes that go along with them, in one transaction."""
 
     _selects: dict[tuple[bool, bool, bool, bool], bytes]
+    _statements: dict[str, list[bytes]]
+
+    def _rendered(self, curs: Any, name: str, compose: Any) -> list[bytes]:
+        """Statements that never change, rendered once (psycopg renders a composed one per execute)."""
+        statements = self.__dict__.setdefault("_statements", {})
+        rendered = statements.get(name)
+        if rendered is None:
+            rendered = statements[name] = [s.as_bytes(curs.connection) if isinstance(s, Composable) else s for s in compose()]
+        return rendered
+
+    def _lock_table(self, curs: Any) -> None:
+        for statement in self._rendered(curs, "lock", lambda: self.lock_table_statements):
+            curs.execute(statement, prepare=True)
+
+    def _notify_channel(self, curs: Any) -> None:
+        curs.execute(self._rendered(curs, "notify", lambda: [SQL("NOTIFY {0}").format(Identifier(self.channel_name))])[0])
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def select_events(
