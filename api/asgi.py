@@ -54,8 +54,22 @@ class ChaseLedgerHost:
             received = await whole_body(scope, receive, self.flask.config.get("MAX_CONTENT_LENGTH"))
             if received is not None:  # (None: the client left while sending it)
                 await self.wsgi(scope, received, send)
+        elif scope["type"] == "lifespan":
+            await self.lifespan(receive, send)
         else:
             await self.wsgi(scope, receive, send)
+
+    async def lifespan(self, receive: Any, send: Any) -> None:
+        """The worker's start and stop: on stopping, wait for the stream reads and requests still
+        under way, so that none outlives the process's store."""
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await asyncio.get_running_loop().run_in_executor(None, self.close)
+                await send({"type": "lifespan.shutdown.complete"})
+                return
 
     def terminated(self, environ: dict[str, Any], start_response: Any) -> Any:
         """Flask, told that the server ends the body: one sent in chunks (no Content-Length) is

@@ -15,9 +15,10 @@ from uuid import UUID
 
 from application.analytics.service import REPORT_JOB, facts_of, report_job
 from application.history import chain_encoding, describe
+from application.job_ports import EventCounter
 from application.job_run import VIEW_NAMES, JobRun
 from application.plugins import JobKind
-from application.ports import EventCounter, PositionMoved
+from application.ports import PositionMoved
 from application.projections.rolls import apply_marks, roll_marks, roll_row
 from application.runner import ChaseNotFound
 from application.views import fold

@@ -7,7 +7,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from application.ports import JobStore
+from application.job_ports import JobStore
 
 log = logging.getLogger(__name__)
 

@@ -30,9 +30,9 @@ from uuid import UUID, uuid4
 
 from application.access import Forbidden
 from application.job_kinds import CORE_KINDS
+from application.job_ports import EventCounter, JobQueue, JobQueueUnavailable, JobStore
 from application.job_run import VIEW_NAMES, JobRun, JobSettings, LeaseLost
 from application.plugins import JobHandler, JobKind
-from application.ports import EventCounter, JobQueue, JobQueueUnavailable, JobStore
 from application.runner import ChaseNotFound
 from domain.errors import InvalidInput, RuleBroken
 from domain.errors import WrongSystem

@@ -29,7 +29,7 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
 
-from application.ports import JobQueueUnavailable
+from application.job_ports import JobQueueUnavailable
 
 PERFORM = "infrastructure.process.perform"  # the function RQ runs (infrastructure/process.py)
 

@@ -14,7 +14,7 @@ import pytest
 from application.dice import DiceChoice
 from application.job_kinds import ViewRebuild
 from application.jobs import JobRun, Jobs, JobSettings
-from application.ports import JobQueueUnavailable
+from application.job_ports import JobQueueUnavailable
 from application.systems.coc7e.hazards import roll_random_hazards
 from infrastructure.bootstrap import build_ledger
 from infrastructure.job_store import SQLiteEventCounter

@@ -88,7 +88,14 @@ class Client:
             headers["Authorization"] = f"Bearer {self.token}"
         if time.monotonic() - self.used > 1:
             self.conn.close()  # the server lets idle keep-alive connections go after 2 seconds
-        self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        payload = json.dumps(body) if body is not None else None
+        try:
+            self.conn.request(method, path, body=payload, headers=headers)
+        except (BrokenPipeError, ConnectionResetError):
+            # The server let this kept-alive connection go before the request reached it (a
+            # starved machine can miss the idle margin above): nothing was read, send it anew.
+            self.conn.close()
+            self.conn.request(method, path, body=payload, headers=headers)
         response = self.conn.getresponse()
         self.used = time.monotonic()
         data = response.read()

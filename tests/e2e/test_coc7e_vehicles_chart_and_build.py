@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules.coc7e.vehicles import VEHICLES, mov_1920s
+from domain.rules.coc7e.vehicle_charts import VEHICLES, mov_1920s
 from tests.e2e.coc7e_table import Table
 
 

@@ -8,6 +8,7 @@ with Last-Event-ID and gets exactly the events it had not seen: none missed, non
 """
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import socket
@@ -258,3 +259,30 @@ def test_a_quiet_stream_is_kept_alive_then_ends_and_the_client_resumes(tmp_path)
         resumed.close()
     finally:
         served.close()
+
+
+def test_a_stopping_worker_waits_for_its_stream_reads_and_leaves_none_running(served: Served):
+    def stream_reads() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name.startswith("stream-read") and t.is_alive()]
+
+    # A client follows a chase: the worker reads the store for it on threads of its own.
+    chase_id, token = start_chase(served.ledger)
+    stream = served.stream(chase_id, token)
+    assert [e["id"] for e in stream.take(1)] == [1]
+    assert stream_reads()
+
+    # gunicorn stops the worker (the ASGI lifespan's shutdown, as uvicorn's worker sends it).
+    told = iter([{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}])
+    answered: list[str] = []
+
+    async def receive() -> dict[str, str]:
+        return next(told)
+
+    async def send(message: dict[str, str]) -> None:
+        answered.append(message["type"])
+
+    asyncio.run(served.host({"type": "lifespan"}, receive, send))
+
+    # The worker said it had stopped only once no read was left to outlive the store.
+    assert answered == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    assert stream_reads() == []

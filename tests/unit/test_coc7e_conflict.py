@@ -23,7 +23,8 @@ from domain.rules.coc7e.conflict import (
 from domain.rules.coc7e.damage import lose_movement_actions, roll_damage
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.obstacles import hazard, hazard_outcome
-from domain.rules.coc7e.vehicles import lose_build, starting_build, take_damage, vehicle
+from domain.rules.coc7e.vehicle_charts import vehicle
+from domain.rules.coc7e.vehicles import lose_build, starting_build, take_damage
 
 # -- Attacks -------------------------------------------------------------------------------------
 

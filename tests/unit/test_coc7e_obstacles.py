@@ -25,7 +25,8 @@ from domain.rules.coc7e.obstacles import (
     ram,
     ramming_dice,
 )
-from domain.rules.coc7e.vehicles import starting_build, take_damage, vehicle
+from domain.rules.coc7e.vehicle_charts import vehicle
+from domain.rules.coc7e.vehicles import starting_build, take_damage
 
 MUD = hazard("rough muddy track", 3, "DEX")
 

@@ -10,21 +10,19 @@ from fractions import Fraction
 import pytest
 
 from domain.dice import TableDice
-from domain.rules.coc7e import vehicles
+from domain.rules.coc7e import vehicle_charts
 from domain.rules.coc7e.damage import roll_damage, through_armor
 from domain.rules.coc7e.errors import InvalidCommand
+from domain.rules.coc7e.vehicle_charts import VEHICLES, mov_1920s, vehicle
 from domain.rules.coc7e.vehicles import (
-    VEHICLES,
     as_build,
     build_lost_to,
     build_text,
     damage_dice,
     lose_build,
-    mov_1920s,
     starting_build,
     take_damage,
     undrivable_accident,
-    vehicle,
     wreck,
     wreck_fate,
 )
@@ -218,4 +216,4 @@ def test_armor_for_people_reduces_an_external_attack_on_the_driver():
     armor = vehicle("Car, standard").armor
     shot = roll_damage(TableDice([10]), 1, "1D10")
     assert through_armor(shot["amount"], armor) == 8
-    assert through_armor(1, vehicles.vehicle("Tank").armor) == 0
+    assert through_armor(1, vehicle_charts.vehicle("Tank").armor) == 0

@@ -23,7 +23,7 @@ from api.chases import expected_version, result
 from api.systems.coc7e.chases import coc7e
 from api.systems.coc7e import obstacle_schemas as o, rules_docs
 from application.systems.coc7e.rolls import RollChoices
-from domain.rules.coc7e import damage, obstacles, vehicles
+from domain.rules.coc7e import damage, obstacles, vehicle_charts
 
 blp = Blueprint("coc7e-track", __name__, url_prefix="/chases", description="Call of Cthulhu 7e: locations, hazards and barriers")
 reference = Blueprint("coc7e-rules", __name__, url_prefix="/rules/coc7e", description="Call of Cthulhu 7e reference data: vehicle charts, sample barriers, damage tables")
@@ -120,7 +120,7 @@ class VehicleChart(MethodView):
         return {"vehicles": [
             {"name": v.name, "chart": v.chart, "skill": v.skill, "mov": v.mov, "mov_1920s": v.mov_in("1920s"),
              "build": v.build_printed, "armor": v.armor, "passengers": v.passengers, "source": v.source}
-            for v in vehicles.VEHICLES
+            for v in vehicle_charts.VEHICLES
         ]}
 
 

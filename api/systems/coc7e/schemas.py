@@ -11,7 +11,7 @@ from domain.rules.coc7e.arms import MAX_WEAPONS
 from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from domain.rules.coc7e.participants import DRIVING_SKILLS, KINDS, LIMITS, ROLES, SEATS
 from domain.rules.coc7e.percentile import DIFFICULTIES, MAX_BONUS_OR_PENALTY
-from domain.rules.coc7e.vehicles import ERAS, VEHICLES
+from domain.rules.coc7e.vehicle_charts import ERAS, VEHICLES
 
 
 def _whole(limit: str, **kw):

@@ -1,19 +1,16 @@
 """The Call of Cthulhu 7e chase aggregate, its events and its exceptions (coc7e-chases.txt)."""
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
-from domain.dice import DiceSource
 from domain.recorded_chase import RecordedChase
-from domain.rules.coc7e.establishing import DEFAULT_OPENING_RANGE, OPENING_RANGES, SPEED_ROLL_MOV_CHANGE, establish
 from domain.rules.coc7e import (
-    boarding, chase_events, combat_events, conflict_procedures, damage_events, fire_procedures, firearm_events, forks, joining,
+    boarding, chase_events, chase_setup, combat_events, conflict_procedures, damage_events, fire_procedures, firearm_events, forks, joining,
     keeper_rolls, mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, pedal_procedures, pursuit_events,
     random_hazards, road_procedures, rounds, routes, shooting, splitting, track_features, trail_procedures, wound_events, wound_procedures,
 )
 from domain.rules.coc7e.errors import CHASES, ChaseError, InvalidCommand, ObstacleNotFound, ParticipantNotFound, RuleBroken
-from domain.rules.coc7e.participants import InvalidParticipant, Participant, validate
+from domain.rules.coc7e.participants import Participant
 from domain.track import Track
 
 OUTCOMES = ("caught", "escaped", "abandoned")
@@ -219,57 +216,10 @@ class Chase(RecordedChase):
             return driver.dex if driver and driver.dex is not None else 0
         return p.dex or 0
 
-    # -- set-up ----------------------------------------------------------------------------
+    # -- set-up (chase_setup.py) ---------------------------------------------------------------
 
-    def add_participant(self, participant_id: str, spec: dict[str, Any]) -> None:
-        """Add a character, creature or vehicle, or a character aboard a vehicle."""
-        self.check_add_participant()
-        vehicles = {pid: p for pid, p in self.participants.items() if p.kind == "vehicle"}
-        vehicle_id = spec.get("vehicle_id") if isinstance(spec, dict) else None
-        aboard = sum(1 for p in self.participants.values() if p.vehicle == vehicle_id and p.seat == "passenger") if vehicle_id else 0
-        checked = validate(spec, vehicles, aboard)
-        if checked["seat"] == "driver" and self.driver_of(checked["vehicle"]):
-            raise InvalidParticipant("seat", "that vehicle already has a driver")
-        checked.update(id=participant_id, joined=len(self.participants))
-        self.trigger_event(chase_events.ParticipantAdded, participant=asdict(Participant(**checked)))
-
-    def roll_speed(self, participant_id: str, dice: DiceSource) -> dict[str, Any]:
-        """"Speed Roll": CON on foot, the driver's driving skill for a vehicle."""
-        p, roller, skill, target = self.check_speed_roll(participant_id)
-        record = keeper_rolls.roll_percentile(self, dice, roller.id, "speed roll", skill, target)
-        change = SPEED_ROLL_MOV_CHANGE[record["level"]]
-        self.trigger_event(
-            self.SpeedRolled,
-            participant_id=participant_id,
-            roll=record,
-            mov_before=p.mov,
-            mov_after=max(p.mov + change, 0),
-        )
-        return record
-
-    def cut_to_the_chase(self, opening_range: int = DEFAULT_OPENING_RANGE, staying: list[str] | tuple = ()) -> None:
-        """Compare speeds, place everyone and begin round 1 ("Cut to the chase")."""
-        self.check_cut_to_the_chase()
-        if opening_range not in OPENING_RANGES:
-            raise InvalidCommand("opening_range", f"the Keeper sets the pursuer one or two locations behind ({CHASES} \"Cut to the chase\")")
-        runners = self.on_track()
-        pursuers = {p.id: p.chase_mov for p in runners if p.role == "pursuer"}
-        quarries = {p.id: p.chase_mov for p in runners if p.role == "quarry"}
-        for pid in staying:
-            if self.participant(pid).role != "quarry":
-                raise InvalidCommand("staying", f"{pid} is not a quarry; only fleeing characters may choose to stay")
-        result = establish(pursuers, quarries, opening_range, set(staying))
-        self.trigger_event(
-            self.ChaseEstablished,
-            opening_range=opening_range,
-            placements=result.placements,
-            escaped=result.escaped,
-            left_behind=result.left_behind,
-        )
-        if not result.placements:
-            self.trigger_event(self.ChaseEnded, outcome="escaped", note="every quarry was faster than the pursuit (Compare speeds)")
-            return
-        rounds.begin_round(self, 1)
+    add_participant, roll_speed, cut_to_the_chase = chase_setup.add_participant, chase_setup.roll_speed, chase_setup.cut_to_the_chase
+    check_speed_roll, check_cut_to_the_chase = chase_setup.check_speed_roll, chase_setup.check_cut_to_the_chase
 
     def end(self, outcome: str, note: str = "") -> None:
         """The Keeper ends the chase: the quarry caught, escaped, or the chase abandoned."""
@@ -284,37 +234,8 @@ class Chase(RecordedChase):
 
     # -- guards ----------------------------------------------------------------------------
 
-    def check_speed_roll(self, participant_id: str) -> tuple[Participant, Participant, str, int]:
-        """The guard of ``roll_speed``: who rolls, with what skill and value."""
-        rule = f"{CHASES} \"Speed Roll\""
-        p = self.participant(participant_id)
-        joining.require_joining(self, p, "speed rolls are made")
-        if p.aboard:
-            raise RuleBroken(f"{p.name} rides in a vehicle: passengers and drivers make no speed roll of their own; roll for the vehicle", rule)
-        if p.speed_mov is not None:
-            raise RuleBroken(f"{p.name} has already made the speed roll for this chase", rule)
-        if p.kind != "vehicle":
-            return p, p, "CON", p.con or 0
-        driver = self.driver_of(p.id)
-        if driver is None:
-            raise RuleBroken(f"{p.name} has no driver to make the speed roll", rule)
-        skill = p.driving_skill or "Drive Auto"
-        if skill not in driver.skills:
-            raise InvalidCommand("skills", f"the driver {driver.name} has no {skill} skill value")
-        return p, driver, skill, driver.skills[skill]
-
     def check_add_participant(self) -> None:
         joining.require_joining(self, None, "participants join")  # after the cut: "Characters Joining a Chase in Progress"
-
-    def check_cut_to_the_chase(self) -> None:
-        """The guard of ``cut_to_the_chase``: in set-up, every speed roll made, a quarry to chase."""
-        self._require_phase("setup", "the chase has already been cut to", "Cut to the chase")
-        runners = self.on_track()
-        missing = [p.name for p in runners if p.speed_mov is None]
-        if missing:
-            raise RuleBroken(f"speed rolls still to make: {', '.join(missing)}", f"{CHASES} \"Speed Roll\"")
-        if not any(p.role == "quarry" for p in runners):
-            raise RuleBroken("a chase needs at least one quarry", f"{CHASES} \"Chases with Multiple Characters\"")
 
     def _require_phase(self, phase: str, message: str, heading: str) -> None:
         if self.phase == "ended":

@@ -4,7 +4,7 @@ coc7e-combat.txt "Handguns, Multiple Shots (Penalty die)", "Automatic Fire", "Ma
 in a chase, coc7e-chases.txt "Ranged Attacks During a Chase": "The options are as for one combat
 round of gunfire (i.e. one shot with a rifle, up to three shots with a handgun, etc.) This option
 costs 1 movement action". Each roll is named "attack.<n>" (from 1), each bullet's damage
-"damage.<n>.<k>"; a hit is dealt as any attack's (conflict_procedures.strike): armor from each
+"damage.<n>.<k>"; a hit is dealt as any attack's (striking.strike): armor from each
 bullet, impales, wounds.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.rules.coc7e import (
-    armed_attack, arms, combat_events, conflict, conflict_procedures, firearm_modifiers, keeper_rolls, mishaps, ranged, rounds, shooting, weapon_damage,
+    armed_attack, arms, combat_events, conflict, conflict_procedures, firearm_modifiers, keeper_rolls, mishaps, ranged, rounds, shooting, striking, weapon_damage,
 )
 from domain.rules.coc7e.errors import InvalidCommand, RuleBroken
 from domain.rules.coc7e.keeper_rolls import RollSources
@@ -104,7 +104,7 @@ def fire(
             if t.status != "in_chase" or t.dead:
                 break
             lands = weapon_damage.blow(sight["damage"], a.damage_bonus, extreme=k < impaling, impales=w.impales)
-            rolls += conflict_procedures.strike(chase, a, t, lands, f"damage.{v.index + 1}.{k + 1}", True, aftermath, dice)
+            rolls += striking.strike(chase, a, t, lands, f"damage.{v.index + 1}.{k + 1}", True, aftermath, dice)
     chase.trigger_event(
         combat_events.Fired, attacker_id=a.id, weapon=w.name, mode=mode, volleys=fired, movement_actions_spent=cost,
         movement_actions_left=a.movement_actions - cost,

@@ -12,8 +12,9 @@ from typing import Any
 
 from domain.errors import InvalidInput
 from domain.rules.coc7e import arms
-from domain.rules.coc7e import vehicles as charts
+from domain.rules.coc7e import vehicle_charts as charts
 from domain.rules.coc7e.errors import InvalidCommand
+from domain.rules.coc7e.vehicles import as_build
 
 KINDS = ("character", "creature", "vehicle")
 # "ready" before the cut; "out" for a wrecked or undrivable vehicle and those who were aboard
@@ -167,7 +168,7 @@ def _whole(spec: dict[str, Any], name: str, *, required: bool, limit: str | None
 
 def build_number(build: Any) -> int | float:
     """A Build as a JSON number: whole points as int, the bicycle's 0.5 as float (exact in binary)."""
-    value = charts.as_build(build)
+    value = as_build(build)
     return value.numerator if value.denominator == 1 else float(value)
 
 
