@@ -6,13 +6,17 @@ Run from the project folder::
     .venv/bin/python bench/http_profile.py                     # py-spy, SQLite, one client
     .venv/bin/python bench/http_profile.py --store postgresql --clients 16
     .venv/bin/python bench/http_profile.py --cprofile          # cProfile of the Flask test client
+    .venv/bin/python bench/http_profile.py --gil               # py-spy, the thread holding the GIL only
 
 py-spy: the API is started as bench/http.py starts it (`chase serve`'s gunicorn command, on a
 SQLite file or the dedicated PostgreSQL database), ``--chases`` chases are set up and warmed up,
 then py-spy samples every gunicorn worker while clients send ``POST /chases/{id}/dice-rolls``
 for ``--seconds``. Idle threads are not sampled, so the figures are shares of the time the
 workers were busy. It prints the functions with the largest cumulative share (in the stack of a
-sample) and the largest own share (at the top of it). cProfile: the same commands through
+sample) and the largest own share (at the top of it). With ``--gil`` py-spy samples only the
+thread holding Python's GIL: where the CPU goes, without the threads waiting on the disk, the
+network or each other (a commit's fsync, a2wsgi's hand-over to the event loop), which then
+count as busy; ``--raw`` keeps the samples (folded stacks). cProfile: the same commands through
 ``create_app().test_client()`` in this process, the top functions by cumulative time.
 """
 from __future__ import annotations
