@@ -22,6 +22,7 @@ in-memory database has one connection, shared through the pool as before.
 """
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from typing import Any, Sequence
@@ -59,8 +60,9 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         if pool.closed:
             raise ConnectionPoolClosedError
         conn = getattr(self._own, "conn", None)
-        if conn is None or conn.closed:
+        if conn is None or conn.closed or self._own.pid != os.getpid():  # (a connection never crosses a fork)
             conn = self._own.conn = pool._create_connection()
+            self._own.pid = os.getpid()
             with self._readers_lock:
                 self._readers.add(conn)
         return conn
