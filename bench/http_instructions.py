@@ -4,12 +4,15 @@ Run from the project folder (valgrind must be installed; each side takes a few m
 
     .venv/bin/python bench/http_instructions.py                 # API and floor, 200 commands each
     .venv/bin/python bench/http_instructions.py --sides api --commands 100
+    .venv/bin/python bench/http_instructions.py --store postgresql --pg-database chase_bench
 
 CPU time is noisy on a machine others share, and this one's processor counters are not there to
 read (``perf stat -e instructions`` answers "not supported"). Instructions are counted the same
 however busy the machine is, so two versions of the code can be compared a minute or an hour
 apart. Each side runs in a process of its own under callgrind: ``--chases`` chases on a SQLite
-file in a temporary folder (the API's with a participant, Harvey, as bench/http.py sets them up),
+file in a temporary folder, or in ``--pg-database`` (dropped and created afresh, as bench/http.py
+does; the server's own work is not counted, only the client library's) (the API's chases with a
+participant, Harvey, as bench/http.py sets them up),
 warmed up with as many commands as it measures, then ``--commands`` commands through Flask's
 test client (``POST /chases/{id}/dice-rolls``; the floor's ``POST /tallies/{id}/rolls``,
 bench/floor_app.py). Only the measured commands are counted: they run inside
@@ -83,9 +86,11 @@ def inner(side: str, chases: int, commands: int) -> None:
     collections.deque(itertools.starmap(send, [(commands,)]), maxlen=0)  # counted: inside starmap_next
 
 
-def count(side: str, args: argparse.Namespace, folder: Path) -> int:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PERSISTENCE_", "SQLITE_", "POSTGRES_", "CHASE_LEDGER_"))}
-    env.update({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(folder / f"{side}.sqlite3"), "CHASE_LEDGER_RATE_LIMITS": "off"})
+def count(side: str, args: argparse.Namespace, folder: Path, store_env: dict[str, str] | None) -> int:
+    from bench.http import OURS, sqlite_env
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(OURS)}
+    env.update(store_env or sqlite_env(folder, side))
     out = folder / f"callgrind-{side}.out"
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=starmap_next", f"--callgrind-out-file={out}",
@@ -103,6 +108,8 @@ def main() -> None:
     parser.add_argument("--sides", default="api,floor", help="comma-separated: api, floor")
     parser.add_argument("--commands", type=int, default=200, help="commands counted (and as many sent before, to warm up)")
     parser.add_argument("--chases", type=int, default=50)
+    parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--pg-database", default="chase_bench", help="dedicated database, dropped and created afresh")
     parser.add_argument("--inner", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
@@ -110,16 +117,27 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
+    from bench.http import _admin, postgres_env
+
+    if args.pg_database == "test":
+        raise SystemExit("--pg-database test is the test suite's database: name another")
     folder = Path(tempfile.mkdtemp(prefix="chase-http-instructions-"))
+    pg = None
     try:
         counted: dict[str, float] = {}
         for side in [s.strip() for s in args.sides.split(",") if s.strip()]:
-            counted[side] = count(side, args, folder) / args.commands
-            print(f"{side:<5} {counted[side] / 1e6:6.2f} million instructions per command ({args.commands} commands, {args.chases} chases)", flush=True)
+            if args.store == "postgresql":
+                pg = postgres_env(args.pg_database)  # afresh for each side
+                if pg is None:
+                    return
+            counted[side] = count(side, args, folder, pg) / args.commands
+            print(f"{args.store} {side:<5} {counted[side] / 1e6:6.2f} million instructions per command ({args.commands} commands, {args.chases} chases)", flush=True)
         if "api" in counted and "floor" in counted:
             print(f"API / floor: {counted['api'] / counted['floor']:.2f}x")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+        if pg:
+            _admin(pg, f'DROP DATABASE IF EXISTS "{args.pg_database}" WITH (FORCE)')
 
 if __name__ == "__main__":
     main()
