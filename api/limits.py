@@ -77,6 +77,8 @@ def install(app: Flask, settings: EdgeSettings) -> Limiter:
 
     @app.after_request
     def rate_limit_headers(response: Response) -> Response:
+        if not limiter.enabled:  # (CHASE_LEDGER_RATE_LIMITS=off: no limit was looked at)
+            return response
         current = limiter.current_limit
         if current is None:
             return response

@@ -27,10 +27,10 @@ def prefers_minimal() -> bool:
     environ = request.environ
     found = environ.get(PREFERS_MINIMAL)
     if found is None:
+        # The environ's one HTTP_PREFER (a server joins repeated headers with commas): what
+        # ``request.headers.getlist("Prefer")`` finds, without going through every header for it.
         found = environ[PREFERS_MINIMAL] = request.method != "GET" and any(
-            token.strip().lower().replace(" ", "") == "return=minimal"
-            for header in request.headers.getlist("Prefer")
-            for token in header.split(",")
+            token.strip().lower().replace(" ", "") == "return=minimal" for token in environ.get("HTTP_PREFER", "").split(",")
         )
     return found
 

@@ -6,13 +6,17 @@ Run from the project folder::
     .venv/bin/python bench/http_profile.py                     # py-spy, SQLite, one client
     .venv/bin/python bench/http_profile.py --store postgresql --clients 16
     .venv/bin/python bench/http_profile.py --cprofile          # cProfile of the Flask test client
+    .venv/bin/python bench/http_profile.py --gil               # py-spy, the thread holding the GIL only
 
 py-spy: the API is started as bench/http.py starts it (`chase serve`'s gunicorn command, on a
 SQLite file or the dedicated PostgreSQL database), ``--chases`` chases are set up and warmed up,
 then py-spy samples every gunicorn worker while clients send ``POST /chases/{id}/dice-rolls``
 for ``--seconds``. Idle threads are not sampled, so the figures are shares of the time the
 workers were busy. It prints the functions with the largest cumulative share (in the stack of a
-sample) and the largest own share (at the top of it). cProfile: the same commands through
+sample) and the largest own share (at the top of it). With ``--gil`` py-spy samples only the
+thread holding Python's GIL: where the CPU goes, without the threads waiting on the disk, the
+network or each other (a commit's fsync, a2wsgi's hand-over to the event loop), which then
+count as busy; ``--raw`` keeps the samples (folded stacks). cProfile: the same commands through
 ``create_app().test_client()`` in this process, the top functions by cumulative time.
 """
 from __future__ import annotations
@@ -101,7 +105,7 @@ def pyspy(args: argparse.Namespace, folder: Path) -> None:
         run(server.port, api.commands, 16, 2, 3, 100_000, "warm")
         raw = folder / "pyspy.txt"
         spy_proc = subprocess.Popen([spy, "record", "--pid", str(server.proc.pid), "--subprocesses", "--rate", str(args.rate),
-                                     "--duration", str(int(args.seconds) + 2), "--format", "raw", "--output", str(raw)],
+                                     "--duration", str(int(args.seconds) + 2), "--format", "raw", "--output", str(raw)] + (["--gil"] if args.gil else []),
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(1.0)  # py-spy attaches to the master and finds its workers
         result = run(server.port, api.commands, args.clients, min(2, args.clients), args.seconds, 100_000, "profiled")
@@ -110,6 +114,8 @@ def pyspy(args: argparse.Namespace, folder: Path) -> None:
               f"({result.throughput():.0f}/s), statuses {result.statuses()}")
         if not raw.exists():
             raise SystemExit(f"py-spy wrote nothing: {err.decode()[-1000:]}")
+        if args.raw:
+            shutil.copy(raw, args.raw)
         summarise(raw, args.top)
     finally:
         server.stop()
@@ -165,6 +171,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--cprofile", action="store_true", help="cProfile the Flask test client instead of py-spy on gunicorn")
+    parser.add_argument("--gil", action="store_true", help="py-spy samples only the thread holding the GIL: where the CPU goes")
+    parser.add_argument("--raw", help="keep py-spy's raw samples in this file (folded stacks)")
     parser.add_argument("--clients", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--commands", type=int, default=1000, help="commands profiled by --cprofile")

@@ -48,6 +48,9 @@ AS_RECORDED = "_as_recorded"
 
 def jsonable(value: Any) -> Any:
     """The JSON form of a value as the log shows it: ids and times as text, objects as dicts."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value  # (most of a record: asked first, by exact type, as every event is hashed)
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -96,7 +99,10 @@ def record_of(event: Any) -> dict[str, Any]:
 
 
 def sorted_json(record: dict[str, Any]) -> bytes:
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _SORTED_COMPACT.encode(record).encode()
+
+
+_SORTED_COMPACT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)  # (made once, as json.dumps would make one per call)
 
 
 ENCODINGS: dict[str, Callable[[Any], bytes]] = {SORTED_JSON: sorted_json, JCS: canonicalize}

@@ -27,6 +27,9 @@ INTEGER_MAX = 2**53 - 1  # RFC 8785 3.2.2.3 / RFC 7493 2.2: integers a double ho
 # other controls as \u00hh in lower-case hex; everything else (incl. U+007F, U+2028) as itself.
 _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
+# json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False), its encoder made
+# once: json.dumps makes a new one for every call with arguments of its own.
+_SORTED_COMPACT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class NotCanonicalizable(ValueError):
@@ -41,7 +44,7 @@ def canonicalize(value: Any) -> bytes:
         # of range, no member name beyond the BMP (there, and only there, code point order and
         # UTF-16 order agree), no float but those Python writes as ECMAScript does. Most records
         # are such, and it is several times faster than the writer below.
-        text = json.dumps(plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        text = _SORTED_COMPACT.encode(plain)
     else:
         parts: list[str] = []
         _write(value, parts)
@@ -54,7 +57,17 @@ def canonicalize(value: Any) -> bytes:
 
 def _plain(value: Any) -> bool:
     """Whether ``value`` holds only what json.dumps writes as JCS does (and no float)."""
-    if value is None or isinstance(value, (str, bool)):
+    kind = type(value)
+    if kind is str or kind is bool or value is None:  # (by exact type first: asked of every value hashed)
+        return True
+    if kind is int:
+        return -INTEGER_MAX <= value <= INTEGER_MAX
+    if kind is dict:
+        for k, v in value.items():
+            if not (isinstance(k, str) and (k.isascii() or max(k) <= "\uffff") and _plain(v)):
+                return False
+        return True
+    if isinstance(value, (str, bool)):
         return True
     if isinstance(value, int):
         return -INTEGER_MAX <= value <= INTEGER_MAX

@@ -11,19 +11,68 @@ command recorded that version first) and a store away or busy are raised as they
 other error is a write along that the store refused (PostgreSQL's jsonb refuses ``\\u0000``):
 the events are then recorded again without the optional writes, which are told why (the read
 side sets the chase aside), so a refused view never loses or fails the command's events.
+
+A chase's events are read three times a command (the runner's, and the affordances'): the
+query's text is composed once for each shape of query (eventsourcing composed it anew for every
+read, and psycopg rendered it anew), and sent with the parameters alone; likewise the table lock
+and the NOTIFY that go before each insert.
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
+from uuid import UUID
 
 import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import retry
+from psycopg.sql import SQL, Composable, Identifier
 
 
 class PostgresChaseRecorder(PostgresApplicationRecorder):
     """Records events, and the writes that go along with them, in one transaction."""
+
+    _selects: dict[tuple[bool, bool, bool, bool], bytes]
+    _statements: dict[str, list[bytes]]
+
+    def _rendered(self, curs: Any, name: str, compose: Any) -> list[bytes]:
+        """Statements that never change, rendered once (psycopg renders a composed one per execute)."""
+        statements = self.__dict__.setdefault("_statements", {})
+        rendered = statements.get(name)
+        if rendered is None:
+            rendered = statements[name] = [s.as_bytes(curs.connection) if isinstance(s, Composable) else s for s in compose()]
+        return rendered
+
+    def _lock_table(self, curs: Any) -> None:
+        for statement in self._rendered(curs, "lock", lambda: self.lock_table_statements):
+            curs.execute(statement, prepare=True)
+
+    def _notify_channel(self, curs: Any) -> None:
+        curs.execute(self._rendered(curs, "notify", lambda: [SQL("NOTIFY {0}").format(Identifier(self.channel_name))])[0])
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_events(
+        self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None, desc: bool = False, limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        """eventsourcing's query, its text composed once per shape (which bounds it has)."""
+        shape = (gt is not None, lte is not None, desc, limit is not None)
+        params = [originator_id] + [p for p in (gt, lte, limit) if p is not None]
+        with self.datastore.get_connection() as conn:
+            selects = self.__dict__.setdefault("_selects", {})
+            query = selects.get(shape)
+            if query is None:
+                statement = self.select_events_statement
+                statement += SQL(" AND originator_version > %s") if shape[0] else SQL("")
+                statement += SQL(" AND originator_version <= %s") if shape[1] else SQL("")
+                statement += SQL(" ORDER BY originator_version DESC") if desc else SQL(" ORDER BY originator_version ASC")
+                statement += SQL(" LIMIT %s") if shape[3] else SQL("")
+                query = selects[shape] = statement.as_bytes(conn)
+            with conn.cursor() as curs:
+                curs.execute(query, params, prepare=True)
+                return [
+                    StoredEvent(originator_id=row["originator_id"], originator_version=row["originator_version"], topic=row["topic"], state=bytes(row["state"]))
+                    for row in curs.fetchall()
+                ]
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:

@@ -180,7 +180,10 @@ class PostgresChaseViews(PostgresTrackingRecorder):
     def write_in(self, cursor: Any, encoded: dict[str, Any]) -> Callable[[], bool]:
         # Sent in the events' pipeline (infrastructure/postgres_recorder.py), read after its sync;
         # the events' commit waits for the WAL flush, so the views' does too.
-        cursor.execute(SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, facts=self.facts, unsynced=SQL("")), encoded["views"])
+        query = self.__dict__.get("_write_in_query")
+        if query is None:  # composed and rendered once: psycopg would render it again for every command
+            query = self._write_in_query = SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, facts=self.facts, unsynced=SQL("")).as_bytes(cursor.connection)
+        cursor.execute(query, encoded["views"])
         if encoded["marks"]:  # in the order they came: an undo, then the redo of it
             cursor.connection.cursor().executemany(SQL(MARK_WRITTEN).format(rolls=self.rolls, tracks=self.tracks), encoded["marks"])
             cursor.connection.cursor().executemany(SQL(MARK_FACTS_WRITTEN).format(facts=self.facts, tracks=self.tracks), encoded["fact_marks"])

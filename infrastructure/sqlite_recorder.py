@@ -12,14 +12,24 @@ are encoded before the transaction opens, and no savepoint is taken. When the st
 optional write (the views), the transaction is rolled back and the events recorded again
 without it, and the write is told why (the read side then sets the chase aside): a refused
 view never loses or fails the command's events.
+
+Reads of a chase's events (three a command: the runner's, and the affordances') go on a
+connection of the reading thread's own, outside eventsourcing's connection pool: taking a
+connection from the pool and putting it back cost more than the query (locks, conditions and a
+semaphore, contended by every thread of the process). A file in WAL mode lets any number of
+connections read beside the one writer, each statement seeing every commit before it. An
+in-memory database has one connection, shared through the pool as before.
 """
 from __future__ import annotations
 
+import os
+import threading
+import weakref
 from typing import Any, Sequence
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder
+from eventsourcing.persistence import ConnectionPoolClosedError, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteDatastore
 
 
 class _Refused(Exception):
@@ -28,6 +38,34 @@ class _Refused(Exception):
 
 class SQLiteChaseRecorder(SQLiteApplicationRecorder):
     """Records events, and the writes that go along with them, in one transaction."""
+
+    def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self._own = threading.local()  # each thread's reading connection
+        self._readers: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()  # (a thread's goes with it)
+        self._readers_lock = threading.Lock()
+
+    def close(self) -> None:
+        """Closes the threads' reading connections (the pool closes its own)."""
+        with self._readers_lock:
+            readers, self._readers = list(self._readers), weakref.WeakSet()
+        for conn in readers:
+            conn.close()
+
+    def _reader(self) -> SQLiteConnection | None:
+        """This thread's reading connection; None for an in-memory database (the pool's)."""
+        pool = self.datastore.pool
+        if pool.is_sqlite_memory_mode:
+            return None
+        if pool.closed:
+            raise ConnectionPoolClosedError
+        conn = getattr(self._own, "conn", None)
+        if conn is None or conn.closed or self._own.pid != os.getpid():  # (a connection never crosses a fork)
+            conn = self._own.conn = pool._create_connection()
+            self._own.pid = os.getpid()
+            with self._readers_lock:
+                self._readers.add(conn)
+        return conn
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         along = tuple(kwargs.pop("along", None) or ())
@@ -73,10 +111,17 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         if limit is not None:
             statement += "LIMIT ? "
             params.append(limit)
-        with self.datastore.get_connection(commit=False) as conn:
-            c = conn.cursor()
+        conn = self._reader()
+        if conn is None:
+            with self.datastore.get_connection(commit=False) as pooled:
+                return self._select(pooled, statement, params)
+        return self._select(conn, statement, params)
+
+    def _select(self, conn: SQLiteConnection, statement: str, params: list[Any]) -> list[StoredEvent]:
+        c = conn.cursor()
+        try:
             c.execute(statement, params)
-            return [
-                StoredEvent(self.convert_originator_id(r["originator_id"]), r["originator_version"], r["topic"], r["state"])
-                for r in c.fetchall()
-            ]
+            rows = c.fetchall()
+        finally:
+            c.sqlite_cursor.close()
+        return [StoredEvent(self.convert_originator_id(r["originator_id"]), r["originator_version"], r["topic"], r["state"]) for r in rows]

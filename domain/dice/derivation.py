@@ -29,7 +29,7 @@ def derive_index(
     attempt = 0
     while True:
         message = json.dumps([str(chase_id), sequence, die_index, attempt, entropy]).encode()
-        value = int.from_bytes(hmac.new(seed, message, hashlib.sha256).digest(), "big")
+        value = int.from_bytes(hmac.digest(seed, message, "sha256"), "big")  # (HMAC-SHA256 in one call)
         if value < limit:
             return value % sides
         attempt += 1
