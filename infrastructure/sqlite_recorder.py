@@ -23,6 +23,7 @@ in-memory database has one connection, shared through the pool as before.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import threading
 import weakref
@@ -32,6 +33,16 @@ from uuid import UUID
 
 from eventsourcing.persistence import ConnectionPoolClosedError, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteDatastore
+
+
+log = logging.getLogger(__name__)
+
+
+def _close_quietly(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:  # (the process is ending: nothing more to do)
+        pass
 
 
 class _Refused(Exception):
@@ -47,7 +58,7 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         self._readers: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()  # (a thread's goes with it)
         self._readers_lock = threading.Lock()
         self._turn = threading.Lock()  # this process's writers, one at a time, before the file lock
-        self._turn_file: tuple[int, int] | None = None  # (pid, descriptor): a descriptor never crosses a fork
+        self._turn_file: tuple[int, int, Any] | None = None  # (pid, descriptor, its closer): never across a fork
 
     def close(self) -> None:
         """Closes the threads' reading connections (the pool closes its own)."""
@@ -56,8 +67,8 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         for conn in readers:
             conn.close()
         with self._turn:
-            if self._turn_file is not None and self._turn_file[0] == os.getpid():
-                os.close(self._turn_file[1])
+            if self._turn_file is not None and self._turn_file[0] == os.getpid() and self._turn_file[2] is not None:
+                self._turn_file[2]()  # (a finalizer runs once: never again on a reused number)
             self._turn_file = None
 
     def _reader(self) -> SQLiteConnection | None:
@@ -92,20 +103,42 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         """One command's write at a time across the processes sharing the file. SQLite's own lock
         makes a writer that finds it taken sleep and try again (1, 2, 5, 10 ms ...): the turn
         went unused while every other writer slept. A lock file taken with ``flock`` wakes the
-        next writer the moment the last one commits, in the kernel, without the GIL."""
-        if self.datastore.pool.is_sqlite_memory_mode:
+        next writer the moment the last one commits, in the kernel, without the GIL. Where the
+        lock file cannot be opened (another account's, a read-only folder), SQLite's own lock
+        alone keeps the writes apart, as before."""
+        fd = None if self.datastore.pool.is_sqlite_memory_mode else self._turn_descriptor()
+        if fd is None:
             yield
             return
         with self._turn:
-            if self._turn_file is None or self._turn_file[0] != os.getpid():
-                path = self.datastore.pool.db_name.removeprefix("file:").split("?")[0] + ".writers"
-                self._turn_file = (os.getpid(), os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644))
-            fd = self._turn_file[1]
             fcntl.flock(fd, fcntl.LOCK_EX)
             try:
                 yield
             finally:
                 fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _turn_descriptor(self) -> int | None:
+        """This process's descriptor of ``<db>.writers`` (read-only: ``flock`` needs no more),
+        made with the database file's permissions and owner, as SQLite makes its -wal file."""
+        turn = self._turn_file
+        if turn is not None and turn[0] == os.getpid():
+            return None if turn[1] < 0 else turn[1]
+        with self._turn:
+            if self._turn_file is None or self._turn_file[0] != os.getpid():
+                database = self.datastore.pool.db_name.removeprefix("file:").split("?")[0]
+                try:
+                    made = os.stat(database)
+                    fd = os.open(database + ".writers", os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, made.st_mode & 0o666)
+                    if os.geteuid() == 0 and os.fstat(fd).st_uid != made.st_uid:
+                        os.fchown(fd, made.st_uid, made.st_gid)
+                except OSError as e:
+                    log.warning("SQLite writers' lock file unusable (%s): writers take turns on SQLite's own lock", e)
+                    fd, closer = -1, None
+                else:
+                    closer = weakref.finalize(self, _close_quietly, fd)
+                self._turn_file = (os.getpid(), fd, closer)
+            fd = self._turn_file[1]
+        return None if fd < 0 else fd
 
     def _insert_along(self, stored_events: Sequence[StoredEvent], along: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[int] | None:
         with self._writers_turn(), self.datastore.transaction(commit=True) as c:
