@@ -16,7 +16,7 @@ participant at one version still holds at the next when
   changed.
 
 Anything else is worked out again; equal bytes always mean equal state (the bytes decode to
-it), so at worst this works out more than it needs to. tests/application/test_participant_steps.py
+it), so at worst this works out more than it needs to. tests/application/record/from_scratch.py
 plays chases of every system and checks, after every command, that this is what working
 everything out from scratch gives.
 """
