@@ -33,7 +33,8 @@ from uuid import UUID
 BOOKKEEPING = frozenset({
     "participants", "_version", "_modified_on", "_pending_events", "chain_head", "rolls_made", "effective_actions", "entropy",
 })
-KEPT = 32  # chases whose last answer is kept
+KEPT = 128  # chases whose last answer is kept (more than a server's chases in play: a bench's 50 at random all hit)...
+PARTICIPANTS_KEPT = 20_000  # ... and at most this many participants' answers in all (twenty chases of 1,000)
 
 
 def _bytes(value: Any) -> bytes:
@@ -123,6 +124,7 @@ class ParticipantSteps:
     def __init__(self, kept: int = KEPT) -> None:
         self.kept = kept
         self._last: OrderedDict[UUID, _Last] = OrderedDict()
+        self._participants = 0  # in all the answers kept
         self._lock = threading.Lock()
 
     def each(self, chase: Any, work: Callable[[Any, str], Any]) -> dict[str, Any]:
@@ -163,10 +165,12 @@ class ParticipantSteps:
         if todo:
             _work_out(chase, work, todo, values, reads_others)
         with self._lock:
+            replaced = self._last.get(chase.id)
+            self._participants += len(values) - (len(replaced.values) if replaced is not None else 0)
             self._last[chase.id] = _Last(now, values, reads_others)
             self._last.move_to_end(chase.id)
-            while len(self._last) > self.kept:
-                self._last.popitem(last=False)
+            while len(self._last) > 1 and (len(self._last) > self.kept or self._participants > PARTICIPANTS_KEPT):
+                self._participants -= len(self._last.popitem(last=False)[1].values)
         return dict(values)
 
 
