@@ -7,6 +7,15 @@ nothing. Each system's ``legal_actions`` (domain/rules/<system>/affordances.py) 
 commands' own guards of the chase at the view's version, the chase this process keeps for its
 commands (application/chase_cache.py), borrowed and given back unchanged; participants whose
 inputs did not change since the last answer keep theirs (application/participant_steps.py).
+
+The chase's own commands (add a participant, cut to the chase, deal cards, place a fork, ...)
+are kept the same way: while the chase's fields and every participant are as they were
+(compared as bytes: participant_steps.digest), the last answer stands, but for the record's
+commands whose guards read what every command moves (undo, rewind, redo:
+domain/affordances.py ``bookkeeping_actions``), asked afresh each time. A dice roll changes
+neither, so its answer asks four guards of the chase instead of some twenty.
+tests/application/record/from_scratch.py checks both against the guards asked afresh after
+every step of random chases of every system.
 """
 from __future__ import annotations
 
@@ -15,12 +24,13 @@ from collections import OrderedDict
 from typing import Any, Callable, Mapping
 from uuid import UUID
 
-from application.participant_steps import ParticipantSteps
+from application.participant_steps import Digest, ParticipantSteps, digest
 from application.runner import CommandRunner
-from domain.affordances import Judges, Legal
+from domain.affordances import Judges, Legal, Refusal, bookkeeping_actions
 
 
 KEPT = 16  # chase versions whose answer is kept: every reader of a version after a command pays once
+CHASES_KEPT = 128  # chases whose chase-level answer is kept, with the digest it was worked out from
 
 
 class Affordances:
@@ -31,6 +41,7 @@ class Affordances:
         self._kept: OrderedDict[tuple[UUID, int], Legal | None] = OrderedDict()
         self._lock = threading.Lock()
         self.steps = ParticipantSteps()
+        self._chase_kept: OrderedDict[UUID, tuple[Digest, dict[str, Refusal]]] = OrderedDict()
 
     def legal_now(self, chase_id: UUID, version: int) -> Legal | None:
         """What each participant and the chase may do at ``version`` (the live view's); None when
@@ -67,8 +78,25 @@ class Affordances:
     def _legal(self, chase: Any) -> Legal | None:
         legal = self.by_system.get(chase.SYSTEM)
         if isinstance(legal, Judges):  # worked out from the last answer, for those whose inputs changed
-            return {"participants": self.steps.each(chase, legal.participant), "chase": legal.chase(chase)}
+            return {"participants": self.steps.each(chase, legal.participant), "chase": self._chase_level(chase, legal)}
         return legal(chase) if legal else None
+
+    def _chase_level(self, chase: Any, judges: Judges) -> dict[str, Refusal]:
+        """What may be done in the chase as a whole: kept while its inputs stand (see above)."""
+        now = digest(chase)
+        with self._lock:
+            before = self._chase_kept.get(chase.id)
+        if before is not None and before[0].fields == now.fields and before[0].states == now.states:
+            actions = dict(before[1])  # the same order: the fresh answers take the places of the old
+            actions.update(bookkeeping_actions(chase))
+            return actions
+        actions = judges.chase(chase)
+        with self._lock:
+            self._chase_kept[chase.id] = (now, actions)
+            self._chase_kept.move_to_end(chase.id)
+            while len(self._chase_kept) > CHASES_KEPT:
+                self._chase_kept.popitem(last=False)
+        return dict(actions)
 
     def turn_ended(self, chase_id: UUID, version: int) -> bool:
         """Whether the command that brought the chase to ``version`` ended a turn (its events,

@@ -44,17 +44,26 @@ def record_actions(chase: Any, end_rule: str) -> dict[str, Refusal]:
     """The record's own commands (domain/recorded_chase.py), whatever the system: undo, rewind,
     redo, the seed, ending the chase, and reading the log out. ``end_rule``: the system's rule on
     ending a chase, cited when it has ended already."""
-    ended = ended_refusal(chase, end_rule)
     return {
-        "undo": judge(lambda: chase.undo_target(1)),
-        "rewind": None if chase.version > 1 else ("there is no earlier version to rewind to", RECORD_RULE),
-        "redo": judge(chase.redo_target),
-        "request_undo": judge(lambda: chase.undo_target(1)),
+        **bookkeeping_actions(chase),
         "reveal_seed": None if chase.seed_commitment is not None else ("the seed has already been revealed", RECORD_RULE),
         "add_entropy": None,
         "issue_token": None,
-        "end_chase": ended,
+        "end_chase": ended_refusal(chase, end_rule),
         "export": None,
+    }
+
+
+def bookkeeping_actions(chase: Any) -> dict[str, Refusal]:
+    """The record's commands whose guards read what every command moves (the version, the
+    actions that count): application/affordances.py asks them afresh for every answer and keeps
+    the chase's other commands while nothing else of the chase changed."""
+    undo = judge(lambda: chase.undo_target(1))
+    return {
+        "undo": undo,
+        "rewind": None if chase.version > 1 else ("there is no earlier version to rewind to", RECORD_RULE),
+        "redo": judge(chase.redo_target),
+        "request_undo": undo,
     }
 
 

@@ -2,7 +2,8 @@
 out from scratch gives, after every step of play (RecordMachine's invariant):
 
 * each participant's legal actions, kept while their inputs stand (application/participant_steps.py),
-  equal every system's guards asked afresh (domain/affordances.py ``Judges`` called whole);
+  and the chase's own, kept while the chase's inputs stand (application/affordances.py), equal
+  every system's guards asked afresh (domain/affordances.py ``Judges`` called whole);
 * the track view as stored, its rows kept the same way (application/projections/rows.py), equals
   the view rendered from the chase folded afresh from its log, with nothing kept;
 * the track view as answered, each participant kept encoded (api/affordances.py), equals the
@@ -31,6 +32,7 @@ def nothing_kept(ledger: Any) -> Iterator[None]:
             mock.patch.object(rows, "_rows", steps.ParticipantSteps()), \
             mock.patch.object(ledger.affordances, "steps", steps.ParticipantSteps()), \
             mock.patch.object(ledger.affordances, "_kept", OrderedDict()), \
+            mock.patch.object(ledger.affordances, "_chase_kept", OrderedDict()), \
             mock.patch.object(presented._Shown, "_kept", OrderedDict()), mock.patch.object(presented._Shown, "_size", 0):
         yield
 
@@ -41,7 +43,9 @@ def kept_is_from_scratch(ledger: Any, play: Play) -> None:
     judges = ledger.affordances.by_system.get(chase.SYSTEM)
     if isinstance(judges, Judges):
         kept = ledger.affordances.legal_now(chase_id, chase.version)
-        assert kept == judges(chase), f"the legal actions kept at version {chase.version} are not the guards' answer afresh"
+        afresh = judges(chase)
+        assert kept == afresh, f"the legal actions kept at version {chase.version} are not the guards' answer afresh"
+        assert list(kept["chase"]) == list(afresh["chase"]), f"the chase's legal actions kept at version {chase.version} are not in the guards' order"
     stored = ledger.read_side.view(chase_id, "track")
     with nothing_kept(ledger):
         rendered = ledger.renderers.one(ledger.repository.get(chase_id, projector_func=ledger.runner.projector), "track")
