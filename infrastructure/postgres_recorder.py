@@ -4,7 +4,8 @@ eventsourcing's recorder commits a command's events in a transaction of their ow
 table locked, NOTIFY, the insert); the views were then written in a second one. This recorder
 sends the writes handed to ``save(..., along=...)`` (application/ports.py ``AlongWrite``) in
 the same pipeline as the insert: one transaction, one commit and one round trip per command
-(the stock recorder takes two for the events alone).
+(the stock recorder takes two for the events alone). The NOTIFY goes with the insert, as one
+statement (``_insert_notifying``).
 
 When the transaction fails, the error says why. The events' own unique key (a concurrent
 command recorded that version first) and a store away or busy are raised as they were. Any
@@ -26,7 +27,7 @@ import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import retry
-from psycopg.sql import SQL, Composable, Identifier
+from psycopg.sql import SQL, Composable, Identifier, Literal
 
 
 class PostgresChaseRecorder(PostgresApplicationRecorder):
@@ -49,6 +50,20 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
 
     def _notify_channel(self, curs: Any) -> None:
         curs.execute(self._rendered(curs, "notify", lambda: [SQL("NOTIFY {0}").format(Identifier(self.channel_name))])[0])
+
+    def _insert_notifying(self) -> list[Composable]:
+        """eventsourcing's insert and its NOTIFY as one statement (``pg_notify`` of the same
+        channel, in a CTE that runs once): one statement fewer in every command's pipeline, where
+        each costs this process some 100,000 instructions (counted with callgrind)."""
+        return [SQL(
+            "WITH notified AS (SELECT pg_notify({channel}, '')) "
+            "INSERT INTO {schema}.{table} AS t (originator_id, originator_version, topic, state) "
+            "SELECT originator_id, originator_version, topic, state FROM unnest(%s::{schema}.{stored_event_type}[]) CROSS JOIN notified "
+            "RETURNING notification_id"
+        ).format(
+            channel=Literal(self.channel_name), schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name),
+            stored_event_type=Identifier(self.stored_event_type_name),
+        )]
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def select_events(
@@ -111,7 +126,10 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
                     curs.execute("BEGIN")
                     for write in along:  # before the events table's lock: it is held no longer for them
                         write.send(conn.cursor())
-                    self._insert_stored_events(curs, stored_events)  # lock, NOTIFY, insert
+                    self._lock_table(curs)
+                    curs.execute(self._rendered(curs, "insert", self._insert_notifying)[0], (
+                        [self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state) for e in stored_events],
+                    ), prepare=True)
                     conn.cursor().execute("COMMIT")
                 notification_ids = self._fetch_ids_after_insert_events(curs, stored_events)
             except Exception as e:  # noqa: BLE001 - raised or answered below

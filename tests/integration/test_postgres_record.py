@@ -75,3 +75,16 @@ def test_undone_marks_are_in_the_postgres_roll_history(keeper, pg):
     keeper.ok(keeper.post("/redo"))
     (undone,) = pg.execute("SELECT undone FROM chase_roll_history WHERE chase_id = %s AND sequence = 3", (keeper.chase_id,)).fetchone()
     assert undone is False
+
+
+def test_each_command_notifies_the_events_channel_once_it_is_committed(keeper, pg):
+    # Given a chase, and a session listening on the events table's channel (as eventsourcing's
+    # subscriptions and projection runners listen),
+    keeper.create()
+    pg.execute('LISTEN "chaseledger_events"')
+    list(pg.notifies(timeout=0.2))  # the chase's creation, already told
+    # when a command is recorded,
+    keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [4]}))
+    # then the listener is told, once.
+    told = list(pg.notifies(timeout=1.0))
+    assert [(n.channel, n.payload) for n in told] == [("chaseledger_events", "")]
