@@ -3,8 +3,10 @@ out from scratch gives, after every step of play (RecordMachine's invariant):
 
 * each participant's legal actions, kept while their inputs stand (application/participant_steps.py),
   equal every system's guards asked afresh (domain/affordances.py ``Judges`` called whole);
-* the track view as stored, its rows kept the same way (application/projections/rows.py), equals
-  the view rendered from the chase folded afresh from its log, with nothing kept;
+* the track view as stored, its rows kept the same way (application/projections/rows.py) and
+  stored a row per participant, only the changed rows written (infrastructure/track_rows.py),
+  equals the view rendered from the chase folded afresh from its log, with nothing kept, its
+  participants in the same order;
 * the track view as answered, each participant kept encoded (api/affordances.py), equals the
   answer worked out with nothing kept: for the Keeper, and for each player's token issued so far.
 """
@@ -47,6 +49,7 @@ def kept_is_from_scratch(ledger: Any, play: Play) -> None:
         rendered = ledger.renderers.one(ledger.repository.get(chase_id, projector_func=ledger.runner.projector), "track")
     differ = sorted(k for k in set(stored) | set(rendered) if stored.get(k) != rendered.get(k))
     assert not differ, f"the stored track view at version {chase.version} differs from one rendered afresh in {differ}"
+    assert list(stored["participants"]) == list(rendered["participants"]), f"the stored participants at version {chase.version} are out of order"
     for token in (None, *play.tokens.values()):
         answers = []
         for scratch in (False, True):
