@@ -139,23 +139,31 @@ class PostgresChaseViews(PostgresTrackingRecorder):
             c.execute(SQL("SELECT chase_id, version FROM {0} WHERE chase_id = ANY(%s)").format(self.tracks), (ids,))
             return {r["chase_id"]: r["version"] for r in c.fetchall()}
 
-    def read_views(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:
+    def read_views(self, chase_id: str, name: str | None = None, *, take_kept: bool = True) -> dict[str, Any] | None:
         doc = SQL("doc -> %s") if name else SQL("doc")
-        # The track's rows in the same statement (one snapshot): the rows of the head's version.
-        rows = SQL("(SELECT json_agg(json_build_array(participant_id, doc) ORDER BY ord) FROM {0} WHERE chase_id = %s)").format(self.track_rows) \
-            if track_rows.wants_rows(name) else SQL("NULL")
+        # The track's rows in the same statement (one snapshot): the rows of the head's version;
+        # none when the head is at the version whose rows this store wrote last (taken as kept).
+        wanted = track_rows.wants_rows(name)
+        kept_at = self.kept_rows.last_version(chase_id) if wanted and take_kept else None
+        rows = SQL("CASE WHEN v.version = %s THEN NULL ELSE (SELECT json_agg(json_build_array(participant_id, doc) ORDER BY ord) FROM {0} WHERE chase_id = %s) END").format(self.track_rows) \
+            if wanted else SQL("NULL")
         with self.datastore.transaction(commit=False) as c:
             c.execute(
                 SQL(
                     "SELECT v.version, v.{2} AS doc, EXISTS (SELECT 1 FROM {1} WHERE chase_id = %s) AS set_aside, {3} AS rows "
                     "FROM (SELECT 1) AS one LEFT JOIN {0} AS v ON v.chase_id = %s"
                 ).format(self.tracks, self.errors, doc, rows),
-                (*([name] if name else []), chase_id, *([chase_id] if track_rows.wants_rows(name) else []), chase_id),
+                (*([name] if name else []), chase_id, *([kept_at if kept_at is not None else -1, chase_id] if wanted else []), chase_id),
             )
             row = c.fetchone()
         if row["doc"] is None and not row["set_aside"]:
             return None
-        found = track_rows.assemble(row["doc"], name, row["rows"]) if row["doc"] is not None else None
+        found = None
+        if row["doc"] is not None:
+            kept = self.kept_rows.rows_at(chase_id, row["version"]) if kept_at is not None and row["version"] == kept_at else None
+            if kept is None and kept_at is not None and row["version"] == kept_at:  # written on meanwhile: read the rows
+                return self.read_views(chase_id, name, take_kept=False)
+            found = track_rows.assemble(row["doc"], name, kept if kept is not None else row["rows"])
         return {"version": row["version"], "doc": found, "set_aside": row["set_aside"]}
 
     def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:

@@ -71,9 +71,11 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
                 return None
             doc = json_docs.loads(row["doc"]) if row["doc"] is not None else None
             doc = doc[name] if doc and name else doc
-            if doc is not None and track_rows.wants_rows(name):  # in the same transaction: the rows of the head's version
-                c.execute("SELECT participant_id, doc FROM track_rows WHERE chase_id = ? ORDER BY ord", (chase_id,))
-                doc = track_rows.assemble(doc, name, c.fetchall())
+            if doc is not None and track_rows.wants_rows(name) and track_rows.in_rows(doc, name):
+                kept = self.kept_rows.rows_at(chase_id, row["version"])
+                if kept is None:  # in the same transaction: the rows of the head's version
+                    c.execute("SELECT participant_id, doc FROM track_rows WHERE chase_id = ? ORDER BY ord", (chase_id,))
+                doc = track_rows.assemble(doc, name, kept if kept is not None else c.fetchall())
         return {"version": row["version"], "doc": doc, "set_aside": bool(row["set_aside"])}
 
     def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:

@@ -51,7 +51,7 @@ class KeptRows:
 
     def __init__(self, kept: int = KEPT) -> None:
         self.kept = kept
-        self._last: OrderedDict[str, tuple[int, dict[str, tuple[Any, int]]]] = OrderedDict()
+        self._last: OrderedDict[str, tuple[int, dict[str, Any], list[str]]] = OrderedDict()  # version, rows, their order
         self._lock = threading.Lock()
 
     def split(self, update: dict[str, Any]) -> tuple[dict[str, Any], RowsWrite | None]:
@@ -65,26 +65,44 @@ class KeptRows:
         chase_id, expected = update["chase_id"], update["expected"]
         with self._lock:
             last = self._last.get(chase_id)
-        before = last[1] if last is not None and expected and last[0] == expected else None
+        head = {**doc, "track": {**track, "participants": IN_ROWS}}
+        if last is None or not expected or last[0] != expected:
+            upserts = [(pid, place, json_docs.dumps(row)) for place, (pid, row) in enumerate(rows.items())]
+            return head, RowsWrite(chase_id, update["version"], rows, upserts, [], True)
+        _, before, order = last
+        now = list(rows)
+        # A row is written when it is not the very row (or an equal one) at the same place.
+        same_places = now[:len(order)] == order
+        places = None if same_places else {pid: place for place, pid in enumerate(order)}
         upserts = []
         for place, (pid, row) in enumerate(rows.items()):
-            then = before.get(pid) if before is not None else None
-            if then is None or then[1] != place or (then[0] is not row and then[0] != row):
+            then = before.get(pid, _NONE)
+            if then is _NONE or (places is not None and places.get(pid) != place) or (then is not row and then != row):
                 upserts.append((pid, place, json_docs.dumps(row)))
-        deleted = [pid for pid in before if pid not in rows] if before is not None else []
-        head = {**doc, "track": {**track, "participants": IN_ROWS}}
-        return head, RowsWrite(chase_id, update["version"], rows, upserts, deleted, before is None)
+        deleted = [] if same_places else [pid for pid in before if pid not in rows]  # the same places: every one still there
+        return head, RowsWrite(chase_id, update["version"], rows, upserts, deleted, False)
 
     def written(self, rows: RowsWrite | None) -> None:
         """The rows were committed at their version: the chase's next write diffs from them."""
         if rows is None:
             return
-        kept = {pid: (row, place) for place, (pid, row) in enumerate(rows.rows.items())}
         with self._lock:
-            self._last[rows.chase_id] = (rows.version, kept)
+            self._last[rows.chase_id] = (rows.version, rows.rows, list(rows.rows))
             self._last.move_to_end(rows.chase_id)
             while len(self._last) > self.kept:
                 self._last.popitem(last=False)
+
+    def rows_at(self, chase_id: str, version: Any) -> dict[str, Any] | None:
+        """The rows this store wrote for the chase at ``version``, if they are the last it wrote:
+        what its stored rows hold at that version (a read takes them instead of decoding them)."""
+        with self._lock:
+            last = self._last.get(chase_id)
+        return dict(last[1]) if last is not None and last[0] == version else None
+
+    def last_version(self, chase_id: str) -> int | None:
+        with self._lock:
+            last = self._last.get(chase_id)
+        return last[0] if last is not None else None
 
     def forget_all(self) -> None:
         """The views were cleared (a rebuild): no write diffs from rows written before."""
@@ -92,13 +110,30 @@ class KeptRows:
             self._last.clear()
 
 
+_NONE = object()
+
+
+def _track(doc: Any, name: str | None) -> Any:
+    return doc if name == "track" else doc.get("track") if name is None and type(doc) is dict else None
+
+
+def in_rows(doc: Any, name: str | None) -> bool:
+    """Whether the stored views' track keeps its participants in rows (not stored whole, as an
+    earlier version did, nor a view without participants)."""
+    track = _track(doc, name)
+    return type(track) is dict and track.get("participants") == IN_ROWS
+
+
 def assemble(doc: Any, name: str | None, rows: Iterable[tuple[str, Any]] | None) -> Any:
     """The stored views (``name``: one of them, or all) with the track's participants put back
     from their rows ((participant id, row) in order; rows given as JSON text are decoded)."""
-    track = doc if name == "track" else doc.get("track") if name is None and type(doc) is dict else None
-    if type(track) is not dict or track.get("participants") != IN_ROWS:
+    if not in_rows(doc, name):
         return doc  # stored whole (an earlier version's write), or a view without rows
-    track["participants"] = {pid: json_docs.loads(row) if isinstance(row, (str, bytes)) else row for pid, row in rows or ()}
+    track = _track(doc, name)
+    if type(rows) is dict:  # the rows this store wrote at that version (KeptRows.rows_at)
+        track["participants"] = rows
+    else:
+        track["participants"] = {pid: json_docs.loads(row) if isinstance(row, (str, bytes)) else row for pid, row in rows or ()}
     return doc
 
 

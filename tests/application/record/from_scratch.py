@@ -7,8 +7,9 @@ out from scratch gives, after every step of play (RecordMachine's invariant):
   stored a row per participant, only the changed rows written (infrastructure/track_rows.py),
   equals the view rendered from the chase folded afresh from its log, with nothing kept, its
   participants in the same order;
-* the track view as answered, each participant kept encoded (api/affordances.py), equals the
-  answer worked out with nothing kept: for the Keeper, and for each player's token issued so far.
+* the track view as answered, each participant kept encoded (api/affordances.py) and their
+  distances kept (api/distances.py), equals the answer worked out with nothing kept: for the
+  Keeper, and for each player's token issued so far.
 """
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ from uuid import UUID
 
 import application.participant_steps as steps
 from api import affordances as presented
+from api import distances
 from application.projections import rows
 from domain.affordances import Judges
+from infrastructure.track_rows import KeptRows
 from tests.application.record.play import Play
 
 
@@ -33,7 +36,9 @@ def nothing_kept(ledger: Any) -> Iterator[None]:
             mock.patch.object(rows, "_rows", steps.ParticipantSteps()), \
             mock.patch.object(ledger.affordances, "steps", steps.ParticipantSteps()), \
             mock.patch.object(ledger.affordances, "_kept", OrderedDict()), \
-            mock.patch.object(presented._Shown, "_kept", OrderedDict()), mock.patch.object(presented._Shown, "_size", 0):
+            mock.patch.object(presented._Shown, "_kept", OrderedDict()), mock.patch.object(presented._Shown, "_size", 0), \
+            mock.patch.object(distances, "_kept", OrderedDict()), \
+            mock.patch.object(ledger.views, "kept_rows", KeptRows()):
         yield
 
 
@@ -44,7 +49,8 @@ def kept_is_from_scratch(ledger: Any, play: Play) -> None:
     if isinstance(judges, Judges):
         kept = ledger.affordances.legal_now(chase_id, chase.version)
         assert kept == judges(chase), f"the legal actions kept at version {chase.version} are not the guards' answer afresh"
-    stored = ledger.read_side.view(chase_id, "track")
+    with mock.patch.object(ledger.views, "kept_rows", KeptRows()):  # the rows as the store holds them, not as last written here
+        stored = ledger.read_side.view(chase_id, "track")
     with nothing_kept(ledger):
         rendered = ledger.renderers.one(ledger.repository.get(chase_id, projector_func=ledger.runner.projector), "track")
     differ = sorted(k for k in set(stored) | set(rendered) if stored.get(k) != rendered.get(k))
