@@ -19,6 +19,7 @@ from flask import Flask, Response, current_app, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
 
+from api.limits_memory import make_thread_safe
 from api.problems import problem
 from infrastructure.edge_settings import EdgeSettings
 
@@ -39,6 +40,7 @@ def address_key() -> str:
 
 
 def install(app: Flask, settings: EdgeSettings) -> Limiter:
+    make_thread_safe()
     app.config.setdefault("RATE_LIMIT_TOKEN", settings.token_limit)
     app.config.setdefault("RATE_LIMIT_ADDRESS", settings.address_limit)
     exempt = lambda: request.path in UNLIMITED_PATHS  # noqa: E731

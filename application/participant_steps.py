@@ -25,6 +25,7 @@ from __future__ import annotations
 import marshal
 import pickle
 import threading
+import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
 from uuid import UUID
@@ -225,8 +226,12 @@ class Digest:
         return Digest(chase_fields(chase), states, self, frozenset(changed))
 
 
-_digests: OrderedDict[tuple[Any, ...], Digest] = OrderedDict()
-_latest: dict[UUID, tuple[tuple[Any, ...], Digest]] = {}  # each chase's last digest, to step from
+# Each digest is kept with the chase object it was worked out of, and only that object is given
+# it back: two objects of one state key (the state folded event by event and the same state
+# loaded from a snapshot, in the replay job) are digested each for itself, so that a difference
+# between them is seen, never hidden behind the other's digest.
+_digests: OrderedDict[tuple[Any, ...], tuple[weakref.ref[Any], Digest]] = OrderedDict()
+_latest: dict[UUID, tuple[tuple[Any, ...], weakref.ref[Any], Digest]] = {}  # each chase's last digest, to step from
 _digests_lock = threading.Lock()
 
 
@@ -237,25 +242,28 @@ def state_key(chase: Any) -> tuple[Any, ...]:
 
 
 def digest(chase: Any) -> Digest:
-    """The chase's digest, worked out once per state (a command's views and its answer both ask
-    of it), and from the state before when the chase's pending events say whom they changed."""
+    """The chase's digest, worked out once per state of one chase object (a command's views and
+    its answer both ask of it), and from that object's state before when its pending events say
+    whom they changed."""
     key = state_key(chase)
     if key[2] is None:
         return Digest.of(chase)
     with _digests_lock:
-        found = _digests.get(key)
+        kept = _digests.get(key)
         latest = _latest.get(chase.id)
-    if found is not None:
-        return found
+    if kept is not None and kept[0]() is chase:
+        return kept[1]
+    found = None
     events = list(chase.pending_events)
-    if latest is not None and events:
+    if latest is not None and events and latest[1]() is chase:
         then = (chase.id, events[0].originator_version - 1, getattr(events[0], "previous_hash", None))
-        found = latest[1].after(chase, events) if latest[0] == then else None
+        found = latest[2].after(chase, events) if latest[0] == then else None
     if found is None:
         found = Digest.of(chase)
+    ref = weakref.ref(chase)
     with _digests_lock:
-        _digests[key] = found
-        _latest[chase.id] = (key, found)
+        _digests[key] = (ref, found)
+        _latest[chase.id] = (key, ref, found)
         while len(_digests) > DIGESTS_KEPT:
             _digests.popitem(last=False)
         while len(_latest) > DIGESTS_KEPT:

@@ -25,36 +25,17 @@ from typing import Any, Sequence
 
 from eventsourcing.domain import Aggregate
 
-from domain.chain import ENCODING_FIELD, GENESIS, JCS, SORTED_JSON, hash_event, keeps_record
-from domain import seed_record, undo_requests
-from domain.errors import HistoryRefused, InvalidInput
+from domain import rewinding, seed_record, undo_requests
+from domain.chain import GENESIS, JCS, hash_event, keeps_record
+from domain.errors import HistoryRefused, InvalidInput  # noqa: F401 - HistoryRefused: where the record's refusals are imported from
+from domain.rewinding import MAX_UNDO  # noqa: F401 - the bound the API's schemas take from here
+from domain.state_schema import chained_with_sorted_json, chase_state_v1_v2, restored_schema_1
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
     {"rolls_made", "redo_stack", "chain_head", "chain_encoding", "seed_commitment", "seed_epoch", "revealed_seeds", "entropy", "undo_requests"}
 )
-MAX_UNDO = 1000
 DICE_MODES = ("server", "table")  # a chase's default dice: the server's, or faces entered from the table
-
-
-def restored_schema_1(state: dict[str, Any]) -> None:
-    """Undone, Rewound and Redone v1 -> v2: v1 did not say which state schema ``restored`` has;
-    every v1 event was written when the state schema of every chase was 1."""
-    state["restored_schema"] = 1
-
-
-def chained_with_sorted_json(state: dict[str, Any]) -> None:
-    """Created v1 -> v2: v1 named no chain encoding; every chase created then was chained with
-    sorted JSON (domain/chain.py), and keeps it: its first record, as written, still names none."""
-    state[ENCODING_FIELD] = SORTED_JSON
-
-
-def chase_state_v1_v2(state: dict[str, Any]) -> None:
-    """A chase's stored state, schema 1 -> 2: schema 2 keeps the chain's encoding. A snapshot of
-    schema 1 is of a chase chained with sorted JSON; a restored payload (undo, rewind, redo) holds
-    no TIMELESS keys, so there is nothing to add to it (the chase keeps its own encoding)."""
-    if "chain_head" in state:
-        state.setdefault("chain_encoding", SORTED_JSON)
 
 
 class InvalidChase(InvalidInput):
@@ -305,76 +286,19 @@ class RecordedChase(Aggregate):
             getattr(cls, f"upcast_v{version}_v{version + 1}")(state)
         return state
 
-    # -- undo, rewind, redo ----------------------------------------------------------------
+    # -- undo, rewind, redo (domain/rewinding.py) ----------------------------------------
 
-    def undo_target(self, count: int) -> int:
-        """The version whose state an undo of the last ``count`` actions restores."""
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_UNDO:
-            raise HistoryRefused(f"count must be a whole number from 1 to {MAX_UNDO}", "count")
-        if count > len(self.effective_actions):
-            raise HistoryRefused(f"there are {len(self.effective_actions)} actions to undo, not {count}", "count")
-        return self.effective_actions[-count] - 1
-
-    def undo(self, count: int, earlier: "RecordedChase", by: str, reason: str = "") -> None:
-        """Undo the last ``count`` actions; ``earlier`` is this chase as at undo_target(count)."""
-        target = self.undo_target(count)
-        self._check_earlier(earlier, target)
-        self.trigger_event(
-            self.Undone,
-            actions=self.effective_actions[-count:],
-            restored_version=target,
-            restored=earlier.game_state(),
-            restored_schema=self.class_version,
-            by=by,
-            reason=reason,
-        )
-
-    def rewind(self, to_version: int, earlier: "RecordedChase", by: str, reason: str = "") -> None:
-        """Go back to the state as at ``to_version``; ``earlier`` is this chase as at it."""
-        if isinstance(to_version, bool) or not isinstance(to_version, int) or not 1 <= to_version < self.version:
-            raise HistoryRefused(f"to_version must be an earlier version of this chase, from 1 to {self.version - 1}", "to_version")
-        self._check_earlier(earlier, to_version)
-        kept, now = set(earlier.effective_actions), set(self.effective_actions)
-        self.trigger_event(
-            self.Rewound,
-            to_version=to_version,
-            actions=[a for a in self.effective_actions if a not in kept],
-            restored_actions=[a for a in earlier.effective_actions if a not in now],
-            restored=earlier.game_state(),
-            restored_schema=self.class_version,
-            by=by,
-            reason=reason,
-        )
-
-    def redo_target(self) -> int:
-        """The version whose state a redo restores: just before the last undo or rewind."""
-        if not self.redo_stack:
-            raise HistoryRefused("there is nothing to redo: nothing was undone, or something new was recorded since")
-        return self.redo_stack[-1]["undo_version"] - 1
-
-    def redo(self, earlier: "RecordedChase", by: str) -> None:
-        target = self.redo_target()
-        self._check_earlier(earlier, target)
-        entry = self.redo_stack[-1]
-        self.trigger_event(
-            self.Redone,
-            undo_version=entry["undo_version"],
-            actions=entry["actions"],
-            undone_again=entry.get("restored_actions", []),
-            restored=earlier.game_state(),
-            restored_schema=self.class_version,
-            by=by,
-        )
+    undo_target = rewinding.undo_target
+    undo = rewinding.undo
+    rewind = rewinding.rewind
+    redo_target = rewinding.redo_target
+    redo = rewinding.redo
 
     # A player's undo requests and the Keeper's answers (domain/undo_requests.py).
     request_undo = undo_requests.request_undo
     undo_request = undo_requests.undo_request
     undo_request_target = undo_requests.undo_request_target
     answer_undo_request = undo_requests.answer_undo_request
-
-    def _check_earlier(self, earlier: "RecordedChase", version: int) -> None:
-        if earlier.id != self.id or earlier.version != version:
-            raise HistoryRefused(f"the earlier state given is not this chase at version {version}")
 
     # -- the server-dice seed and the players' entropy (domain/seed_record.py) ---------------
 

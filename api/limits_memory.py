@@ -1,0 +1,32 @@
+"""The rate limits' in-memory counts, safe for the API's threads.
+
+limits 5.8.0 (the newest release) starts a timer to expire old entries on every hit whose timer
+is not running, without a lock: two threads that hit at once can both start the same timer
+object, and the second start either raises "threads can only be started once" into the request
+(a 500) or runs the timer twice, one copy dying with ``KeyError`` in ``threading`` (seen under
+1,000 open streams, tests/e2e/test_streams_at_scale.py). Upstream fixed it with a lock
+(alisaifee/limits pull request 352, merged after 5.8.0); until a release carries it, the same lock
+is put here. flask-limiter builds its Redis fallback as ``MemoryStorage()`` itself, so the class
+is fixed in place rather than a subclass registered beside it.
+"""
+from __future__ import annotations
+
+import threading
+
+from limits.storage import MemoryStorage
+
+_lock = threading.Lock()
+
+
+def _schedule_expiry(self: MemoryStorage) -> None:
+    with _lock:
+        if not self.timer.is_alive():
+            timer = threading.Timer(0.01, self._MemoryStorage__expire_events)  # type: ignore[attr-defined]
+            timer.daemon = True  # an idle timer never holds a stopping worker
+            self.timer = timer
+            timer.start()
+
+
+def make_thread_safe() -> None:
+    """Every MemoryStorage, made before or after, schedules its expiry under one lock."""
+    MemoryStorage._MemoryStorage__schedule_expiry = _schedule_expiry  # type: ignore[attr-defined]

@@ -1,0 +1,65 @@
+"""Rate limits counted in memory hold up when the API's threads hit them at once.
+
+limits 5.8.0's in-memory store could start one expiry timer twice when two requests counted at
+the same moment: a 500 ("threads can only be started once") or a traceback in the server's log
+(api/limits_memory.py). Here the moment is made wide on purpose: looking at the timer takes a
+while, so every thread reaches it together.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from api.limits_memory import make_thread_safe
+
+THREADS = 8
+
+
+class BusyHostStorage(MemoryStorage):
+    """The in-memory counts on a busy host: each look at the expiry timer takes a moment."""
+
+    @property
+    def timer(self) -> threading.Timer:
+        time.sleep(0.005)
+        return self.__dict__["_timer"]
+
+    @timer.setter
+    def timer(self, timer: threading.Timer) -> None:
+        self.__dict__["_timer"] = timer
+
+
+def test_requests_counted_at_once_each_count_and_nothing_breaks():
+    make_thread_safe()
+    # Given the API's in-memory counts, with no expiry timer running
+    storage = BusyHostStorage()
+    storage.timer.join()
+    limiter, limit = MovingWindowRateLimiter(storage), parse("1000 per minute")
+    crashed: list[BaseException] = []
+    hook, threading.excepthook = threading.excepthook, lambda args: crashed.append(args.exc_value)
+    together = threading.Barrier(THREADS)
+
+    def request(n: int) -> None:
+        together.wait()
+        try:
+            limiter.hit(limit, "token:abc")
+        except BaseException as e:  # noqa: BLE001 - what a request would have answered 500 for
+            crashed.append(e)
+
+    try:
+        # When eight requests are counted at the same moment
+        threads = [threading.Thread(target=request, args=(n,)) for n in range(THREADS)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        time.sleep(0.1)  # the timers have run
+    finally:
+        threading.excepthook = hook
+
+    # Then none failed, none broke a thread, and every one was counted
+    assert crashed == []
+    assert limiter.get_window_stats(limit, "token:abc").remaining == 1000 - THREADS
