@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from itertools import compress
 from operator import is_not
-from dataclasses import dataclass
 from typing import Any, Mapping
 from uuid import UUID
 
