@@ -23,12 +23,16 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from itertools import compress
+from operator import is_not
 from typing import Any, Mapping
 from uuid import UUID
 
 import orjson
 from flask import current_app, g
 
+from api.distances import rivals as rivals_of
+from api.joined import FEW, Joined, joined
 from api.representation import Encoded
 from api.runtime import ledger
 from application.access import PLAYER
@@ -71,21 +75,25 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
     prefix = f"/chases/{chase_id}"
     participants = view.get("participants", {})
     shown = _Shown.of(chase_id, view.get("system"), live, principal)
+    answered: Any = shown.now
     if participants:
-        obstacles = {o["id"]: o for o in view.get("obstacles", ())}
-        rivals = _rivals(participants)
+        listed = view.get("obstacles", [])
+        obstacles = {o["id"]: o for o in listed}
+        rivals = rivals_of(chase_id, participants)
         by_participant = legal["participants"] if legal else {}
         player = principal is not None and principal.role == PLAYER
-        for pid, p in participants.items():
+        inputs_of = _Inputs(participants, by_participant, rivals, listed, frozenset(principal.participant_ids) if player else None)
+        for pid in shown.to_look_at(inputs_of):
+            p = participants[pid]
             inputs = (p, by_participant.get(pid), _token_refusal(PARTICIPANT, principal, pid) if player else None, rivals.get(pid, NONE),
                       obstacles.get(p["obstacle_ahead"]) if "obstacle_ahead" in p else None)
             if not shown.reuse(pid, inputs):
                 shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs))
-        shown.keep()
+        answered = shown.keep(inputs_of)
     return {
         **view,
         "turn": _turn(view, afford.turn_ended(UUID(chase_id), view["version"])),
-        "participants": shown.now,
+        "participants": answered,
         "actions": _actions({**routes[1], **RECORD}, legal["chase"], principal, prefix, None) if legal else [],
         "actions_counted": view.get("actions"),
     }
@@ -103,21 +111,58 @@ def _participant(routes: Mapping[str, Route], legal: Any, principal: Any, prefix
     return shown
 
 
+class _Inputs:
+    """What a kind of token's participants were shown from, as a whole: the view's participants,
+    their legal actions, their distances (each the very mapping worked out), the obstacles and
+    the player's own participants (None: not a player)."""
+
+    __slots__ = ("rows", "legal", "rivals", "obstacles", "own")
+
+    def __init__(self, rows: Mapping[str, Any], legal: Mapping[str, Any], rivals: Mapping[str, Any], obstacles: list[Any], own: frozenset[str] | None) -> None:
+        self.rows, self.legal, self.rivals, self.obstacles, self.own = rows, legal, rivals, obstacles, own
+
+    def changed_since(self, then: "_Inputs") -> set[str] | None:
+        """The participants whose own inputs are not the very ones of ``then`` (by identity: the
+        rows, legal actions and distances are kept as the same objects while they stand); None
+        when what every participant is shown from changed (the obstacles, the player)."""
+        if then.own != self.own or then.obstacles != self.obstacles:
+            return None
+        changed: set[str] = set()
+        for now, before in ((self.rows, then.rows), (self.legal, then.legal), (self.rivals, then.rivals)):
+            if now is not before:  # compared in C: a Python loop over 1,000 participants cost more
+                changed.update(compress(now, map(is_not, now.values(), map(before.get, now))))
+                if len(before) != len(now) or changed:
+                    changed.update(before.keys() - now.keys())
+        return changed
+
+
+class _Last:
+    """Each participant as last shown to a kind of token, and what they were shown from."""
+
+    __slots__ = ("after", "now", "size", "inputs", "joined")
+
+    def __init__(self, after: dict[str, tuple[tuple[Any, ...], Any, int]], now: dict[str, Any], size: int, inputs: _Inputs | None, joined: Joined | None) -> None:
+        self.after, self.now, self.size, self.inputs, self.joined = after, now, size, inputs, joined
+
+
 class _Shown:
     """Each participant as last shown to a kind of token (the Keeper, or a player: whose
     participant it is is one of its inputs) in a chase, encoded: shown again, unchanged, when
     its inputs are (its row in the view, the very legal actions worked out for it, which
     application/participant_steps.py keeps while its inputs stand, the token's refusal, its distances,
     the obstacle ahead). A big chase's command then encodes the few participants it changed,
-    not 1,000 of them (issue 12 part 6)."""
+    not 1,000 of them, and looks only at those whose inputs are not the very objects they were
+    (issue 12 part 6)."""
 
-    _kept: OrderedDict[tuple[Any, ...], dict[str, tuple[tuple[Any, ...], Any, int]]] = OrderedDict()
+    _kept: OrderedDict[tuple[Any, ...], _Last] = OrderedDict()
     _size = 0  # bytes encoded, kept
     _lock = threading.Lock()
 
-    def __init__(self, key: tuple[Any, ...], before: dict[str, tuple[tuple[Any, ...], Any, int]]) -> None:
-        self.key, self.before = key, before
+    def __init__(self, key: tuple[Any, ...], last: _Last | None) -> None:
+        self.key, self.last = key, last
+        self.before = last.after if last is not None else {}
         self.after: dict[str, tuple[tuple[Any, ...], Any, int]] = {}
+        self.size = 0  # of those in ``after``
         self.now: dict[str, Any] = {}
         self.options = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if current_app.json.sort_keys else 0)
 
@@ -125,7 +170,31 @@ class _Shown:
     def of(cls, chase_id: str, system: Any, live: bool, principal: Any) -> "_Shown":
         key = (chase_id, system, live, principal is not None and principal.role == PLAYER)
         with cls._lock:
-            return cls(key, cls._kept.get(key, {}))
+            return cls(key, cls._kept.get(key))
+
+    def to_look_at(self, inputs: _Inputs) -> Any:
+        """The participants to show again (or find unchanged by value): every one, or, when the
+        last answer's inputs are known, those whose inputs are not the very ones it was shown
+        from; the others are taken as they were, in the view's order."""
+        last = self.last
+        changed = inputs.changed_since(last.inputs) if last is not None and last.inputs is not None else None
+        if changed is None:
+            return list(inputs.rows)
+        gone = last.inputs.rows.keys() - inputs.rows.keys()
+        if not changed and not gone and list(last.now) == list(inputs.rows):  # nobody to look at: taken as they were
+            self.after, self.now, self.size = last.after, last.now, last.size
+            return []
+        after, now = dict(last.after), dict(last.now)
+        size = last.size
+        for pid in gone:
+            size -= after.pop(pid)[2] if pid in after else 0
+            now.pop(pid, None)
+        for pid in changed:
+            size -= after.pop(pid)[2] if pid in after else 0
+        if list(now) != list(inputs.rows):  # one added, or the order changed: taken in the view's order
+            now = {pid: now.get(pid) for pid in inputs.rows}
+        self.after, self.now, self.size = after, now, size
+        return [pid for pid in changed if pid in inputs.rows]  # their places in ``now`` are set already; the gone are gone
 
     def reuse(self, pid: str, inputs: tuple[Any, ...]) -> bool:
         found = self.before.get(pid)
@@ -133,10 +202,13 @@ class _Shown:
             return False
         then = found[0]
         # The legal actions by identity (a new dict whenever they were worked out again); the rest by value.
-        if then[1] is not inputs[1] or then[2] != inputs[2] or (then[0] is not inputs[0] and then[0] != inputs[0]) or then[3] != inputs[3] or then[4] != inputs[4]:
+        # The distances by identity first (api/distances.py keeps the very lists while they stand).
+        if then[1] is not inputs[1] or then[2] != inputs[2] or (then[0] is not inputs[0] and then[0] != inputs[0]) \
+                or (then[3] is not inputs[3] and then[3] != inputs[3]) or then[4] != inputs[4]:
             return False
         self.after[pid] = found
         self.now[pid] = found[1]
+        self.size += found[2]
         return True
 
     def add(self, pid: str, inputs: tuple[Any, ...], shown: dict[str, Any]) -> None:
@@ -147,16 +219,25 @@ class _Shown:
             return
         self.after[pid] = (inputs, Encoded(shown, encoded), len(encoded))
         self.now[pid] = self.after[pid][1]
+        self.size += len(encoded)
 
-    def keep(self) -> None:
+    def keep(self, inputs: _Inputs) -> Any:
+        """Keep what was shown; the participants to answer with: as shown, or, in a big chase,
+        joined in blocks (api/joined.py)."""
+        # Only whole answers are built on: one with a participant shown as it is (not encoded) is not.
+        whole = len(self.after) == len(self.now)
+        blocks = None
+        if whole and len(self.now) >= FEW and not current_app.json.sort_keys:
+            blocks = joined(self.now, self.last.joined if self.last is not None else None)
         kept = _Shown._kept
         with _Shown._lock:
             old = kept.pop(self.key, None)
-            _Shown._size += sum(size for _, _, size in self.after.values()) - (sum(size for _, _, size in old.values()) if old else 0)
-            kept[self.key] = self.after
+            _Shown._size += self.size - (old.size if old is not None else 0)
+            kept[self.key] = _Last(self.after, self.now, self.size, inputs if whole else None, blocks)
             while _Shown._size > KEPT_BYTES and len(kept) > 1:
                 _, dropped = kept.popitem(last=False)
-                _Shown._size -= sum(size for _, _, size in dropped.values())
+                _Shown._size -= dropped.size
+        return blocks if blocks is not None else self.now
 
 
 KEPT_BYTES = 64 * 2**20  # participants' answers kept, encoded, across chases: a dozen chases of 1,000
@@ -198,22 +279,3 @@ def _turn(view: dict[str, Any], ended: bool) -> dict[str, Any]:
         "next_participant_id": following[0] if following else None,
         "ended_by_last_command": ended,
     }
-
-
-def _rivals(participants: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """Each participant in the chase's distance to every rival: roles that differ (pursuer and
-    quarry), or racers, who race each other. A track counts locations; D6 counts metres. The work
-    is the size of the answer (a pack of 999 pursuers after one quarry: 1,998 distances)."""
-    by_role: dict[str, list[tuple[str, Any, str, bool]]] = {}
-    for pid, p in participants.items():
-        where, unit = (p.get("location"), "locations") if p.get("location") is not None else (p.get("position"), "metres")
-        if where is not None and p.get("role") and p.get("status") == "in_chase":
-            # Those riding in a vehicle have its distances; they are not counted as rivals of their own.
-            moves_itself = p.get("vehicle_id") is None and p.get("unit", pid) == pid
-            by_role.setdefault(p["role"], []).append((pid, where, unit, moves_itself))
-    out: dict[str, list[dict[str, Any]]] = {}
-    for role, members in by_role.items():
-        rivals = [m for other, others in by_role.items() if other != role or role == "racer" for m in others if m[3]]
-        for pid, where, unit, _ in members:
-            out[pid] = [{"to": other, unit: abs(there - where)} for other, there, _, _ in rivals if other != pid]
-    return out

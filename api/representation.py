@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import secrets
+
 import orjson
 from flask import Flask, Response, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
+
+from api.joined import Joined
 
 MINIMAL_CHASE = ("chase_id", "system", "phase", "version", "round", "whose_turn", "chain_head")
 
@@ -43,17 +47,42 @@ class Encoded:
     """A part of an answer encoded already (orjson's bytes, kept from an earlier answer: a big
     chase's participants, api/affordances.py), with the value it encodes for any other encoder."""
 
-    __slots__ = ("plain", "fragment")
+    __slots__ = ("plain", "encoded")
 
     def __init__(self, plain: Any, encoded: bytes) -> None:
-        self.plain = plain
-        self.fragment = orjson.Fragment(encoded)
+        self.plain, self.encoded = plain, encoded
 
 
-def _orjson_default(default: Any) -> Any:
+def _spliced(obj: Any, default: Any, options: int) -> bytes | list[bytes]:
+    """``obj`` as JSON, each Encoded part's bytes put in as they are, and each Joined part's
+    chunks (api/joined.py): then a list of chunks, which the WSGI server writes one after
+    another, never joined into one 10 MB body. The answer is encoded with a marker in place of
+    each part (a short string no client can guess: 64 random bits), then cut at the markers."""
+    parts: list[Any] = []
+    marker = secrets.token_hex(8)
+
     def encode(o: Any) -> Any:
-        return o.fragment if type(o) is Encoded else default(o)
-    return encode
+        if type(o) is Encoded:
+            parts.append(o.encoded)
+            return marker
+        if type(o) is Joined:
+            parts.append(o.chunks)
+            return marker
+        return default(o)
+    body = orjson.dumps(obj, default=encode, option=options)
+    if not parts:
+        return body
+    pieces = body.split(b'"' + marker.encode() + b'"')
+    if len(pieces) != len(parts) + 1:  # never so unless a string held the marker: encoded plainly
+        return orjson.dumps(obj, default=lambda o: o.plain if type(o) in (Encoded, Joined) else default(o), option=options)
+    chunks = [pieces[0]]
+    for part, piece in zip(parts, pieces[1:]):
+        if type(part) is list:
+            chunks += part
+        else:
+            chunks.append(part)
+        chunks.append(piece)
+    return chunks if any(type(part) is list for part in parts) else b"".join(chunks)
 
 
 class FastJSON(DefaultJSONProvider):
@@ -71,14 +100,14 @@ class FastJSON(DefaultJSONProvider):
         if self.sort_keys:
             options |= orjson.OPT_SORT_KEYS
         try:
-            body = orjson.dumps(obj, default=_orjson_default(self.default), option=options)
+            body = _spliced(obj, self.default, options)
         except TypeError:  # orjson.JSONEncodeError
             return super().response(obj)
         return self._app.response_class(body, mimetype=self.mimetype)
 
     @staticmethod
     def default(o: Any) -> Any:
-        return o.plain if type(o) is Encoded else DefaultJSONProvider.default(o)
+        return o.plain if type(o) in (Encoded, Joined) else DefaultJSONProvider.default(o)
 
 
 def install(app: Flask) -> None:

@@ -146,8 +146,11 @@ class ParticipantSteps:
             for pid in changed:
                 if pid not in now.states:
                     values.pop(pid, None)
-            todo = [pid for pid in values if pid in changed or (changed and pid in before.reads_others)]
-            todo += [pid for pid in changed if pid not in values and pid in now.states]
+            # Whom the events changed, and when anyone changed those who read others: never a walk
+            # through every participant (worked out in any order: each value is its own).
+            todo = [pid for pid in changed if pid in now.states]
+            if changed:
+                todo += [pid for pid in before.reads_others if pid in values and pid not in changed]
             reads_others = set(before.reads_others) - set(todo)
             for pid in todo:
                 values[pid] = None

@@ -42,7 +42,7 @@ MACHINES = {"coc7e": Coc7eMachine, "swade": SwadeMachine, "swd": SwdMachine}
 
 
 # Every table a ledger creates on PostgreSQL (tests/integration/conftest.py TABLES, and the jobs').
-TABLES = ("chaseledger_events", "chaseledger_snapshots", "chaseledger_tracking", "chase_track_views", "chase_roll_history",
+TABLES = ("chaseledger_events", "chaseledger_snapshots", "chaseledger_tracking", "chase_track_views", "chase_track_rows", "chase_roll_history",
           "chase_seeds", "chase_tokens", "chase_jobs", "chase_replay_frames")
 
 

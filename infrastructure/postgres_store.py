@@ -9,7 +9,7 @@ from psycopg.sql import SQL, Composed, Identifier
 from psycopg.types.json import Jsonb
 
 from application.ports import PositionMoved
-from infrastructure import json_docs
+from infrastructure import json_docs, track_rows
 from infrastructure.dice import BaseSeedVault, SeedNotFound
 
 ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
@@ -36,6 +36,18 @@ WITH t AS (
     WHERE t.e <> 0 AND w.chase_id = t.c AND w.version = t.e RETURNING w.chase_id
 ), written AS (
     SELECT chase_id FROM fresh UNION ALL SELECT chase_id FROM moved
+), up AS (
+    SELECT * FROM unnest(%b::text[], %b::text[], %b::integer[], %b::text[]) AS u(c, p, o, d)
+), kept_rows AS (
+    INSERT INTO {track_rows} SELECT c, p, o, d::jsonb FROM up WHERE c IN (SELECT chase_id FROM written)
+    ON CONFLICT (chase_id, participant_id) DO UPDATE SET ord = excluded.ord, doc = excluded.doc
+), gone_rows AS (
+    -- the rows deleted, and on a chase written whole every row not written now: never a row
+    -- upserted above (one statement must not touch a row twice)
+    DELETE FROM {track_rows} AS r WHERE r.chase_id IN (SELECT chase_id FROM written) AND (
+        (r.chase_id, r.participant_id) IN (SELECT * FROM unnest(%b::text[], %b::text[]))
+        OR (r.chase_id = ANY(%b::text[]) AND (r.chase_id, r.participant_id) NOT IN (SELECT c, p FROM up))
+    )
 ), rolls AS (
     INSERT INTO {rolls}
     SELECT c, s, v, a, p, pu, r, so, false, NULL, NULL, d::jsonb FROM unnest(
@@ -79,11 +91,15 @@ class PostgresChaseViews(PostgresTrackingRecorder):
 
     ``chase_track_views`` keeps the columns ``topic`` and ``state`` of databases written before
     the views were rendered from the saved aggregate; they are now written empty, never read.
+    Its ``doc`` is the views' head; the track's participants are rows of ``chase_track_rows``
+    (infrastructure/track_rows.py).
     """
 
     def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
         self.tracks = _table(datastore, "chase_track_views")
+        self.track_rows = _table(datastore, "chase_track_rows")
+        self.kept_rows = track_rows.KeptRows()
         self.rolls = _table(datastore, "chase_roll_history")
         self.errors = _table(datastore, "chase_projection_errors")
         self.facts = _table(datastore, "chase_analytics_facts")
@@ -93,6 +109,10 @@ class PostgresChaseViews(PostgresTrackingRecorder):
                 "CREATE TABLE IF NOT EXISTS {0} (chase_id text PRIMARY KEY, version bigint NOT NULL, "
                 "topic text NOT NULL, state bytea NOT NULL, doc jsonb NOT NULL)"
             ).format(self.tracks),
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {0} (chase_id text NOT NULL, participant_id text NOT NULL, "
+                "ord integer NOT NULL, doc jsonb NOT NULL, PRIMARY KEY (chase_id, participant_id))"
+            ).format(self.track_rows),
             SQL(
                 "CREATE TABLE IF NOT EXISTS {0} (chase_id text NOT NULL, sequence bigint NOT NULL, "
                 "version bigint NOT NULL, action bigint NOT NULL, participant_id text, purpose text, "
@@ -119,20 +139,32 @@ class PostgresChaseViews(PostgresTrackingRecorder):
             c.execute(SQL("SELECT chase_id, version FROM {0} WHERE chase_id = ANY(%s)").format(self.tracks), (ids,))
             return {r["chase_id"]: r["version"] for r in c.fetchall()}
 
-    def read_views(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:
+    def read_views(self, chase_id: str, name: str | None = None, *, take_kept: bool = True) -> dict[str, Any] | None:
         doc = SQL("doc -> %s") if name else SQL("doc")
+        # The track's rows in the same statement (one snapshot): the rows of the head's version;
+        # none when the head is at the version whose rows this store wrote last (taken as kept).
+        wanted = track_rows.wants_rows(name)
+        kept_at = self.kept_rows.last_version(chase_id) if wanted and take_kept else None
+        rows = SQL("CASE WHEN v.version = %s THEN NULL ELSE (SELECT json_agg(json_build_array(participant_id, doc) ORDER BY ord) FROM {0} WHERE chase_id = %s) END").format(self.track_rows) \
+            if wanted else SQL("NULL")
         with self.datastore.transaction(commit=False) as c:
             c.execute(
                 SQL(
-                    "SELECT v.version, v.{2} AS doc, EXISTS (SELECT 1 FROM {1} WHERE chase_id = %s) AS set_aside "
+                    "SELECT v.version, v.{2} AS doc, EXISTS (SELECT 1 FROM {1} WHERE chase_id = %s) AS set_aside, {3} AS rows "
                     "FROM (SELECT 1) AS one LEFT JOIN {0} AS v ON v.chase_id = %s"
-                ).format(self.tracks, self.errors, doc),
-                (*([name] if name else []), chase_id, chase_id),
+                ).format(self.tracks, self.errors, doc, rows),
+                (*([name] if name else []), chase_id, *([kept_at if kept_at is not None else -1, chase_id] if wanted else []), chase_id),
             )
             row = c.fetchone()
         if row["doc"] is None and not row["set_aside"]:
             return None
-        return {"version": row["version"], "doc": row["doc"], "set_aside": row["set_aside"]}
+        found = None
+        if row["doc"] is not None:
+            kept = self.kept_rows.rows_at(chase_id, row["version"]) if kept_at is not None and row["version"] == kept_at else None
+            if kept is None and kept_at is not None and row["version"] == kept_at:  # written on meanwhile: read the rows
+                return self.read_views(chase_id, name, take_kept=False)
+            found = track_rows.assemble(row["doc"], name, kept if kept is not None else row["rows"])
+        return {"version": row["version"], "doc": found, "set_aside": row["set_aside"]}
 
     def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:
         """One of the views rendered from the chase's state ("track", "vehicles")."""
@@ -149,13 +181,15 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         # transaction: one round trip, where BEGIN, statement, COMMIT took three.
         ids = sorted(u["chase_id"] for u in updates)
         by_id = {u["chase_id"]: u for u in updates}
+        heads = {cid: self.kept_rows.split(by_id[cid]) for cid in ids}
         if not tracking and not any(u["marks"] for u in updates):
             with self.datastore.get_connection() as conn:  # autocommit: the statement is the transaction
-                return set(by_id) - self._write(conn.cursor(), ids, by_id)
+                written = self._write(conn.cursor(), ids, by_id, heads)
+            return self._kept(heads, written, set(by_id))
         with self.datastore.transaction(commit=True) as c:
             if tracking:  # first: this row's lock makes projectors take turns
                 self._move_tracking(c, *tracking)
-            written = self._write(c, ids, by_id) if ids else set()
+            written = self._write(c, ids, by_id, heads) if ids else set()
             marks = [mark for cid in ids if cid in written for mark in by_id[cid]["marks"]]
             if marks:  # after the rows they mark; each chase's in the order they came (an undo, then its redo)
                 c.executemany(
@@ -166,13 +200,21 @@ class PostgresChaseViews(PostgresTrackingRecorder):
                     SQL("UPDATE {0} SET undone = %s, undone_by = %s WHERE chase_id = %s AND action = ANY(%s)").format(self.facts),
                     [(mark["undone"], mark["by"], mark["chase_id"], list(mark["actions"])) for mark in marks],
                 )
-        return set(by_id) - written
+        return self._kept(heads, written, set(by_id))
+
+    def _kept(self, heads: dict[str, tuple[Any, Any]], written: set[str], chase_ids: set[str]) -> set[str]:
+        """Committed: the rows of the chases written are what their next writes diff from."""
+        for cid in written:
+            self.kept_rows.written(heads[cid][1])
+        return chase_ids - written
 
     def encode(self, update: dict[str, Any]) -> dict[str, Any]:
         """One chase's statements' parameters, JSON encoded (for write_in)."""
         chase_id = update["chase_id"]
+        heads = {chase_id: self.kept_rows.split(update)}
         return {
-            "views": self._params([chase_id], {chase_id: update}),
+            "rows": heads[chase_id][1],
+            "views": self._params([chase_id], {chase_id: update}, heads),
             "marks": [(m["undone"], m["by"], m["at"], chase_id, list(m["actions"]), chase_id, update["version"]) for m in update["marks"]],
             "fact_marks": [(m["undone"], m["by"], chase_id, list(m["actions"]), chase_id, update["version"]) for m in update["marks"]],
         }
@@ -182,24 +224,38 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         # the events' commit waits for the WAL flush, so the views' does too.
         query = self.__dict__.get("_write_in_query")
         if query is None:  # composed and rendered once: psycopg would render it again for every command
-            query = self._write_in_query = SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, facts=self.facts, unsynced=SQL("")).as_bytes(cursor.connection)
+            query = self._write_in_query = SQL(WRITE_VIEWS).format(
+                tracks=self.tracks, track_rows=self.track_rows, rolls=self.rolls, facts=self.facts, unsynced=SQL("")).as_bytes(cursor.connection)
         cursor.execute(query, encoded["views"])
         if encoded["marks"]:  # in the order they came: an undo, then the redo of it
             cursor.connection.cursor().executemany(SQL(MARK_WRITTEN).format(rolls=self.rolls, tracks=self.tracks), encoded["marks"])
             cursor.connection.cursor().executemany(SQL(MARK_FACTS_WRITTEN).format(facts=self.facts, tracks=self.tracks), encoded["fact_marks"])
-        return lambda: bool(cursor.fetchall())
 
-    def _write(self, c: Any, ids: list[str], by_id: dict[str, dict[str, Any]]) -> set[str]:
-        c.execute(SQL(WRITE_VIEWS).format(tracks=self.tracks, rolls=self.rolls, facts=self.facts, unsynced=SQL(UNSYNCED)), self._params(ids, by_id))
+        def committed() -> bool:
+            written = bool(cursor.fetchall())
+            if written:
+                self.kept_rows.written(encoded["rows"])
+            return written
+        return committed
+
+    def _write(self, c: Any, ids: list[str], by_id: dict[str, dict[str, Any]], heads: dict[str, tuple[Any, Any]]) -> set[str]:
+        statement = SQL(WRITE_VIEWS).format(tracks=self.tracks, track_rows=self.track_rows, rolls=self.rolls, facts=self.facts, unsynced=SQL(UNSYNCED))
+        c.execute(statement, self._params(ids, by_id, heads))
         return {r["chase_id"] for r in c.fetchall()}
 
     @staticmethod
-    def _params(ids: list[str], by_id: dict[str, dict[str, Any]]) -> list[Any]:
+    def _params(ids: list[str], by_id: dict[str, dict[str, Any]], heads: dict[str, tuple[Any, Any]]) -> list[Any]:
         rolls = [row for cid in ids for row in by_id[cid]["rolls"]]
         facts = [f for cid in ids for f in by_id[cid].get("facts", ())]
+        rows = [heads[cid][1] for cid in ids if heads[cid][1] is not None]
+        upserts = [(r.chase_id, *up) for r in rows for up in r.upserts]
+        deleted = [(r.chase_id, pid) for r in rows for pid in r.deleted]
         return (
             [ids, [by_id[cid]["expected"] for cid in ids], [by_id[cid]["version"] for cid in ids],
-             [json_docs.dumps(by_id[cid]["doc"]) for cid in ids]]
+             [json_docs.dumps(heads[cid][0]) for cid in ids]]
+            + [[u[k] for u in upserts] for k in range(4)]
+            + [[d[k] for d in deleted] for k in range(2)]
+            + [[r.chase_id for r in rows if r.full]]
             + [[r[k] for r in rolls] for k in ("chase_id", "sequence", "version", "action", "participant_id", "purpose", "round", "source")]
             + [[json_docs.dumps(r) for r in rolls]]
             + [[f[k] for f in facts] for k in ("chase_id", "version", "index", "action", "kind", "participant_id", "at")]
@@ -272,12 +328,15 @@ class PostgresChaseViews(PostgresTrackingRecorder):
         with self.datastore.transaction(commit=True) as c:
             # Lock in the order the projector takes them (tracking, then the view rows), so a
             # rebuild never deadlocks with it; commands' view writes wait for the few deletes.
-            c.execute(SQL("LOCK TABLE {0}, {1}, {2}, {3}, {4} IN EXCLUSIVE MODE").format(self.tracking, self.tracks, self.rolls, self.errors, self.facts))
+            c.execute(SQL("LOCK TABLE {0}, {1}, {2}, {3}, {4}, {5} IN EXCLUSIVE MODE").format(
+                self.tracking, self.tracks, self.track_rows, self.rolls, self.errors, self.facts))
             c.execute(SQL("DELETE FROM {0} WHERE application_name = %s").format(self.tracking), (application_name,))
             c.execute(SQL("DELETE FROM {0}").format(self.rolls))
             c.execute(SQL("DELETE FROM {0}").format(self.facts))
             c.execute(SQL("DELETE FROM {0}").format(self.tracks))
+            c.execute(SQL("DELETE FROM {0}").format(self.track_rows))
             c.execute(SQL("DELETE FROM {0}").format(self.errors))
+        self.kept_rows.forget_all()
 
 
 class PostgresSeedVault(BaseSeedVault, PostgresRecorder):

@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
 
 from application.ports import PositionMoved
-from infrastructure import json_docs
+from infrastructure import json_docs, track_rows
 from infrastructure.dice import BaseSeedVault, SeedNotFound
 
 ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
@@ -20,14 +20,22 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
 
     ``track_views`` keeps the columns ``topic`` and ``state`` of databases written before the
     views were rendered from the saved aggregate (the projector kept a snapshot there to fold
-    on from); they are now written empty and never read.
+    on from); they are now written empty and never read. Its ``doc`` is the views' head; the
+    track's participants are rows of ``track_rows`` (infrastructure/track_rows.py).
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kept_rows = track_rows.KeptRows()
 
     def construct_create_table_statements(self) -> list[str]:
         return super().construct_create_table_statements() + [
             "CREATE TABLE IF NOT EXISTS track_views ("
             "chase_id TEXT PRIMARY KEY, version INTEGER NOT NULL, topic TEXT NOT NULL, "
             "state BLOB NOT NULL, doc TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS track_rows ("
+            "chase_id TEXT NOT NULL, participant_id TEXT NOT NULL, ord INTEGER NOT NULL, doc TEXT NOT NULL, "
+            "PRIMARY KEY (chase_id, participant_id))",
             "CREATE TABLE IF NOT EXISTS roll_history ("
             "chase_id TEXT NOT NULL, sequence INTEGER NOT NULL, version INTEGER NOT NULL, "
             "action INTEGER NOT NULL, participant_id TEXT, purpose TEXT, round INTEGER, source TEXT, "
@@ -59,10 +67,16 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
                 (chase_id, chase_id, chase_id),
             )
             row = c.fetchone()
-        if row["doc"] is None and not row["set_aside"]:
-            return None
-        doc = json_docs.loads(row["doc"]) if row["doc"] is not None else None
-        return {"version": row["version"], "doc": doc[name] if doc and name else doc, "set_aside": bool(row["set_aside"])}
+            if row["doc"] is None and not row["set_aside"]:
+                return None
+            doc = json_docs.loads(row["doc"]) if row["doc"] is not None else None
+            doc = doc[name] if doc and name else doc
+            if doc is not None and track_rows.wants_rows(name) and track_rows.in_rows(doc, name):
+                kept = self.kept_rows.rows_at(chase_id, row["version"])
+                if kept is None:  # in the same transaction: the rows of the head's version
+                    c.execute("SELECT participant_id, doc FROM track_rows WHERE chase_id = ? ORDER BY ord", (chase_id,))
+                doc = track_rows.assemble(doc, name, kept if kept is not None else c.fetchall())
+        return {"version": row["version"], "doc": doc, "set_aside": bool(row["set_aside"])}
 
     def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:
         """One of the views rendered from the chase's state ("track", "vehicles")."""
@@ -99,13 +113,19 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
         with self._unsynced() as c:
             if tracking:  # first: the write takes SQLite's lock, then nobody moves it meanwhile
                 self._move_tracking(c, *tracking)
-            return {u["chase_id"] for u, e in zip(updates, encoded) if not self._write(c, e)}
+            refused = {u["chase_id"] for u, e in zip(updates, encoded) if not self._write(c, e)}
+        for u, e in zip(updates, encoded):
+            if u["chase_id"] not in refused:
+                self.kept_rows.written(e["rows"])
+        return refused
 
     def encode(self, update: dict[str, Any]) -> dict[str, Any]:
         """The update's statements' parameters, JSON encoded."""
         u = update
-        doc = json_docs.dumps(u["doc"])
+        head, rows = self.kept_rows.split(u)
+        doc = json_docs.dumps(head)
         return {
+            "rows": rows,
             "write": (u["version"], doc, u["chase_id"], u["expected"]) if u["expected"] else (u["chase_id"], u["version"], doc),
             "rolls": [
                 (row["chase_id"], row["sequence"], row["version"], row["action"], row["participant_id"],
@@ -124,7 +144,12 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
 
     def write_in(self, cursor: SQLiteCursor, encoded: dict[str, Any]) -> Callable[[], bool]:
         written = self._write(cursor, encoded)
-        return lambda: written
+
+        def committed() -> bool:
+            if written:
+                self.kept_rows.written(encoded["rows"])
+            return written
+        return committed
 
     @staticmethod
     def _write(c: SQLiteCursor, e: dict[str, Any]) -> bool:
@@ -135,6 +160,17 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
             c.execute("INSERT INTO track_views VALUES (?, ?, '', x'', ?) ON CONFLICT (chase_id) DO NOTHING", e["write"])
         if c.sqlite_cursor.rowcount != 1:
             return False
+        rows = e["rows"]
+        if rows is not None:
+            if rows.full:
+                c.execute("DELETE FROM track_rows WHERE chase_id = ?", (rows.chase_id,))
+            elif rows.deleted:
+                c.executemany("DELETE FROM track_rows WHERE chase_id = ? AND participant_id = ?", [(rows.chase_id, pid) for pid in rows.deleted])
+            if rows.upserts:
+                c.executemany(
+                    "INSERT INTO track_rows VALUES (?, ?, ?, ?) ON CONFLICT (chase_id, participant_id) DO UPDATE SET ord = excluded.ord, doc = excluded.doc",
+                    [(rows.chase_id, pid, place, text) for pid, place, text in rows.upserts],
+                )
         insert = "INSERT INTO roll_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?) ON CONFLICT DO NOTHING"
         if len(e["rolls"]) == 1:
             c.execute(insert, e["rolls"][0])
@@ -225,10 +261,12 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
         """Empty the views, their tracking and the set-aside records, for a rebuild by replay."""
         with self.datastore.transaction(commit=True) as c:
             c.execute("DELETE FROM track_views")
+            c.execute("DELETE FROM track_rows")
             c.execute("DELETE FROM roll_history")
             c.execute("DELETE FROM analytics_facts")
             c.execute("DELETE FROM projection_errors")
             c.execute("DELETE FROM tracking WHERE application_name = ?", (application_name,))
+        self.kept_rows.forget_all()
 
 
 class SQLiteSeedVault(BaseSeedVault, SQLiteRecorder):

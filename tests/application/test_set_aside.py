@@ -43,7 +43,8 @@ def picky_store(ledger: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         return write(updates, tracking)
 
     def refusing_in(cursor: Any, encoded: Any) -> Any:  # a command's write, in its events' transaction
-        if "\\u0000" in encoded["write"][1 if len(encoded["write"]) == 4 else 2]:
+        rows = encoded["rows"].upserts if encoded["rows"] else ()  # the track's participants, stored apart
+        if any("\\u0000" in text for text in [encoded["write"][1 if len(encoded["write"]) == 4 else 2], *(row for _, _, row in rows)]):
             raise DataError("unsupported Unicode escape sequence")
         return write_in(cursor, encoded)
 

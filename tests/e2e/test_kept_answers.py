@@ -42,3 +42,42 @@ def test_a_participant_who_changed_is_shown_as_they_now_are(keeper):
     assert next(a for a in before["actions"] if a["action"] == "speed_roll")["allowed"] and not speed_roll["allowed"]
     farmer = next(p for pid, p in answer["chase"]["participants"].items() if pid != harvey)
     assert next(a for a in farmer["actions"] if a["action"] == "speed_roll")["allowed"]
+
+
+def test_a_big_chases_answers_are_those_worked_out_afresh_after_every_command(keeper, ledger):
+    """Past 128 participants an answer's participants are joined in blocks kept between answers
+    and sent as chunks (api/joined.py), their distances kept (api/distances.py): each answer is
+    the one worked out with nothing kept, and says its length."""
+    from tests.application.record.from_scratch import nothing_kept
+
+    keeper.create("A pack of pursuers", dice="table")
+    names = ["Quarry"] + [f"Pursuer {n}" for n in range(139)]
+    for n, name in enumerate(names):
+        keeper.add(**dict(FARMER, name=name, role="quarry" if n == 0 else "pursuer"))
+    url = f"/chases/{keeper.chase_id}"
+
+    def answered(response):
+        assert response.status_code in (200, 201), response.get_json()
+        assert int(response.headers["Content-Length"]) == len(response.data)
+        with nothing_kept(ledger):
+            afresh = keeper.http.get(f"{url}/track").get_json()["chase"]
+        assert response.get_json()["chase"] == afresh
+        return afresh
+
+    answered(keeper.http.get(f"{url}/track"))
+    answered(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [3]}))
+    late = keeper.post("/participants", dict(FARMER, name="Latecomer", role="pursuer"))
+    assert "Latecomer" in {p["name"] for p in answered(late)["participants"].values()}
+    answered(keeper.post(f"/participants/{keeper.ids['Pursuer 70']}/speed-roll", {"table_dice": [10, 5]}))
+    undone = answered(keeper.post("/undo", {"count": 2}))
+    assert "Latecomer" not in {p["name"] for p in undone["participants"].values()}
+
+    # Running: every rival's distance shown, and changed by a move.
+    for name in names:
+        keeper.speed_roll(name, [40, 0])
+    answered(keeper.post("/cut-to-the-chase", {}))
+    shown = answered(keeper.http.get(f"{url}/track"))
+    quarry = shown["participants"][keeper.ids["Quarry"]]
+    assert len(quarry["distances"]) == 139
+    moved = answered(keeper.post(f"/participants/{shown['whose_turn']}/move", {"locations": 1}))
+    assert moved["participants"][keeper.ids["Quarry"]]["distances"] != quarry["distances"]

@@ -32,6 +32,7 @@ TABLES = (
     "chaseledger_snapshots",
     "chaseledger_tracking",
     "chase_track_views",
+    "chase_track_rows",
     "chase_roll_history",
     "chase_projection_errors",
     "chase_seeds",

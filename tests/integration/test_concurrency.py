@@ -242,6 +242,7 @@ def play_round_one(keeper: ChaseClient, farmer: dict[str, Any] = FARMER) -> dict
 
 def view_rows(pg: Any, chase_id: str) -> tuple[Any, list[Any]]:
     track = pg.execute("SELECT version, doc FROM chase_track_views WHERE chase_id = %s", (chase_id,)).fetchone()
+    track = (*track, pg.execute("SELECT participant_id, ord, doc FROM chase_track_rows WHERE chase_id = %s ORDER BY ord", (chase_id,)).fetchall())
     rolls = pg.execute(
         "SELECT sequence, version, participant_id, purpose, round, source, undone, doc "
         "FROM chase_roll_history WHERE chase_id = %s ORDER BY sequence",

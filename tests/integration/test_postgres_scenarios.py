@@ -49,6 +49,8 @@ def test_a_scenario_leaves_its_rows_in_the_postgres_tables(keeper, pg, ledger):
     (last,) = pg.execute("SELECT max(notification_id) FROM chaseledger_events").fetchone()
     assert tracked == last
     # The participants the scenario added are in the view PostgreSQL holds.
-    # The views are stored per chase by name ("track", "vehicles").
+    # The views are stored per chase by name ("track", "vehicles"), the track's participants a row each.
     (doc,) = pg.execute("SELECT doc -> 'track' FROM chase_track_views WHERE chase_id = %s", (chase_id,)).fetchone()
-    assert {p["name"] for p in doc["participants"].values()} == {HARVEY["name"], FARMER["name"]}
+    assert doc["chase_id"] == chase_id
+    rows = pg.execute("SELECT doc FROM chase_track_rows WHERE chase_id = %s", (chase_id,)).fetchall()
+    assert {row["name"] for (row,) in rows} == {HARVEY["name"], FARMER["name"]}

@@ -139,6 +139,7 @@ def test_a_full_server_dice_chase_reads_its_writes_and_never_shows_its_seed(ledg
     stored = [bytes(state) for (state,) in pg.execute("SELECT state FROM chaseledger_events").fetchall()]
     stored += [bytes(state) for (state,) in pg.execute("SELECT state FROM chaseledger_snapshots").fetchall()]
     stored += [doc.encode() for (doc,) in pg.execute("SELECT doc::text FROM chase_track_views").fetchall()]
+    stored += [doc.encode() for (doc,) in pg.execute("SELECT doc::text FROM chase_track_rows").fetchall()]
     stored += [doc.encode() for (doc,) in pg.execute("SELECT doc::text FROM chase_roll_history").fetchall()]
     assert len(stored) > 20
     for blob in stored:

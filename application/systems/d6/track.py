@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from application.projections.record import record_fields
+from application.projections.rows import participant_rows
 from domain.rules.d6.movement import MOVEMENT, SPEED_LIMIT, acceleration_limits, fatigue_modifier, free_distance, step, whole_or_half
 from domain.rules.d6.moving import assess
 from domain.rules.d6.participants import D6Participant
@@ -20,7 +21,7 @@ def render(chase: Any) -> dict[str, Any]:
         "settings": dict(chase.settings),
         "course": {"finish": chase.course["finish"], "terrain": [dict(s) for s in chase.course["terrain"]]},
         "locations": [],
-        "participants": {pid: participant(chase, p) for pid, p in chase.participants.items()},
+        "participants": participant_rows(chase, lambda chase, pid: participant(chase, chase.participants[pid])),
     }
 
 

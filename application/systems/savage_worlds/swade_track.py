@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from application.projections.rows import participant_rows
 from application.systems.savage_worlds.views import bookkeeping, card_dict, deck, header, participant
 from domain.rules.savage_worlds.swade_chase import cards_apart
 
 
 def render(chase: Any) -> dict[str, Any]:
-    participants = {pid: participant(chase, p) for pid, p in chase.participants.items()}
-    for pid, view in participants.items():
-        location = chase.track.location_of(view["unit"])
-        view["location"] = location if chase.participants[pid].in_chase else None
-        view["evading"] = chase.evading.get(view["unit"], 0)
-        view["holding_steady"] = view["unit"] in chase.holding_steady
+    participants = participant_rows(chase, _participant)
     increment = chase.settings.get("range_increment")
     return {
         **header(chase),
@@ -32,6 +28,17 @@ def render(chase: Any) -> dict[str, Any]:
         "deck": {"action": deck(chase, "action"), "chase": deck(chase, "chase")},
         **bookkeeping(chase),
     }
+
+
+def _participant(chase: Any, pid: str) -> dict[str, Any]:
+    """A participant's row, kept while its inputs stand (application/projections/rows.py)."""
+    p = chase.participants[pid]
+    view = participant(chase, p)
+    location = chase.track.location_of(view["unit"])
+    view["location"] = location if p.in_chase else None
+    view["evading"] = chase.evading.get(view["unit"], 0)
+    view["holding_steady"] = view["unit"] in chase.holding_steady
+    return view
 
 
 def _row(chase: Any) -> list[dict[str, Any]]:

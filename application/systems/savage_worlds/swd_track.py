@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from application.projections.rows import participant_rows
 from application.systems.savage_worlds.views import bookkeeping, card_dict, deck, header, participant
 from domain.rules.savage_worlds.cards import card
 from domain.rules.savage_worlds.swd_chase import attack_range, complication, complication_due, may_attack, resolution_order
 
 
 def render(chase: Any) -> dict[str, Any]:
-    participants = {pid: participant(chase, p) for pid, p in chase.participants.items()}
-    for pid, view in participants.items():
-        view["barred"] = chase.barred.get(pid)
-        view["cards_earned"] = chase.maneuvered.get(view["unit"]) if not chase.participants[pid].aboard else None
-        view["cooperative_bonus"] = chase.cooperative.get(pid, {}).get("bonus", 0)
+    participants = participant_rows(chase, _participant)
     length = chase.settings.get("length")
     completed = chase.round if chase.round_over else max(0, chase.round - 1)
     return {
@@ -28,6 +25,15 @@ def render(chase: Any) -> dict[str, Any]:
         **bookkeeping(chase),
     }
 
+
+def _participant(chase: Any, pid: str) -> dict[str, Any]:
+    """A participant's row, kept while its inputs stand (application/projections/rows.py)."""
+    p = chase.participants[pid]
+    view = participant(chase, p)
+    view["barred"] = chase.barred.get(pid)
+    view["cards_earned"] = chase.maneuvered.get(view["unit"]) if not p.aboard else None
+    view["cooperative_bonus"] = chase.cooperative.get(pid, {}).get("bonus", 0)
+    return view
 
 def _cards(chase: Any) -> list[dict[str, Any]]:
     """The kept Action cards, high to low: who each has the Advantage over, and what the card does."""

@@ -64,7 +64,7 @@ def participant(chase: Any, p: Any) -> dict[str, Any]:
         "mount_fatigue": FATIGUE_LEVELS[min(p.mount_fatigue, len(FATIGUE_LEVELS) - 1)] if p.mounted else None,
         "action_cards": [card_dict(c) for c in held],
         "acted": unit in chase.turn_order[: chase.turn_index],
-        "injuries": [e for e in chase.vehicle_log.get(p.id, []) if e["event"] == "injury"],  # "INJURY TABLE"
+        "injuries": [dict(e) for e in chase.vehicle_log.get(p.id, []) if e["event"] == "injury"],  # "INJURY TABLE"
         "bennies": p.bennies,
         "on_hold": p.on_hold,
         "actions_this_turn": dict(chase.turn.get("actions", {}).get(p.id, {"taken": 0, "declared": 1})),  # Multi-Actions

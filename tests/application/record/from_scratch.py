@@ -4,10 +4,13 @@ out from scratch gives, after every step of play (RecordMachine's invariant):
 * each participant's legal actions, kept while their inputs stand (application/participant_steps.py),
   and the chase's own, kept while the chase's inputs stand (application/affordances.py), equal
   every system's guards asked afresh (domain/affordances.py ``Judges`` called whole);
-* the track view as stored, its rows kept the same way (application/projections/rows.py), equals
-  the view rendered from the chase folded afresh from its log, with nothing kept;
-* the track view as answered, each participant kept encoded (api/affordances.py), equals the
-  answer worked out with nothing kept: for the Keeper, and for each player's token issued so far.
+* the track view as stored, its rows kept the same way (application/projections/rows.py) and
+  stored a row per participant, only the changed rows written (infrastructure/track_rows.py),
+  equals the view rendered from the chase folded afresh from its log, with nothing kept, its
+  participants in the same order;
+* the track view as answered, each participant kept encoded (api/affordances.py) and their
+  distances kept (api/distances.py), equals the answer worked out with nothing kept: for the
+  Keeper, and for each player's token issued so far.
 """
 from __future__ import annotations
 
@@ -19,8 +22,10 @@ from uuid import UUID
 
 import application.participant_steps as steps
 from api import affordances as presented
+from api import distances
 from application.projections import rows
 from domain.affordances import Judges
+from infrastructure.track_rows import KeptRows
 from tests.application.record.play import Play
 
 
@@ -33,7 +38,9 @@ def nothing_kept(ledger: Any) -> Iterator[None]:
             mock.patch.object(ledger.affordances, "steps", steps.ParticipantSteps()), \
             mock.patch.object(ledger.affordances, "_kept", OrderedDict()), \
             mock.patch.object(ledger.affordances, "_chase_kept", OrderedDict()), \
-            mock.patch.object(presented._Shown, "_kept", OrderedDict()), mock.patch.object(presented._Shown, "_size", 0):
+            mock.patch.object(presented._Shown, "_kept", OrderedDict()), mock.patch.object(presented._Shown, "_size", 0), \
+            mock.patch.object(distances, "_kept", OrderedDict()), \
+            mock.patch.object(ledger.views, "kept_rows", KeptRows()):
         yield
 
 
@@ -46,11 +53,13 @@ def kept_is_from_scratch(ledger: Any, play: Play) -> None:
         afresh = judges(chase)
         assert kept == afresh, f"the legal actions kept at version {chase.version} are not the guards' answer afresh"
         assert list(kept["chase"]) == list(afresh["chase"]), f"the chase's legal actions kept at version {chase.version} are not in the guards' order"
-    stored = ledger.read_side.view(chase_id, "track")
+    with mock.patch.object(ledger.views, "kept_rows", KeptRows()):  # the rows as the store holds them, not as last written here
+        stored = ledger.read_side.view(chase_id, "track")
     with nothing_kept(ledger):
         rendered = ledger.renderers.one(ledger.repository.get(chase_id, projector_func=ledger.runner.projector), "track")
     differ = sorted(k for k in set(stored) | set(rendered) if stored.get(k) != rendered.get(k))
     assert not differ, f"the stored track view at version {chase.version} differs from one rendered afresh in {differ}"
+    assert list(stored["participants"]) == list(rendered["participants"]), f"the stored participants at version {chase.version} are out of order"
     for token in (None, *play.tokens.values()):
         answers = []
         for scratch in (False, True):
