@@ -26,5 +26,9 @@ def render(chase: Any) -> dict[str, Any]:
         "stretches": [{"location": int(k), "outcome": v} for k, v in sorted(s["revealed"].items(), key=lambda kv: int(kv[0]))],
         "navigated": sorted(vid for vid in s["navigation"] if navigation_ready(chase, vid)),
         "burst_tires": dict(s["burst_tires"]),
-        "keep_control_due": sorted(p.id for p in chase.participants.values() if p.aboard and control_due(chase, p)),
+        # Only a driver with a major wound on record can owe a roll: looked for among those, not
+        # among every participant of a big chase (issue 12 part 6).
+        "keep_control_due": sorted(
+            pid for pid in s.get("major_wounds", {}) if (p := chase.participants.get(pid)) is not None and p.aboard and control_due(chase, p)
+        ),
     }
