@@ -38,13 +38,13 @@ def _sqlite_views(factory: Any) -> Any:
 
 
 def _sqlite_seeds(factory: Any) -> Any:
-    from infrastructure.sqlite_store import SQLiteSeedVault
+    from infrastructure.sqlite_tables import SQLiteSeedVault
 
     return _create(SQLiteSeedVault(factory.datastore))
 
 
 def _sqlite_tokens(factory: Any) -> Any:
-    from infrastructure.sqlite_store import SQLiteTokenStore
+    from infrastructure.sqlite_tables import SQLiteTokenStore
 
     return _create(SQLiteTokenStore(factory.datastore))
 
@@ -68,13 +68,13 @@ def _postgres_views(factory: Any) -> Any:
 
 
 def _postgres_seeds(factory: Any) -> Any:
-    from infrastructure.postgres_store import PostgresSeedVault
+    from infrastructure.postgres_tables import PostgresSeedVault
 
     return _create(PostgresSeedVault(factory.datastore))
 
 
 def _postgres_tokens(factory: Any) -> Any:
-    from infrastructure.postgres_store import PostgresTokenStore
+    from infrastructure.postgres_tables import PostgresTokenStore
 
     return _create(PostgresTokenStore(factory.datastore))
 
@@ -142,9 +142,9 @@ def _wire(ledger: ChaseLedger, env: dict[str, str], settings: WorkerSettings, en
     ledger.worker = settings
     ledger.persistence = env
     if env["PERSISTENCE_MODULE"] == POSTGRES:
-        from infrastructure.postgres_store import PostgresSessionLog as SessionLog
+        from infrastructure.postgres_tables import PostgresSessionLog as SessionLog
     else:
-        from infrastructure.sqlite_store import SQLiteSessionLog as SessionLog  # type: ignore[assignment]
+        from infrastructure.sqlite_tables import SQLiteSessionLog as SessionLog  # type: ignore[assignment]
     ledger.analytics = Analytics(ledger, Sessions(_create(SessionLog(ledger.factory.datastore)), ledger.access, ledger.exists))
     _wire_web(ledger, env, web_settings(environ))
     return ledger

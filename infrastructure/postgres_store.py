@@ -1,90 +1,17 @@
-"""Views, seeds and tokens in PostgreSQL, beside the events (production)."""
+"""Views in PostgreSQL, beside the events (production); seeds, tokens and the session log are in
+infrastructure/postgres_tables.py."""
 from __future__ import annotations
 
 import json
 from typing import Any, Callable, Iterable, Sequence
 
-from eventsourcing.postgres import PostgresDatastore, PostgresRecorder, PostgresTrackingRecorder
-from psycopg.sql import SQL, Composed, Identifier
-from psycopg.types.json import Jsonb
+from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
+from psycopg.sql import SQL, Identifier
 
 from application.ports import PositionMoved
 from infrastructure import json_docs, track_rows
-from infrastructure.dice import BaseSeedVault, SeedNotFound
-
-ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
-APPEND_TRIES = 20  # a session entry numbered at the same time as another is numbered again
-
-
-# Views written only where they are at the version expected (0: none yet); roll rows only for
-# the chases written. Written alone (the projector, a rebuild: {unsynced}), the commit does not
-# wait for the WAL flush (synchronous_commit, local to the transaction): safe for views, which
-# are rebuildable, and only for them; a command's views, in its events' transaction, wait with them. WAL records are
-# flushed in order and the events' own commits still wait, flushing every record before them
-# too; so a server crash can only lose view writes made after the last event commit: views
-# behind their events, with a tracking position no further, which the projector (or the
-# chase's next command) fills in.
-WRITE_VIEWS = """
-WITH t AS (
-    SELECT * FROM unnest(%b::text[], %b::bigint[], %b::bigint[], %b::text[]) AS t(c, e, v, d)
-    {unsynced}
-), fresh AS (
-    INSERT INTO {tracks} SELECT c, v, '', '', d::jsonb FROM t WHERE e = 0
-    ON CONFLICT (chase_id) DO NOTHING RETURNING chase_id
-), moved AS (
-    UPDATE {tracks} AS w SET version = t.v, doc = t.d::jsonb FROM t
-    WHERE t.e <> 0 AND w.chase_id = t.c AND w.version = t.e RETURNING w.chase_id
-), written AS (
-    SELECT chase_id FROM fresh UNION ALL SELECT chase_id FROM moved
-), up AS (
-    SELECT * FROM unnest(%b::text[], %b::text[], %b::integer[], %b::text[]) AS u(c, p, o, d)
-), kept_rows AS (
-    INSERT INTO {track_rows} SELECT c, p, o, d::jsonb FROM up WHERE c IN (SELECT chase_id FROM written)
-    ON CONFLICT (chase_id, participant_id) DO UPDATE SET ord = excluded.ord, doc = excluded.doc
-), gone_rows AS (
-    -- the rows deleted, and on a chase written whole every row not written now: never a row
-    -- upserted above (one statement must not touch a row twice)
-    DELETE FROM {track_rows} AS r WHERE r.chase_id IN (SELECT chase_id FROM written) AND (
-        (r.chase_id, r.participant_id) IN (SELECT * FROM unnest(%b::text[], %b::text[]))
-        OR (r.chase_id = ANY(%b::text[]) AND (r.chase_id, r.participant_id) NOT IN (SELECT c, p FROM up))
-    )
-), rolls AS (
-    INSERT INTO {rolls}
-    SELECT c, s, v, a, p, pu, r, so, false, NULL, NULL, d::jsonb FROM unnest(
-        %b::text[], %b::bigint[], %b::bigint[], %b::bigint[], %b::text[], %b::text[], %b::integer[], %b::text[], %b::text[]
-    ) AS x(c, s, v, a, p, pu, r, so, d)
-    WHERE x.c IN (SELECT chase_id FROM written)
-    ORDER BY c, s
-    ON CONFLICT DO NOTHING
-), facts AS (
-    INSERT INTO {facts}
-    SELECT c, v, i, a, k, p, at, false, NULL, d::jsonb FROM unnest(
-        %b::text[], %b::bigint[], %b::integer[], %b::bigint[], %b::text[], %b::text[], %b::text[], %b::text[]
-    ) AS f(c, v, i, a, k, p, at, d)
-    WHERE f.c IN (SELECT chase_id FROM written)
-    ORDER BY c, v, i
-    ON CONFLICT DO NOTHING
-)
-SELECT chase_id FROM written
-"""
-
-
-UNSYNCED = "WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL"
-# An undo mark, applied only where this transaction wrote the chase's views at the version
-# given (a command's write along with its events, whose result is read after the commit).
-MARK_WRITTEN = (
-    "UPDATE {rolls} SET undone = %s, undone_by = %s, undone_at = %s WHERE chase_id = %s AND action = ANY(%s) "
-    "AND EXISTS (SELECT 1 FROM {tracks} WHERE chase_id = %s AND version = %s)"
-)
-MARK_FACTS_WRITTEN = (  # the same mark on the analytics facts of those actions
-    "UPDATE {facts} SET undone = %s, undone_by = %s WHERE chase_id = %s AND action = ANY(%s) "
-    "AND EXISTS (SELECT 1 FROM {tracks} WHERE chase_id = %s AND version = %s)"
-)
-
-
-def _table(datastore: PostgresDatastore, name: str) -> Composed:
-    return SQL("{0}.{1}").format(Identifier(datastore.schema), Identifier(name))
-
+from infrastructure.postgres_tables import table as _table
+from infrastructure.postgres_view_sql import ROLL_FILTERS, WRITE_VIEWS, UNSYNCED, MARK_WRITTEN, MARK_FACTS_WRITTEN
 
 class PostgresChaseViews(PostgresTrackingRecorder):
     """Chase views, roll history and set-aside chases, beside the events.
@@ -337,95 +264,3 @@ class PostgresChaseViews(PostgresTrackingRecorder):
             c.execute(SQL("DELETE FROM {0}").format(self.track_rows))
             c.execute(SQL("DELETE FROM {0}").format(self.errors))
         self.kept_rows.forget_all()
-
-
-class PostgresSeedVault(BaseSeedVault, PostgresRecorder):
-    """Secret seeds in a table of their own; never part of an event, view or export."""
-
-    def __init__(self, datastore: PostgresDatastore) -> None:
-        super().__init__(datastore)  # BaseSeedVault's memory, then the recorder
-        self.table = _table(datastore, "chase_seeds")
-        self.sql_create_statements.append(
-            SQL(
-                "CREATE TABLE IF NOT EXISTS {0} (chase_id text NOT NULL, commitment text NOT NULL, "
-                "seed bytea NOT NULL, PRIMARY KEY (chase_id, commitment))"
-            ).format(self.table)
-        )
-
-    def _keep(self, chase_id: str, commitment: str, seed: bytes) -> None:
-        with self.datastore.transaction(commit=True) as c:
-            c.execute(SQL("INSERT INTO {0} VALUES (%s, %s, %s)").format(self.table), (chase_id, commitment, seed))
-
-    def _seed(self, chase_id: str, commitment: str) -> bytes:
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(SQL("SELECT seed FROM {0} WHERE chase_id = %s AND commitment = %s").format(self.table), (chase_id, commitment))
-            row = c.fetchone()
-        if row is None:
-            raise SeedNotFound(f"{chase_id} {commitment}")
-        return bytes(row["seed"])
-
-
-class PostgresTokenStore(PostgresRecorder):
-    """Access tokens, stored only as SHA-256 hashes."""
-
-    def __init__(self, datastore: PostgresDatastore) -> None:
-        super().__init__(datastore)
-        self.table = _table(datastore, "chase_tokens")
-        self.sql_create_statements.append(
-            SQL(
-                "CREATE TABLE IF NOT EXISTS {0} (token_hash text PRIMARY KEY, chase_id text NOT NULL, role text NOT NULL, "
-                "participant_ids jsonb NOT NULL, label text NOT NULL, issued_at timestamptz NOT NULL DEFAULT now())"
-            ).format(self.table)
-        )
-
-    def keep(self, token_hash: str, chase_id: str, role: str, participant_ids: Sequence[str], label: str) -> None:
-        with self.datastore.transaction(commit=True) as c:
-            c.execute(
-                SQL("INSERT INTO {0} (token_hash, chase_id, role, participant_ids, label) VALUES (%s, %s, %s, %s, %s)").format(self.table),
-                (token_hash, chase_id, role, Jsonb(list(participant_ids)), label),
-            )
-
-    def issued(self, chase_id: str) -> list[dict[str, Any]]:
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(SQL("SELECT role, participant_ids, label FROM {0} WHERE chase_id = %s ORDER BY issued_at").format(self.table), (chase_id,))
-            return [dict(r) for r in c.fetchall()]
-
-    def find(self, token_hash: str) -> dict[str, Any] | None:
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(SQL("SELECT chase_id, role, participant_ids, label FROM {0} WHERE token_hash = %s").format(self.table), (token_hash,))
-            row = c.fetchone()
-        return dict(row) if row else None
-
-
-class PostgresSessionLog(PostgresRecorder):
-    """Sessions and campaigns as append-only entries (application/analytics/sessions.py)."""
-
-    def __init__(self, datastore: PostgresDatastore) -> None:
-        super().__init__(datastore)
-        self.table = _table(datastore, "chase_analytics_groups")
-        self.sql_create_statements.append(
-            SQL(
-                "CREATE TABLE IF NOT EXISTS {0} (group_id text NOT NULL, seq bigint NOT NULL, kind text NOT NULL, "
-                "member text, name text, by text NOT NULL, at text NOT NULL, PRIMARY KEY (group_id, seq))"
-            ).format(self.table)
-        )
-
-    def append(self, group_id: str, entry: dict[str, Any]) -> int:
-        for _ in range(APPEND_TRIES):  # two appends at once: the loser numbers its entry again
-            with self.datastore.transaction(commit=True) as c:
-                c.execute(
-                    SQL(
-                        "INSERT INTO {0} SELECT %s, coalesce(max(seq), 0) + 1, %s, %s, %s, %s, %s FROM {0} WHERE group_id = %s "
-                        "ON CONFLICT DO NOTHING RETURNING seq"
-                    ).format(self.table),
-                    (group_id, entry["kind"], entry["member"], entry["name"], entry["by"], entry["at"], group_id),
-                )
-                row = c.fetchone()
-            if row is not None:
-                return int(row["seq"])
-        raise RuntimeError(f"could not append to group {group_id}: too many writers at once")
-
-    def entries(self, group_id: str) -> list[dict[str, Any]]:
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(SQL("SELECT seq, kind, member, name, by, at FROM {0} WHERE group_id = %s ORDER BY seq").format(self.table), (group_id,))
-            return [dict(r) for r in c.fetchall()]

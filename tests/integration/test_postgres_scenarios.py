@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 
-from infrastructure.postgres_store import PostgresChaseViews, PostgresSeedVault
+from infrastructure.postgres_store import PostgresChaseViews
+from infrastructure.postgres_tables import PostgresSeedVault
 
 # Every test function of the e2e module, collected again here, on PostgreSQL.
 from tests.e2e.test_harvey_and_the_farmer import *
