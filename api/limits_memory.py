@@ -11,11 +11,15 @@ is fixed in place rather than a subclass registered beside it.
 """
 from __future__ import annotations
 
+import logging
 import threading
 
+import limits
 from limits.storage import MemoryStorage
 
+log = logging.getLogger(__name__)
 _lock = threading.Lock()
+FIXED_AFTER = (5, 8, 0)  # the newest release without upstream's lock
 
 
 def _schedule_expiry(self: MemoryStorage) -> None:
@@ -27,6 +31,20 @@ def _schedule_expiry(self: MemoryStorage) -> None:
             timer.start()
 
 
+def needs_the_lock(version: str = limits.__version__) -> bool:
+    """Whether this release of limits is one without upstream's lock, shaped as the fix expects."""
+    try:
+        released = tuple(int(part) for part in version.split(".")[:3])
+    except ValueError:  # a development build: left as it is
+        return False
+    shaped = hasattr(MemoryStorage, "_MemoryStorage__schedule_expiry") and hasattr(MemoryStorage, "_MemoryStorage__expire_events")
+    return released <= FIXED_AFTER and shaped
+
+
 def make_thread_safe() -> None:
-    """Every MemoryStorage, made before or after, schedules its expiry under one lock."""
+    """Every MemoryStorage, made before or after, schedules its expiry under one lock; a later
+    release of limits (with upstream's own lock) is left as it is."""
+    if not needs_the_lock():
+        log.info("limits %s: its in-memory counts are left as they are", limits.__version__)
+        return
     MemoryStorage._MemoryStorage__schedule_expiry = _schedule_expiry  # type: ignore[attr-defined]

@@ -179,7 +179,8 @@ def check(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
             run.progress(done, total)
     # The live views may have moved on while this ran: replay on to their version.
     for _ in range(10):
-        live = {name: ledger.view(chase_id, name) for name in ledger.renderers.all(replayed)}
+        # As stored, not as this process remembers writing it: what any process would serve.
+        live = {name: ledger.read_side.view(chase_id, name, stored=True) for name in ledger.renderers.all(replayed)}
         live_version = live["track"]["version"]
         if live_version <= replayed.version:
             break

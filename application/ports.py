@@ -85,10 +85,11 @@ class ChaseViews(Protocol):
         recorder."""
         ...
 
-    def read_views(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:
+    def read_views(self, chase_id: str, name: str | None = None, *, take_kept: bool = True) -> dict[str, Any] | None:
         """``{"version", "doc", "set_aside"}``: the chase's views (all, or the one named, in
         ``doc``; None when never written) and whether the chase is set aside; None when
-        neither."""
+        neither. ``take_kept=False``: every part as the store holds it, never what this process
+        remembers writing (a check of the stored views)."""
         ...
 
     def chase_view(self, chase_id: str, name: str) -> dict[str, Any] | None:

@@ -165,13 +165,15 @@ class ChaseReadSide:
         """Every view of the chase, by name; {} when there is no such chase."""
         return self._read(str(chase_id), None) or {}
 
-    def view(self, chase_id: UUID | str, name: str) -> dict[str, Any] | None:
+    def view(self, chase_id: UUID | str, name: str, *, stored: bool = False) -> dict[str, Any] | None:
         """One view of the chase; None when there is no such chase. Every command wrote its
-        chase's views before it answered, so a read after it shows it (read-your-writes)."""
-        return self._read(str(chase_id), name)
+        chase's views before it answered, so a read after it shows it (read-your-writes).
+        ``stored``: read wholly from the store, never from the rows this process remembers
+        writing (the check job, which must see what other processes would serve)."""
+        return self._read(str(chase_id), name, stored)
 
-    def _read(self, chase_id: str, name: str | None) -> Any:
-        row = self.views.read_views(chase_id, name)
+    def _read(self, chase_id: str, name: str | None, stored: bool = False) -> Any:
+        row = self.views.read_views(chase_id, name, take_kept=not stored)
         if row is not None and not row["set_aside"] and row["doc"] is not None:
             return row["doc"]
         # Set aside, or never written (saved without views, or a rebuild is under way): render

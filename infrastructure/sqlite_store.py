@@ -57,7 +57,7 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
             c.execute(f"SELECT chase_id, version FROM track_views WHERE chase_id IN ({','.join('?' * len(ids))})", ids)
             return {r["chase_id"]: r["version"] for r in c.fetchall()}
 
-    def read_views(self, chase_id: str, name: str | None = None) -> dict[str, Any] | None:
+    def read_views(self, chase_id: str, name: str | None = None, *, take_kept: bool = True) -> dict[str, Any] | None:
         with self.datastore.transaction(commit=False) as c:
             c.execute(
                 "SELECT (SELECT version FROM track_views WHERE chase_id = ?) AS version, "
@@ -71,7 +71,7 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
             doc = json_docs.loads(row["doc"]) if row["doc"] is not None else None
             doc = doc[name] if doc and name else doc
             if doc is not None and track_rows.wants_rows(name) and track_rows.in_rows(doc, name):
-                kept = self.kept_rows.rows_at(chase_id, row["version"])
+                kept = self.kept_rows.rows_at(chase_id, row["version"]) if take_kept else None
                 if kept is None:  # in the same transaction: the rows of the head's version
                     c.execute("SELECT participant_id, doc FROM track_rows WHERE chase_id = ? ORDER BY ord", (chase_id,))
                 doc = track_rows.assemble(doc, name, kept if kept is not None else c.fetchall())

@@ -16,7 +16,13 @@ did not write (another process's, a rebuild's, the first after a start) rewrites
 
 The views are rebuildable: nothing here is an event or state shape. Views stored whole by an
 earlier version (tests/fixtures/v1..v3) still read as they are, and the chase's next write
-stores them in rows.
+stores them in rows. The other way round does not hold: code before this stores no rows and
+cannot read a head whose participants are in rows, so an upgrade stops every process of the old
+code before the new one writes (no rolling deploy across this change).
+
+A row is shared, not copied: the same object is the row rendered (application/projections/rows.py),
+the row remembered here for the next diff, and the row a read of this process hands out. Nobody
+may change a row in place: a changed row is a new object, which is how a write knows to store it.
 """
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ from infrastructure import json_docs
 
 IN_ROWS = "rows"  # the stored head's track "participants": kept in track_rows
 KEPT = 256  # chases whose last written rows are kept
+ROWS_KEPT = 20_000  # and rows in all: a dozen chases of 1,000 and many small ones
 
 
 class RowsWrite:
@@ -49,8 +56,9 @@ class KeptRows:
     """The rows one store last wrote for each chase, with the version written (a store's own:
     the same chase id in another database, a fixture copied twice, is another chase)."""
 
-    def __init__(self, kept: int = KEPT) -> None:
-        self.kept = kept
+    def __init__(self, kept: int = KEPT, rows_kept: int = ROWS_KEPT) -> None:
+        self.kept, self.rows_kept = kept, rows_kept
+        self._rows = 0  # rows kept, over every chase
         self._last: OrderedDict[str, tuple[int, dict[str, Any], list[str]]] = OrderedDict()  # version, rows, their order
         self._lock = threading.Lock()
 
@@ -87,10 +95,12 @@ class KeptRows:
         if rows is None:
             return
         with self._lock:
+            before = self._last.pop(rows.chase_id, None)
+            self._rows += len(rows.rows) - (len(before[1]) if before is not None else 0)
             self._last[rows.chase_id] = (rows.version, rows.rows, list(rows.rows))
-            self._last.move_to_end(rows.chase_id)
-            while len(self._last) > self.kept:
-                self._last.popitem(last=False)
+            while len(self._last) > 1 and (len(self._last) > self.kept or self._rows > self.rows_kept):
+                _, dropped = self._last.popitem(last=False)  # its next write rewrites every row
+                self._rows -= len(dropped[1])
 
     def rows_at(self, chase_id: str, version: Any) -> dict[str, Any] | None:
         """The rows this store wrote for the chase at ``version``, if they are the last it wrote:
@@ -108,6 +118,7 @@ class KeptRows:
         """The views were cleared (a rebuild): no write diffs from rows written before."""
         with self._lock:
             self._last.clear()
+            self._rows = 0
 
 
 _NONE = object()

@@ -86,3 +86,46 @@ def test_a_view_stored_whole_by_an_earlier_version_reads_and_is_stored_in_rows_b
     assert reopened.track(chase_id) == view and len(view["participants"]) == 4
     assert db.execute("SELECT count(*) FROM track_rows WHERE chase_id = ?", (str(chase_id),)).fetchone() == (4,)
     reopened.close()
+
+
+class Quiet:
+    """A job run that notes nothing (the check job reports its progress to it)."""
+
+    def progress(self, done: int, total: int, force: bool = False) -> None:
+        pass
+
+
+def test_the_check_job_sees_a_row_spoiled_in_the_store_even_in_the_process_that_wrote_it(tmp_path):
+    from application.job_kinds import check
+
+    env = {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3")}
+    ledger = build_ledger(env)
+    chase_id = UUID(ledger.create_chase("A pack of pursuers")["chase_id"])
+    pid, _ = ledger.commands["coc7e"].add_participant(chase_id, pursuer(0))
+    assert check(ledger, Quiet(), {"chase_id": str(chase_id)})["equal"]
+
+    # Someone changes a stored row behind the ledger's back (a bad disk, a hand-made fix)
+    db = sqlite3.connect(env["SQLITE_DBNAME"], isolation_level=None)
+    doc = json.loads(db.execute("SELECT doc FROM track_rows WHERE participant_id = ?", (pid,)).fetchone()[0])
+    db.execute("UPDATE track_rows SET doc = ? WHERE participant_id = ?", (json.dumps({**doc, "name": "Spoiled"}), pid))
+
+    # The check job run by the very process that wrote the row reports it, as another process would serve it
+    found = check(ledger, Quiet(), {"chase_id": str(chase_id)})
+    assert not found["equal"] and found["mismatches"][0]["views"] == ["track"]
+    db.close()
+    ledger.close()
+
+
+def test_the_rows_remembered_are_bounded_in_all_and_a_chase_forgotten_is_written_whole_next():
+    from infrastructure.track_rows import KeptRows, RowsWrite
+
+    # A store that remembers at most 5 rows, over every chase
+    kept = KeptRows(rows_kept=5)
+    three = {f"p{n}": {"id": f"p{n}"} for n in range(3)}
+    kept.written(RowsWrite("chase A", 2, three, [], [], True))
+    kept.written(RowsWrite("chase B", 7, dict(three), [], [], True))
+
+    # The older chase is forgotten: its next write diffs from nothing, so it writes every row
+    assert kept.last_version("chase A") is None and kept.last_version("chase B") == 7
+    _, rows = kept.split({"chase_id": "chase A", "expected": 2, "version": 3, "doc": {"track": {"participants": three}}})
+    assert rows.full and len(rows.upserts) == 3

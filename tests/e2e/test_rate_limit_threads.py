@@ -63,3 +63,11 @@ def test_requests_counted_at_once_each_count_and_nothing_breaks():
     # Then none failed, none broke a thread, and every one was counted
     assert crashed == []
     assert limiter.get_window_stats(limit, "token:abc").remaining == 1000 - THREADS
+
+
+def test_the_lock_is_put_in_only_on_a_release_of_limits_without_its_own():
+    from api.limits_memory import needs_the_lock
+
+    # The release installed (5.8.0) lacks it; a later one, carrying upstream's fix, is left alone
+    assert needs_the_lock("5.8.0") and needs_the_lock("4.7")
+    assert not needs_the_lock("5.9.0") and not needs_the_lock("6.0.0.dev1")
