@@ -1,6 +1,9 @@
 """What is kept from one command to the next for a big chase (issue 12 part 6) is what working it
 out from scratch gives, after every step of play (RecordMachine's invariant):
 
+* the digest each chase object kept (application/participant_steps.py: its fields' and
+  participants' bytes, stepped from the last one by what the events say they changed) is what
+  the chase holds: an event that changes a field or a participant it does not declare fails it;
 * each participant's legal actions, kept while their inputs stand (application/participant_steps.py),
   and the chase's own, kept while the chase's inputs stand (application/affordances.py), equal
   every system's guards asked afresh (domain/affordances.py ``Judges`` called whole);
@@ -47,6 +50,10 @@ def nothing_kept(ledger: Any) -> Iterator[None]:
 def kept_is_from_scratch(ledger: Any, play: Play) -> None:
     chase_id = UUID(play.chase_id)
     chase = ledger.repository.get(chase_id, projector_func=ledger.runner.projector)  # folded afresh, a copy of its own
+    kept_digest = steps._latest.get(chase_id)
+    held = kept_digest and kept_digest[1]()
+    if held is not None and steps.state_key(held) == kept_digest[0]:
+        assert kept_digest[2].holds(held), f"the digest kept at version {held.version} is not what the chase holds: an event changed what it did not declare"
     judges = ledger.affordances.by_system.get(chase.SYSTEM)
     if isinstance(judges, Judges):
         kept = ledger.affordances.legal_now(chase_id, chase.version)
