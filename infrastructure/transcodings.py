@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 from contextvars import ContextVar
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any, Sequence
 
 from eventsourcing.domain import CanSnapshotAggregate
-from eventsourcing.persistence import Mapper, StoredEvent, Transcoding
+from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent, Transcoding
 
 from application.plugins import GameSystem
 from domain.chain import AS_RECORDED, recorded_data
@@ -57,6 +58,26 @@ class DataclassAsDict(Transcoding):
             for step in range(version, self.class_version):
                 getattr(self.type, f"upcast_v{step}_v{step + 1}")(data)
         return self.type(**data)
+
+
+class ChaseTranscoder(JSONTranscoder):
+    """eventsourcing's JSON transcoder, its encoder's C part made once: ``JSONEncoder.encode``
+    makes one (and its closures) for every event and snapshot saved. The same encoder with the
+    same arguments writes the same bytes; it leaves out the check for a value that holds itself,
+    which an event's state never does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        e = self.encoder
+        self._made = None if c_make_encoder is None else c_make_encoder(
+            None, e.default, encode_basestring, None, e.key_separator, e.item_separator, e.sort_keys, e.skipkeys, e.allow_nan,
+        )
+
+    def encode(self, obj: Any) -> bytes:
+        if self._made is None:  # (no C accelerator: the standard library's way)
+            return super().encode(obj)
+        return "".join(self._made(obj, 0)).encode("utf8")
+
 
 
 class RecordKeepingMapper(Mapper):
