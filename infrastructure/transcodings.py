@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 from contextvars import ContextVar
-from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any, Sequence
 
 from eventsourcing.domain import CanSnapshotAggregate
@@ -21,6 +20,7 @@ from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent, Trans
 
 from application.plugins import GameSystem
 from domain.chain import AS_RECORDED, recorded_data
+from domain.jcs import encoder_made_once
 from domain.track import Track
 
 VERSION_KEY = "class_version"
@@ -68,16 +68,10 @@ class ChaseTranscoder(JSONTranscoder):
 
     def __init__(self) -> None:
         super().__init__()
-        e = self.encoder
-        self._made = None if c_make_encoder is None else c_make_encoder(
-            None, e.default, encode_basestring, None, e.key_separator, e.item_separator, e.sort_keys, e.skipkeys, e.allow_nan,
-        )
+        self._encode = encoder_made_once(self.encoder)
 
     def encode(self, obj: Any) -> bytes:
-        if self._made is None:  # (no C accelerator: the standard library's way)
-            return super().encode(obj)
-        return "".join(self._made(obj, 0)).encode("utf8")
-
+        return self._encode(obj).encode("utf8")
 
 
 class RecordKeepingMapper(Mapper):

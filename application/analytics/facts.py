@@ -20,6 +20,11 @@ from domain.recorded_chase import RecordedChase
 ROUND_BEGAN, ROUND_ENDED, TURN_BEGAN, TURN_ENDED = "round began", "round ended", "turn began", "turn ended"
 CLOCK = frozenset({ROUND_BEGAN, ROUND_ENDED, TURN_BEGAN, TURN_ENDED})
 KNOWN_ODDS = 4096  # distributions whose floats a fact reader keeps
+_RECORD_CLASSES = (
+    RecordedChase.Created, RecordedChase.Undone, RecordedChase.Rewound, RecordedChase.Redone,
+    RecordedChase.UndoRequested, RecordedChase.UndoRequestAnswered, RecordedChase.ChaseEnded,
+)
+_RECORD_KINDS: dict[type, type] = {}  # event class -> the first of _RECORD_CLASSES it is one of (object: none)
 
 
 @dataclass(frozen=True)
@@ -90,22 +95,25 @@ class FactReader:
 
     def _record(self, event: Any) -> list[tuple[str, str | None, dict[str, Any]]]:
         """The record's own events: undo, rewind, redo, undo requests and their answers, the end."""
-        if isinstance(event, RecordedChase.Created):
+        kind = _RECORD_KINDS.get(type(event))
+        if kind is None:  # (asked once per event class: an event class's ancestors never change)
+            kind = _RECORD_KINDS[type(event)] = next((k for k in _RECORD_CLASSES if issubclass(type(event), k)), object)
+        if kind is object:
+            return []  # (most events: every roll, move and turn)
+        if kind is RecordedChase.Created:
             return [("created", None, {})]
-        if isinstance(event, RecordedChase.Undone):
+        if kind is RecordedChase.Undone:
             return [("undo", None, {"actions": len(event.actions), "by": event.by})]
-        if isinstance(event, RecordedChase.Rewound):
+        if kind is RecordedChase.Rewound:
             return [("rewind", None, {"actions": len(event.actions), "to_version": event.to_version, "by": event.by})]
-        if isinstance(event, RecordedChase.Redone):
+        if kind is RecordedChase.Redone:
             return [("redo", None, {"actions": len(event.actions), "by": event.by})]
-        if isinstance(event, RecordedChase.UndoRequested):
+        if kind is RecordedChase.UndoRequested:
             return [("undo requested", None, {"request_id": event.request_id, "by": event.by})]
-        if isinstance(event, RecordedChase.UndoRequestAnswered):
+        if kind is RecordedChase.UndoRequestAnswered:
             return [("undo answered", None, {"request_id": event.request_id, "accepted": event.accepted, "by": event.by})]
-        if isinstance(event, RecordedChase.ChaseEnded):
-            won_by = next((s.winners[event.outcome] for s in self.systems if event.outcome in s.winners), None)
-            return [("ended", None, {"outcome": event.outcome, "won_by": won_by})]
-        return []
+        won_by = next((s.winners[event.outcome] for s in self.systems if event.outcome in s.winners), None)
+        return [("ended", None, {"outcome": event.outcome, "won_by": won_by})]
 
     def roll(self, roll: Mapping[str, Any], event_name: str = "") -> dict[str, Any]:
         """A roll's fact: its outcome, whether it succeeded, its exact odds and its die faces."""
