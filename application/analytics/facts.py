@@ -58,6 +58,10 @@ class GameCounts:
     counts: Callable[[Any], list[Count]] = _no_counts
     faces: Callable[[Mapping[str, Any]], "list[tuple[str, int]] | None"] = _no_reading
     winners: Mapping[str, str] = field(default_factory=dict)
+    # The event classes ``counts`` counts anything of (None: it is asked of every event): every
+    # system's counts were asked of every event a command records, each a chain of isinstance
+    # checks (tests/unit/test_game_counts.py checks that each names what its counts look at).
+    counted: tuple[type, ...] | None = None
 
 
 def plain_faces(roll: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -72,6 +76,7 @@ class FactReader:
         self.odds_of = odds_of
         self.systems = list(systems)
         self._known: dict[int, tuple[Any, frozenset[str], dict[str, Any]]] = {}
+        self._counting: dict[type, list[GameCounts]] = {}  # event class -> the systems that count it
 
     def __call__(self, event: Any) -> list[dict[str, Any]]:
         return [
@@ -88,7 +93,10 @@ class FactReader:
             pid = getattr(event, "participant_id", None) or roll.get("roller")
             facts.append(("roll", pid, self.roll(roll, type(event).__name__)))
         facts += self._record(event)
-        for system in self.systems:
+        counting = self._counting.get(type(event))
+        if counting is None:  # (an event class's ancestors never change: asked once per class)
+            counting = self._counting[type(event)] = [s for s in self.systems if s.counted is None or issubclass(type(event), s.counted)]
+        for system in counting:
             facts += [("count", c.participant_id, {"name": c.name, "amount": c.amount, "by_roll": c.by_roll,
                                                    **({"by_event": c.by_event} if c.by_event else {})}) for c in system.counts(event)]
         return facts
