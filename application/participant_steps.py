@@ -23,7 +23,7 @@ Anything else is worked out again; equal bytes always mean equal state (the byte
 it), so at worst this works out more than it needs to. tests/application/record/from_scratch.py
 plays chases of every system and checks, after every command, that this is what working
 everything out from scratch gives, and that each digest kept is what the chase's fields and
-participants hold (``Digest.holds``): an event that changed a field it did not declare fails it.
+participants hold: an event that changed a field it did not declare fails it.
 """
 from __future__ import annotations
 
@@ -245,28 +245,6 @@ class Digest:
             return None  # not what was expected: taken whole
         self.base = None  # one step back is all that is asked of: no chain of every state kept
         return Digest(chase_fields(chase, self.fields[0] if fields_kept else None), states, self, frozenset(changed))
-
-    def holds(self, chase: Any) -> bool:
-        """Whether this digest is what ``chase`` holds now (the from-scratch check's): its
-        fields and participants decode to the chase's, though their bytes may differ (a value
-        equal but made another way)."""
-        afresh = Digest.of(chase)
-        return (
-            all(_same(a, b) for a, b in zip(self.fields, afresh.fields))
-            and list(self.states) == list(afresh.states)
-            and all(self.states[pid][0] is kind and _same(self.states[pid][1], state) for pid, (kind, state) in afresh.states.items())
-        )
-
-
-def _same(a: bytes, b: bytes) -> bool:
-    return a == b or _decoded(a) == _decoded(b)
-
-
-def _decoded(value: bytes) -> Any:
-    return pickle.loads(value) if value[:2] == _PICKLED else marshal.loads(value)
-
-
-_PICKLED = pickle.dumps(None, protocol=pickle.HIGHEST_PROTOCOL)[:2]
 
 
 # Each digest is kept with the chase object it was worked out of, and only that object is given
