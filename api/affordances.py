@@ -180,8 +180,9 @@ class _Shown:
         changed = inputs.changed_since(last.inputs) if last is not None and last.inputs is not None else None
         if changed is None:
             return list(inputs.rows)
-        gone = last.inputs.rows.keys() - inputs.rows.keys()
-        if not changed and not gone and list(last.now) == list(inputs.rows):  # nobody to look at: taken as they were
+        same_rows = last.inputs.rows is inputs.rows  # the very rows (application/projections/rows.py), shown in their order
+        gone = () if same_rows else last.inputs.rows.keys() - inputs.rows.keys()
+        if not changed and not gone and (same_rows or list(last.now) == list(inputs.rows)):  # nobody to look at: taken as they were
             self.after, self.now, self.size = last.after, last.now, last.size
             return []
         after, now = dict(last.after), dict(last.now)
@@ -228,7 +229,9 @@ class _Shown:
         whole = len(self.after) == len(self.now)
         blocks = None
         if whole and len(self.now) >= FEW and not current_app.json.sort_keys:
-            blocks = joined(self.now, self.last.joined if self.last is not None else None)
+            before = self.last.joined if self.last is not None else None
+            # Nobody looked at again: the very blocks of the last answer.
+            blocks = before if before is not None and before.plain is self.now else joined(self.now, before)
         kept = _Shown._kept
         with _Shown._lock:
             old = kept.pop(self.key, None)
