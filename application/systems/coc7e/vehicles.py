@@ -46,9 +46,9 @@ class _Kept:
     def unchanged(self, chase: Any, now: Digest, lost: bytes) -> list[dict[str, Any]] | None:
         with self._lock:
             last = self._last.get(chase.id)
-        if last is None or last[1] != lost or (last[0] is not now and now.base is not last[0]):
+        changed = now.changed_since(last[0]) if last is not None and last[1] == lost else None
+        if changed is None:
             return None
-        changed = now.changed if last[0] is not now else ()
         participants = chase.participants
         for pid in changed:
             p = participants.get(pid)
