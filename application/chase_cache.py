@@ -40,7 +40,9 @@ class ChaseCache:
         self.size = size
         self.wait = wait
         self._kept: OrderedDict[UUID, Any] = OrderedDict()
-        self._lent: dict[UUID, threading.Event] = {}  # chases out, each with the event set when it is back
+        # Chases out, each with the event set when it is back: made by the first command that
+        # waits for it (most chases are never waited for: no event made and set per command).
+        self._lent: dict[UUID, threading.Event | None] = {}
         self._lock = threading.Lock()
 
     def check_out(self, chase_id: UUID) -> Any | None:
@@ -48,13 +50,17 @@ class ChaseCache:
         loads it). The caller must ``check_in`` or ``release`` it when done."""
         if self.size <= 0:
             return None
-        deadline = time.monotonic() + self.wait
+        deadline = None
         while True:
             with self._lock:
-                back = self._lent.get(chase_id)
-                if back is None:
-                    self._lent[chase_id] = threading.Event()
+                if chase_id not in self._lent:
+                    self._lent[chase_id] = None
                     return self._kept.pop(chase_id, None)
+                back = self._lent[chase_id]
+                if back is None:
+                    back = self._lent[chase_id] = threading.Event()
+            if deadline is None:
+                deadline = time.monotonic() + self.wait
             left = deadline - time.monotonic()
             if left <= 0 or not back.wait(left):
                 return None  # out too long: load it from the store, as another process would

@@ -10,6 +10,10 @@ participant at one version still holds at the next when
 * the chase's fields are as they were (compared as their pickled bytes), leaving out the
   record's bookkeeping that every command moves and no participant's guard reads (``BOOKKEEPING``:
   the version, the hash chain's head, the count of rolls, the actions that count, the entropy);
+  pickling them all is the largest part of stepping a digest (bench/http_profile.py), so the
+  bytes are kept when every event in between says it changed none of them
+  (``chase_fields_changed``, as events say whom they changed), and the fields every action
+  moves (``VOLATILE``: the redo stack, which any new action clears) are read again each time;
 * the participant itself is as it was (its fields' bytes);
 * and, when working it out read any other participant (it is worked out with the participants
   lent through ``_Watched``, which notes a read of anyone else's), no participant came, went or
@@ -18,7 +22,8 @@ participant at one version still holds at the next when
 Anything else is worked out again; equal bytes always mean equal state (the bytes decode to
 it), so at worst this works out more than it needs to. tests/application/record/from_scratch.py
 plays chases of every system and checks, after every command, that this is what working
-everything out from scratch gives.
+everything out from scratch gives, and that each digest kept is what the chase's fields and
+participants hold: an event that changed a field it did not declare fails it.
 """
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ from uuid import UUID
 BOOKKEEPING = frozenset({
     "participants", "_version", "_modified_on", "_pending_events", "chain_head", "rolls_made", "effective_actions", "entropy",
 })
+VOLATILE = ("redo_stack",)
 KEPT = 128  # chases whose last answer is kept (more than a server's chases in play: a bench's 50 at random all hit)...
 PARTICIPANTS_KEPT = 20_000  # ... and at most this many participants' answers in all (twenty chases of 1,000)
 
@@ -46,8 +52,13 @@ def _bytes(value: Any) -> bytes:
         return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def chase_fields(chase: Any) -> bytes:
-    return pickle.dumps({k: v for k, v in vars(chase).items() if k not in BOOKKEEPING}, protocol=pickle.HIGHEST_PROTOCOL)
+def chase_fields(chase: Any, kept: bytes | None = None) -> tuple[bytes, bytes]:
+    """The chase's fields as bytes: those but the bookkeeping and the volatile ones (``kept``,
+    when known to be as they were), and the volatile ones."""
+    fields = vars(chase)
+    if kept is None:
+        kept = pickle.dumps({k: v for k, v in fields.items() if k not in BOOKKEEPING and k not in VOLATILE}, protocol=pickle.HIGHEST_PROTOCOL)
+    return kept, _bytes([fields.get(k) for k in VOLATILE])
 
 
 def participant_fields(participant: Any) -> tuple[type, bytes]:
@@ -200,7 +211,7 @@ class Digest:
 
     __slots__ = ("fields", "states", "base", "changed")
 
-    def __init__(self, fields: bytes, states: dict[str, tuple[type, bytes]], base: "Digest | None" = None, changed: frozenset[str] = frozenset()) -> None:
+    def __init__(self, fields: tuple[bytes, bytes], states: dict[str, tuple[type, bytes]], base: "Digest | None" = None, changed: frozenset[str] = frozenset()) -> None:
         self.fields, self.states = fields, states
         self.base, self.changed = base, changed  # the digest this one was stepped from, and whom the events changed
 
@@ -211,14 +222,20 @@ class Digest:
     def after(self, chase: Any, events: list[Any]) -> "Digest | None":
         """The digest of ``chase``, which is this digest's state with ``events`` applied, from
         this one: the participants the events say they changed (``participants_changed``) read
-        again, the others kept. None when an event does not say."""
+        again, the others kept; the chase's fields kept when no event changed any
+        (``chase_fields_changed``: those it does not say are read again). None when an event
+        does not say whom it changed."""
         changed: set[str] = set()
+        fields_kept = True
         for event in events:
             named = getattr(event, "participants_changed", None)
             found = named() if named is not None else None
             if found is None:
                 return None
             changed.update(found)
+            if fields_kept:
+                said = getattr(event, "chase_fields_changed", None)
+                fields_kept = said is not None and said() == ()
         states = dict(self.states)
         for pid in changed:
             p = chase.participants.get(pid)
@@ -228,17 +245,15 @@ class Digest:
                 states[pid] = participant_fields(p)
         if list(states) != list(chase.participants):
             return None  # not what was expected: taken whole
-        stepped = Digest(chase_fields(chase), states, self, frozenset(changed))
-        oldest = stepped
+        stepped = oldest = Digest(chase_fields(chase, self.fields[0] if fields_kept else None), states, self, frozenset(changed))
         for _ in range(STEPS_BACK - 1):  # a few steps back are all that is asked of: no chain of every state kept
-            oldest = oldest.base if oldest.base is not None else oldest
+            oldest = oldest.base or oldest
         oldest.base = None
         return stepped
 
     def changed_since(self, then: "Digest") -> frozenset[str] | None:
-        """Whom the events changed since ``then``, this digest or one it was stepped from a few
-        steps back (an answer after commands answered without it, ``return=minimal``, steps
-        from there); None when ``then`` is not one of them."""
+        """Whom the events changed since ``then``, this digest or one a few steps back (answers
+        with ``return=minimal`` between: none stepped); None when ``then`` is neither."""
         changed: frozenset[str] = frozenset()
         found: Digest | None = self
         while found is not None and found is not then:

@@ -29,12 +29,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import json
 from datetime import datetime
 from typing import Any, Callable
 from uuid import UUID
 
-from domain.jcs import canonicalize
+from domain.jcs import canonicalize, sorted_compact
 
 GENESIS = "0" * 64  # the "previous hash" of a chase's first event
 SORTED_JSON = "sorted-json"  # the encoding of chains begun before JCS: their Created names none
@@ -99,10 +98,7 @@ def record_of(event: Any) -> dict[str, Any]:
 
 
 def sorted_json(record: dict[str, Any]) -> bytes:
-    return _SORTED_COMPACT.encode(record).encode()
-
-
-_SORTED_COMPACT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)  # (made once, as json.dumps would make one per call)
+    return sorted_compact(record).encode()
 
 
 ENCODINGS: dict[str, Callable[[Any], bytes]] = {SORTED_JSON: sorted_json, JCS: canonicalize}

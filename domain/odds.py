@@ -7,7 +7,6 @@ never simulation), from the roll as it is recorded, so they can be recomputed fr
 """
 from __future__ import annotations
 
-from copy import copy
 from dataclasses import dataclass
 from functools import cached_property
 from fractions import Fraction
@@ -42,7 +41,10 @@ class Odds:
         if outcome is not None and outcome not in self.outcomes:
             raise ValueError("the outcome a roll had must be one of its outcomes")
         _ = (self._shown_outcomes, self.success)  # worked out once, here, for every copy to share
-        shown = copy(self)  # the chances were checked once; a roll history asks this for every row
+        # The chances were checked once; a roll history asks this for every row, and analytics for
+        # every roll: a shallow copy made as ``copy`` makes it, without its trip through copyreg.
+        shown = object.__new__(type(self))
+        shown.__dict__.update(self.__dict__)
         object.__setattr__(shown, "observed", outcome)
         return shown
 

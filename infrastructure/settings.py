@@ -48,6 +48,8 @@ def persistence_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
             env[key] = environ[key]
     # The events' recorder also makes a command's view writes in their transaction (one commit per command).
     env["APPLICATION_RECORDER_TOPIC"] = RECORDERS[module]
+    # eventsourcing's JSON transcoder, its encoder made once (the same bytes: infrastructure/transcodings.py).
+    env["TRANSCODER_TOPIC"] = "infrastructure.transcodings:ChaseTranscoder"
     if module == SQLITE:
         env.setdefault("SQLITE_DBNAME", DEFAULT_SQLITE_FILE)
         env.setdefault("SQLITE_LOCK_TIMEOUT", "10")

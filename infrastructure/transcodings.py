@@ -16,10 +16,11 @@ from contextvars import ContextVar
 from typing import Any, Sequence
 
 from eventsourcing.domain import CanSnapshotAggregate
-from eventsourcing.persistence import Mapper, StoredEvent, Transcoding
+from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent, Transcoding
 
 from application.plugins import GameSystem
 from domain.chain import AS_RECORDED, recorded_data
+from domain.jcs import encoder_made_once
 from domain.track import Track
 
 VERSION_KEY = "class_version"
@@ -57,6 +58,20 @@ class DataclassAsDict(Transcoding):
             for step in range(version, self.class_version):
                 getattr(self.type, f"upcast_v{step}_v{step + 1}")(data)
         return self.type(**data)
+
+
+class ChaseTranscoder(JSONTranscoder):
+    """eventsourcing's JSON transcoder, its encoder's C part made once: ``JSONEncoder.encode``
+    makes one (and its closures) for every event and snapshot saved. The same encoder with the
+    same arguments writes the same bytes; it leaves out the check for a value that holds itself,
+    which an event's state never does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._encode = encoder_made_once(self.encoder)
+
+    def encode(self, obj: Any) -> bytes:
+        return self._encode(obj).encode("utf8")
 
 
 class RecordKeepingMapper(Mapper):

@@ -20,6 +20,11 @@ from domain.recorded_chase import RecordedChase
 ROUND_BEGAN, ROUND_ENDED, TURN_BEGAN, TURN_ENDED = "round began", "round ended", "turn began", "turn ended"
 CLOCK = frozenset({ROUND_BEGAN, ROUND_ENDED, TURN_BEGAN, TURN_ENDED})
 KNOWN_ODDS = 4096  # distributions whose floats a fact reader keeps
+_RECORD_CLASSES = (
+    RecordedChase.Created, RecordedChase.Undone, RecordedChase.Rewound, RecordedChase.Redone,
+    RecordedChase.UndoRequested, RecordedChase.UndoRequestAnswered, RecordedChase.ChaseEnded,
+)
+_RECORD_KINDS: dict[type, type] = {}  # event class -> the first of _RECORD_CLASSES it is one of (object: none)
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,10 @@ class GameCounts:
     counts: Callable[[Any], list[Count]] = _no_counts
     faces: Callable[[Mapping[str, Any]], "list[tuple[str, int]] | None"] = _no_reading
     winners: Mapping[str, str] = field(default_factory=dict)
+    # The event classes ``counts`` counts anything of (None: it is asked of every event): every
+    # system's counts were asked of every event a command records, each a chain of isinstance
+    # checks (tests/unit/test_game_counts.py checks that each names what its counts look at).
+    counted: tuple[type, ...] | None = None
 
 
 def plain_faces(roll: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -67,6 +76,7 @@ class FactReader:
         self.odds_of = odds_of
         self.systems = list(systems)
         self._known: dict[int, tuple[Any, frozenset[str], dict[str, Any]]] = {}
+        self._counting: dict[type, list[GameCounts]] = {}  # event class -> the systems that count it
 
     def __call__(self, event: Any) -> list[dict[str, Any]]:
         return [
@@ -83,29 +93,35 @@ class FactReader:
             pid = getattr(event, "participant_id", None) or roll.get("roller")
             facts.append(("roll", pid, self.roll(roll, type(event).__name__)))
         facts += self._record(event)
-        for system in self.systems:
+        counting = self._counting.get(type(event))
+        if counting is None:  # (an event class's ancestors never change: asked once per class)
+            counting = self._counting[type(event)] = [s for s in self.systems if s.counted is None or issubclass(type(event), s.counted)]
+        for system in counting:
             facts += [("count", c.participant_id, {"name": c.name, "amount": c.amount, "by_roll": c.by_roll,
                                                    **({"by_event": c.by_event} if c.by_event else {})}) for c in system.counts(event)]
         return facts
 
     def _record(self, event: Any) -> list[tuple[str, str | None, dict[str, Any]]]:
         """The record's own events: undo, rewind, redo, undo requests and their answers, the end."""
-        if isinstance(event, RecordedChase.Created):
+        kind = _RECORD_KINDS.get(type(event))
+        if kind is None:  # (asked once per event class: an event class's ancestors never change)
+            kind = _RECORD_KINDS[type(event)] = next((k for k in _RECORD_CLASSES if issubclass(type(event), k)), object)
+        if kind is object:
+            return []  # (most events: every roll, move and turn)
+        if kind is RecordedChase.Created:
             return [("created", None, {})]
-        if isinstance(event, RecordedChase.Undone):
+        if kind is RecordedChase.Undone:
             return [("undo", None, {"actions": len(event.actions), "by": event.by})]
-        if isinstance(event, RecordedChase.Rewound):
+        if kind is RecordedChase.Rewound:
             return [("rewind", None, {"actions": len(event.actions), "to_version": event.to_version, "by": event.by})]
-        if isinstance(event, RecordedChase.Redone):
+        if kind is RecordedChase.Redone:
             return [("redo", None, {"actions": len(event.actions), "by": event.by})]
-        if isinstance(event, RecordedChase.UndoRequested):
+        if kind is RecordedChase.UndoRequested:
             return [("undo requested", None, {"request_id": event.request_id, "by": event.by})]
-        if isinstance(event, RecordedChase.UndoRequestAnswered):
+        if kind is RecordedChase.UndoRequestAnswered:
             return [("undo answered", None, {"request_id": event.request_id, "accepted": event.accepted, "by": event.by})]
-        if isinstance(event, RecordedChase.ChaseEnded):
-            won_by = next((s.winners[event.outcome] for s in self.systems if event.outcome in s.winners), None)
-            return [("ended", None, {"outcome": event.outcome, "won_by": won_by})]
-        return []
+        won_by = next((s.winners[event.outcome] for s in self.systems if event.outcome in s.winners), None)
+        return [("ended", None, {"outcome": event.outcome, "won_by": won_by})]
 
     def roll(self, roll: Mapping[str, Any], event_name: str = "") -> dict[str, Any]:
         """A roll's fact: its outcome, whether it succeeded, its exact odds and its die faces."""

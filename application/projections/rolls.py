@@ -32,6 +32,8 @@ def roll_row(event: Any) -> dict[str, Any] | None:
 
 def roll_marks(event: Any) -> list[dict[str, Any]]:
     """Which actions' rolls stop or start counting with an undo, rewind or redo."""
+    if not isinstance(event, (RecordedChase.Undone, RecordedChase.Rewound, RecordedChase.Redone)):
+        return []  # (most events: asked of every event a command records)
     chase_id, at = str(event.originator_id), event.timestamp.isoformat()
     if isinstance(event, RecordedChase.Undone):
         return [{"chase_id": chase_id, "actions": list(event.actions), "undone": True, "by": event.by, "at": at}]

@@ -11,7 +11,11 @@ import hashlib
 import hmac
 import json
 
+from domain.jcs import encoder_made_once
+
 _SPACE = 1 << 256
+# json.dumps(message) as DESIGN.md 4 specifies it, the standard library's default encoder made once.
+_dumps = encoder_made_once(json.JSONEncoder())
 
 
 def commitment_of(seed: bytes) -> str:
@@ -28,7 +32,7 @@ def derive_index(
     limit = _SPACE - (_SPACE % sides)
     attempt = 0
     while True:
-        message = json.dumps([str(chase_id), sequence, die_index, attempt, entropy]).encode()
+        message = _dumps([str(chase_id), sequence, die_index, attempt, entropy]).encode()
         value = int.from_bytes(hmac.digest(seed, message, "sha256"), "big")  # (HMAC-SHA256 in one call)
         if value < limit:
             return value % sides

@@ -1,6 +1,7 @@
 """Dice expressions as the rules texts write them: 1D3, 2D10, 1D3-1, 1D10+1D4+2, 1D4+DB."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +11,7 @@ from domain.dice.dice import D, DiceSource, Die
 MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_MODIFIER = 999999
+PARSED_KEPT = 512  # expressions (with the roller's damage bonus) whose reading is kept
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+)|([dD][bB]))\s*")
 
 
@@ -62,6 +64,17 @@ class DiceExpression:
 
 def parse(text: str, damage_bonus: str | None = None) -> DiceExpression:
     """Read an expression; ``DB`` stands for the roller's damage bonus (e.g. "+1D4", "-1", "0")."""
+    if isinstance(text, str) and (damage_bonus is None or isinstance(damage_bonus, str)):
+        return _parsed(text, damage_bonus)  # a table rolls the same few expressions again and again
+    return _parse(text, damage_bonus)
+
+
+@functools.lru_cache(maxsize=PARSED_KEPT)
+def _parsed(text: str, damage_bonus: str | None) -> DiceExpression:
+    return _parse(text, damage_bonus)  # (an expression is immutable: one parse serves every roll of it)
+
+
+def _parse(text: str, damage_bonus: str | None) -> DiceExpression:
     if not isinstance(text, str) or not text.strip():
         raise InvalidDiceExpression("a dice expression is required, e.g. 1D6 or 1D10+1D4+2")
     if re.search(r"db", text, re.IGNORECASE):

@@ -10,6 +10,7 @@ import pytest
 import rfc8785
 from hypothesis import given, settings, strategies as st
 
+from domain.chain import sorted_json
 from domain.jcs import NotCanonicalizable, canonicalize
 
 # I-JSON values: integers a double holds exactly, finite doubles, Unicode text (no lone surrogates).
@@ -76,3 +77,10 @@ def test_records_with_floats_take_whichever_writer_and_give_the_packages_bytes(r
     # Whole floats (60.0), halves (12.5), and floats whose text differs between Python and
     # ECMAScript (1e-05, 1e+16, 2**53) beside plain values.
     assert canonicalize(record) == rfc8785.dumps(record)
+
+
+@given(st.dictionaries(text, json_values, max_size=5))
+def test_a_sorted_json_chain_hashes_the_bytes_json_dumps_writes(record):
+    # Chains begun before JCS (domain/chain.py ``sorted-json``) are verified by clients that
+    # imitate Python's json.dumps: its encoder made once must write its very bytes.
+    assert sorted_json(record) == json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()

@@ -45,4 +45,7 @@ def faces(roll: Mapping[str, Any]) -> list[tuple[str, int]] | None:
 # away ("escaped"); the Keeper may end it otherwise ("abandoned": nobody won).
 WINNERS = {"caught": "pursuer", "escaped": "quarry"}
 
-GAME_COUNTS = GameCounts(counts=counts, faces=faces, winners=WINNERS)
+COUNTED = (chase.Moved, obstacles.ObstacleNegotiated, damage.MovementActionsLost, damage.DamageTaken, damage.BuildLost,
+           chase.RoundBegan, chase.RoundEnded, chase.TurnEnded)  # every class ``counts`` looks at
+
+GAME_COUNTS = GameCounts(counts=counts, counted=COUNTED, faces=faces, winners=WINNERS)

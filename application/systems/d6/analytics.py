@@ -31,4 +31,6 @@ def counts(event: Any) -> list[Count]:
 # "abandoned" has no winner.
 WINNERS = {"caught": "pursuer", "escaped": "quarry"}
 
-GAME_COUNTS = GameCounts(counts=counts, winners=WINNERS)
+COUNTED = (ev.Moved, ev.FatigueRolled, ev.RoundBegan, ev.RoundEnded)  # every class ``counts`` looks at
+
+GAME_COUNTS = GameCounts(counts=counts, counted=COUNTED, winners=WINNERS)

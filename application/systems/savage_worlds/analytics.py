@@ -45,4 +45,9 @@ def counts(event: Any) -> list[Count]:
 # "both stopped" have no winner.
 WINNERS = {"captured": "chaser", "escaped": "quarry"}
 
-GAME_COUNTS = GameCounts(counts=counts, winners=WINNERS)
+COUNTED = (  # every class ``counts`` looks at
+    ev.TraitRolled, ev.DamageRolled, ev.ActionCardDealt, swade.ChaseCardDealt, ev.CharacterDamaged, ev.VehicleDamaged,
+    swade.Moved, swade.TurnLost, ev.RoundBegan, ev.RoundEnded, ev.TurnBegan, ev.TurnEnded,
+)
+
+GAME_COUNTS = GameCounts(counts=counts, counted=COUNTED, winners=WINNERS)

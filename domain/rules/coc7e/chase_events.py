@@ -25,6 +25,10 @@ class ParticipantAdded(Event):
         """The participants whose state applying this changes (application/participant_steps.py)."""
         return (self.participant["id"],)
 
+    def chase_fields_changed(self) -> tuple[str, ...]:
+        """The chase's own fields applying this changes (application/participant_steps.py)."""
+        return ()
+
 
 class SpeedRolled(Event):
     TOPIC = "coc7e:Chase.SpeedRolled"
@@ -39,6 +43,9 @@ class SpeedRolled(Event):
 
     def participants_changed(self) -> tuple[str, ...]:
         return (self.participant_id,)
+
+    def chase_fields_changed(self) -> tuple[str, ...]:
+        return ()
 
 
 class ChaseEstablished(Event):
@@ -154,6 +161,9 @@ class SkillRolled(Event):
     def participants_changed(self) -> tuple[str, ...]:
         return ()
 
+    def chase_fields_changed(self) -> tuple[str, ...]:
+        return ()
+
 
 class DiceRolled(Event):
     """A dice expression rolled, such as damage or lost movement actions."""
@@ -166,4 +176,7 @@ class DiceRolled(Event):
         chase.rolls_made = self.roll["sequence"]
 
     def participants_changed(self) -> tuple[str, ...]:
+        return ()
+
+    def chase_fields_changed(self) -> tuple[str, ...]:
         return ()

@@ -24,6 +24,10 @@ class ParticipantAdded(Event):
         """The participants whose state applying this changes (application/participant_steps.py)."""
         return (self.participant["id"],)
 
+    def chase_fields_changed(self) -> tuple[str, ...]:
+        """The chase's own fields applying this changes (application/participant_steps.py)."""
+        return ()
+
 
 class ChaseBegan(Event):
     """Set-up is over: the course (finish, terrain by stretch) and the GM's optional rules."""
@@ -111,6 +115,9 @@ class SkillRolled(Event):
         chase.rolls_made = self.roll["sequence"]
 
     def participants_changed(self) -> tuple[str, ...]:
+        return ()
+
+    def chase_fields_changed(self) -> tuple[str, ...]:
         return ()
 
 

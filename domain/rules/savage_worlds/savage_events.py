@@ -28,6 +28,10 @@ class ParticipantAdded(Event):
         """The participants whose state applying this changes (application/participant_steps.py)."""
         return (self.participant["id"],)
 
+    def chase_fields_changed(self) -> tuple[str, ...]:
+        """The chase's own fields applying this changes (application/participant_steps.py)."""
+        return ()
+
 
 class ChaseBegan(Event):
     """Set-up is over: the chase's settings (the GM's choices, or the rules' defaults)."""
@@ -108,6 +112,9 @@ class TraitRolled(Event):
     def participants_changed(self) -> tuple[str, ...]:
         return (self.participant_id,) if self.participant_id else ()
 
+    def chase_fields_changed(self) -> tuple[str, ...]:
+        return ()
+
 
 class DamageRolled(Event):
     """A damage roll; one recorded since issue 17 ("benny": "soak") is the target's last damage,
@@ -128,6 +135,9 @@ class DamageRolled(Event):
     def participants_changed(self) -> tuple[str, ...]:
         return (self.target_id,) if self.target_id else ()
 
+    def chase_fields_changed(self) -> tuple[str, ...]:
+        return ()
+
 
 class TableRolled(Event):
     """A roll read off a table: Out of Control, Critical Hits, a critical failure's d6, d4 Wounds."""
@@ -139,6 +149,9 @@ class TableRolled(Event):
         chase.rolls_made = self.roll["sequence"]
 
     def participants_changed(self) -> tuple[str, ...]:
+        return ()
+
+    def chase_fields_changed(self) -> tuple[str, ...]:
         return ()
 
 

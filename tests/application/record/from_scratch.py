@@ -1,6 +1,9 @@
 """What is kept from one command to the next for a big chase (issue 12 part 6) is what working it
 out from scratch gives, after every step of play (RecordMachine's invariant):
 
+* the digest each chase object kept (application/participant_steps.py: its fields' and
+  participants' bytes, stepped from the last one by what the events say they changed) is what
+  the chase holds: an event that changes a field or a participant it does not declare fails it;
 * each participant's legal actions, kept while their inputs stand (application/participant_steps.py),
   and the chase's own, kept while the chase's inputs stand (application/affordances.py), equal
   every system's guards asked afresh (domain/affordances.py ``Judges`` called whole);
@@ -15,6 +18,8 @@ out from scratch gives, after every step of play (RecordMachine's invariant):
 """
 from __future__ import annotations
 
+import marshal
+import pickle
 from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -52,6 +57,10 @@ def nothing_kept(ledger: Any) -> Iterator[None]:
 def kept_is_from_scratch(ledger: Any, play: Play) -> None:
     chase_id = UUID(play.chase_id)
     chase = ledger.repository.get(chase_id, projector_func=ledger.runner.projector)  # folded afresh, a copy of its own
+    kept_digest = steps._latest.get(chase_id)
+    held = kept_digest and kept_digest[1]()
+    if held is not None and steps.state_key(held) == kept_digest[0]:
+        assert digest_holds(kept_digest[2], held), f"the digest kept at version {held.version} is not what the chase holds: an event changed what it did not declare"
     judges = ledger.affordances.by_system.get(chase.SYSTEM)
     if isinstance(judges, Judges):
         kept = ledger.affordances.legal_now(chase_id, chase.version)
@@ -76,6 +85,28 @@ def kept_is_from_scratch(ledger: Any, play: Play) -> None:
             assert response.status_code == 200, response.get_json()
             answers.append(response.get_json())
         assert answers[0] == answers[1], f"the track view answered at version {chase.version} is not the one worked out afresh"
+
+
+def digest_holds(kept: steps.Digest, chase: Any) -> bool:
+    """Whether a digest kept is what ``chase`` holds now: its fields and participants decode to
+    the chase's, though their bytes may differ (a value equal but made another way)."""
+    afresh = steps.Digest.of(chase)
+    return (
+        all(_same(a, b) for a, b in zip(kept.fields, afresh.fields))
+        and list(kept.states) == list(afresh.states)
+        and all(kept.states[pid][0] is kind and _same(kept.states[pid][1], state) for pid, (kind, state) in afresh.states.items())
+    )
+
+
+def _same(a: bytes, b: bytes) -> bool:
+    return a == b or _decoded(a) == _decoded(b)
+
+
+def _decoded(value: bytes) -> Any:
+    return pickle.loads(value) if value[:2] == _PICKLED else marshal.loads(value)
+
+
+_PICKLED = pickle.dumps(None, protocol=pickle.HIGHEST_PROTOCOL)[:2]
 
 
 @contextmanager
