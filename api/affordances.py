@@ -180,8 +180,15 @@ class _Shown:
         changed = inputs.changed_since(last.inputs) if last is not None and last.inputs is not None else None
         if changed is None:
             return list(inputs.rows)
-        gone = last.inputs.rows.keys() - inputs.rows.keys()
-        if not changed and not gone and list(last.now) == list(inputs.rows):  # nobody to look at: taken as they were
+        if last.inputs.rows is inputs.rows:  # the very rows (application/projections/rows.py), shown in their order
+            gone, added = (), []
+        else:
+            order, shown = list(inputs.rows), list(last.now)  # ``now`` is in the order of the rows it was shown from
+            if order[:len(shown)] == shown:  # none gone, any others added at the end (a participant joining)
+                gone, added = (), order[len(shown):]
+            else:
+                gone, added = last.inputs.rows.keys() - inputs.rows.keys(), None  # None: taken in the view's order
+        if not changed and not gone and added == []:  # nobody to look at: taken as they were
             self.after, self.now, self.size = last.after, last.now, last.size
             return []
         after, now = dict(last.after), dict(last.now)
@@ -191,8 +198,10 @@ class _Shown:
             now.pop(pid, None)
         for pid in changed:
             size -= after.pop(pid)[2] if pid in after else 0
-        if list(now) != list(inputs.rows):  # one added, or the order changed: taken in the view's order
+        if added is None:  # the order changed: taken in the view's order
             now = {pid: now.get(pid) for pid in inputs.rows}
+        else:
+            now.update(dict.fromkeys(added))
         self.after, self.now, self.size = after, now, size
         return [pid for pid in changed if pid in inputs.rows]  # their places in ``now`` are set already; the gone are gone
 
@@ -228,7 +237,9 @@ class _Shown:
         whole = len(self.after) == len(self.now)
         blocks = None
         if whole and len(self.now) >= FEW and not current_app.json.sort_keys:
-            blocks = joined(self.now, self.last.joined if self.last is not None else None)
+            before = self.last.joined if self.last is not None else None
+            # Nobody looked at again: the very blocks of the last answer.
+            blocks = before if before is not None and before.plain is self.now else joined(self.now, before)
         kept = _Shown._kept
         with _Shown._lock:
             old = kept.pop(self.key, None)

@@ -83,6 +83,8 @@ def _work_out(by_role: dict[str, list[tuple[str, Any, str, bool]]], role: str, m
 def _from(before: _Distances, participants: Mapping[str, Any]) -> _Distances | None:
     """The distances from those kept when every participant kept stands as it stood (its place,
     role and standing) and any others were added after them; None otherwise."""
+    if participants is before.rows:  # the very rows (application/projections/rows.py): every distance stands
+        return before
     if len(participants) < len(before.rows):
         return None
     entries = before.entries

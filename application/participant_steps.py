@@ -149,10 +149,10 @@ class ParticipantSteps:
         if before is not None and before.digest.fields != now.fields:
             before = None
         reads_others: set[str] = set()
-        if before is not None and (now is before.digest or now.base is before.digest):
-            # The state just after the one worked out last (or the same): the digest names whom
-            # the events in between changed, and nobody else is looked at.
-            changed = now.changed if now is not before.digest else frozenset()
+        changed = now.changed_since(before.digest) if before is not None else None
+        if before is not None and changed is not None:
+            # A state a few steps after the one worked out last (or the same): the digests name
+            # whom the events in between changed, and nobody else is looked at.
             values = dict(before.values)
             for pid in changed:
                 if pid not in now.states:
@@ -165,6 +165,8 @@ class ParticipantSteps:
             reads_others = set(before.reads_others) - set(todo)
             for pid in todo:
                 values[pid] = None
+            if changed and list(values) != list(now.states):  # several came, or went and came back: in the participants' order
+                values = {pid: values.get(pid) for pid in now.states}
         else:
             anyone_changed = before is None or before.digest.states != now.states
             values = {}
@@ -243,8 +245,20 @@ class Digest:
                 states[pid] = participant_fields(p)
         if list(states) != list(chase.participants):
             return None  # not what was expected: taken whole
-        self.base = None  # one step back is all that is asked of: no chain of every state kept
-        return Digest(chase_fields(chase, self.fields[0] if fields_kept else None), states, self, frozenset(changed))
+        stepped = oldest = Digest(chase_fields(chase, self.fields[0] if fields_kept else None), states, self, frozenset(changed))
+        for _ in range(STEPS_BACK - 1):  # a few steps back are all that is asked of: no chain of every state kept
+            oldest = oldest.base or oldest
+        oldest.base = None
+        return stepped
+
+    def changed_since(self, then: "Digest") -> frozenset[str] | None:
+        """Whom the events changed since ``then``, this digest or one a few steps back (answers
+        with ``return=minimal`` between: none stepped); None when ``then`` is neither."""
+        changed: frozenset[str] = frozenset()
+        found: Digest | None = self
+        while found is not None and found is not then:
+            changed, found = changed | found.changed, found.base
+        return changed if found is then else None
 
 
 # Each digest is kept with the chase object it was worked out of, and only that object is given
@@ -293,3 +307,4 @@ def digest(chase: Any) -> Digest:
 
 
 DIGESTS_KEPT = 64
+STEPS_BACK = 4  # digests a digest is kept stepped from

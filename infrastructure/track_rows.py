@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from itertools import compress
+from operator import is_not
 from typing import Any, Iterable
 
 from infrastructure import json_docs
@@ -78,15 +80,25 @@ class KeptRows:
             upserts = [(pid, place, json_docs.dumps(row)) for place, (pid, row) in enumerate(rows.items())]
             return head, RowsWrite(chase_id, update["version"], rows, upserts, [], True)
         _, before, order = last
+        if rows is before:  # the very rows written last (application/projections/rows.py): none changed
+            return head, RowsWrite(chase_id, update["version"], rows, [], [], False)
         now = list(rows)
         # A row is written when it is not the very row (or an equal one) at the same place.
         same_places = now[:len(order)] == order
         places = None if same_places else {pid: place for place, pid in enumerate(order)}
         upserts = []
-        for place, (pid, row) in enumerate(rows.items()):
-            then = before.get(pid, _NONE)
-            if then is _NONE or (places is not None and places.get(pid) != place) or (then is not row and then != row):
-                upserts.append((pid, place, json_docs.dumps(row)))
+        if same_places:
+            # Compared in C first: the rows are mostly the very rows written last; those added
+            # after them are found here too (no row written last stands beside them).
+            for place, pid in compress(enumerate(now), map(is_not, rows.values(), map(before.get, now))):
+                then, row = before.get(pid, _NONE), rows[pid]
+                if then is _NONE or then != row:
+                    upserts.append((pid, place, json_docs.dumps(row)))
+        else:
+            for place, (pid, row) in enumerate(rows.items()):
+                then = before.get(pid, _NONE)
+                if then is _NONE or places.get(pid) != place or (then is not row and then != row):
+                    upserts.append((pid, place, json_docs.dumps(row)))
         deleted = [] if same_places else [pid for pid in before if pid not in rows]  # the same places: every one still there
         return head, RowsWrite(chase_id, update["version"], rows, upserts, deleted, False)
 
@@ -97,7 +109,8 @@ class KeptRows:
         with self._lock:
             before = self._last.pop(rows.chase_id, None)
             self._rows += len(rows.rows) - (len(before[1]) if before is not None else 0)
-            self._last[rows.chase_id] = (rows.version, rows.rows, list(rows.rows))
+            order = before[2] if before is not None and before[1] is rows.rows else list(rows.rows)  # the very rows: their order stands
+            self._last[rows.chase_id] = (rows.version, rows.rows, order)
             while len(self._last) > 1 and (len(self._last) > self.kept or self._rows > self.rows_kept):
                 _, dropped = self._last.popitem(last=False)  # its next write rewrites every row
                 self._rows -= len(dropped[1])

@@ -81,3 +81,47 @@ def test_a_big_chases_answers_are_those_worked_out_afresh_after_every_command(ke
     assert len(quarry["distances"]) == 139
     moved = answered(keeper.post(f"/participants/{shown['whose_turn']}/move", {"locations": 1}))
     assert moved["participants"][keeper.ids["Quarry"]]["distances"] != quarry["distances"]
+
+
+def test_a_big_chases_full_answer_after_answers_without_the_view_is_the_one_worked_out_afresh(keeper, ledger):
+    """Commands answered with ``Prefer: return=minimal`` work out no answer's participants: the
+    next full answer steps from the last one shown over several commands at once (application/
+    participant_steps.py, application/projections/rows.py), and must show the chase as it is, every
+    participant in the chase's order."""
+    from tests.application.record.from_scratch import nothing_kept
+
+    keeper.create("A pack of pursuers", dice="table")
+    names = ["Quarry"] + [f"Pursuer {n}" for n in range(139)]
+    for n, name in enumerate(names):
+        keeper.add(**dict(FARMER, name=name, role="quarry" if n == 0 else "pursuer"))
+    url = f"/chases/{keeper.chase_id}"
+    minimal = {"Prefer": "return=minimal"}
+
+    def afresh() -> dict:
+        with nothing_kept(ledger):
+            return keeper.http.get(f"{url}/track").get_json()["chase"]
+
+    def same(answer: dict) -> None:
+        expected = afresh()
+        assert answer == expected
+        assert list(answer["participants"]) == list(expected["participants"])  # the chase's order, not only the same ones
+
+    same(keeper.ok(keeper.http.get(f"{url}/track"))["chase"])
+    # Two join and one makes a speed roll, answered without the view; then the view is read.
+    for name in ("Latecomer", "Straggler"):
+        keeper.ids[name] = keeper.ok(keeper.post("/participants", dict(FARMER, name=name, role="pursuer"), headers=minimal), 201)["participant_id"]
+    keeper.ok(keeper.post(f"/participants/{keeper.ids['Pursuer 70']}/speed-roll", {"table_dice": [10, 5]}, headers=minimal))
+    read = keeper.ok(keeper.http.get(f"{url}/track"))["chase"]
+    assert [p["name"] for p in read["participants"].values()][-2:] == ["Latecomer", "Straggler"]
+    assert not next(a for a in read["participants"][keeper.ids["Pursuer 70"]]["actions"] if a["action"] == "speed_roll")["allowed"]
+    same(read)
+    same(keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [3]}))["chase"])
+
+    # Running: those who moved, answered without the view, are shown where they now stand.
+    for name in names + ["Latecomer", "Straggler"]:
+        if name != "Pursuer 70":
+            keeper.speed_roll(name, [40, 0])
+    whose = keeper.ok(keeper.post("/cut-to-the-chase", {}, headers=minimal))["chase"]["whose_turn"]
+    for _ in range(3):
+        whose = keeper.ok(keeper.post(f"/participants/{whose}/move", {"locations": 1}, headers=minimal))["chase"]["whose_turn"]
+    same(keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [4]}))["chase"])

@@ -6,6 +6,10 @@ carries the state it restores, so the view follows them without reading anything
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from application.projections.record import record_fields
@@ -120,15 +124,65 @@ def _locations(chase: Any, participants: dict[str, dict[str, Any]]) -> list[dict
     Locations behind the rearmost participant are left out: a long chase would otherwise
     carry every location it ever passed. ``index`` stays the location's place on the track.
     """
+    found = _placements.of(chase.id, participants)
+    if found is None:
+        return []
+    first, members = found
+    return [
+        {"index": i, "name": chase.location_names.get(str(i)), "participants": list(members[i - first]), "obstacle_ahead": (chase.obstacle_ahead(i) or {}).get("id")}
+        for i in range(first, first + len(members))
+    ]
+
+
+def _placed(row: dict[str, Any]) -> tuple[Any, ...] | None:
+    """What of a participant's row its place in ``locations`` comes from (None: nowhere)."""
+    return None if row["location"] is None else (row["location"], not row["vehicle_id"], row["name"])
+
+
+class _Placements:
+    """Each chase's first location shown and who is listed at each, with the rows they came from:
+    found again only when a row's place, name or seat changed (issue 12 part 6: a roll at 1,000
+    participants does not sort 1,000 of them again)."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[Any, tuple[dict[str, dict[str, Any]], tuple[int, list[list[str]]] | None]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, chase_id: Any, participants: dict[str, dict[str, Any]]) -> tuple[int, list[list[str]]] | None:
+        with self._lock:
+            kept = self._kept.get(chase_id)
+        if kept is not None and (kept[0] is participants or _same_places(kept[0], participants)):
+            found = kept[1]
+        else:
+            found = _place(participants)
+        with self._lock:
+            self._kept[chase_id] = (participants, found)
+            self._kept.move_to_end(chase_id)
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+        return found
+
+
+def _same_places(before: dict[str, dict[str, Any]], now: dict[str, dict[str, Any]]) -> bool:
+    """Whether ``now`` places everyone as ``before`` did: the same participants in the same order
+    (those added after them placed nowhere), the rows not the very ones placed alike."""
+    if len(now) < len(before) or list(now)[:len(before)] != list(before):  # the order breaks ties between names
+        return False
+    # Compared in C first: the rows are mostly the very rows placed last.
+    return all(_placed(now[pid]) == (_placed(before[pid]) if pid in before else None) for pid in compress(now, map(is_not, now.values(), map(before.get, now))))
+
+
+def _place(participants: dict[str, dict[str, Any]]) -> tuple[int, list[list[str]]] | None:
     placed = [p for p in participants.values() if p["location"] is not None]
     if not placed:
-        return []
+        return None
     first = min(p["location"] for p in placed)
-    rows = [
-        {"index": i, "name": chase.location_names.get(str(i)), "participants": [], "obstacle_ahead": (chase.obstacle_ahead(i) or {}).get("id")}
-        for i in range(first, max(p["location"] for p in placed) + 2)
-    ]
+    members: list[list[str]] = [[] for _ in range(first, max(p["location"] for p in placed) + 2)]
     for p in sorted(placed, key=lambda p: p["name"]):
         if not p["vehicle_id"]:
-            rows[p["location"] - first]["participants"].append(p["id"])
-    return rows
+            members[p["location"] - first].append(p["id"])
+    return first, members
+
+
+KEPT = 128  # chases whose placements are kept
+_placements = _Placements()

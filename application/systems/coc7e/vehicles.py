@@ -9,12 +9,67 @@ points), the Build before and after, and the roll it came from.
 """
 from __future__ import annotations
 
+import pickle
+import threading
+from collections import OrderedDict
 from typing import Any
+
+from application.participant_steps import Digest, digest
 
 
 def render(chase: Any) -> dict[str, Any]:
     """The vehicle-build view of a chase's state."""
     losses = getattr(chase, "build_losses", {})
+    now = digest(chase)
+    lost = pickle.dumps(losses, protocol=pickle.HIGHEST_PROTOCOL)
+    vehicles = _kept.unchanged(chase, now, lost)
+    if vehicles is None:
+        vehicles = _vehicles(chase, losses)
+        _kept.keep(chase.id, now, lost, vehicles, frozenset(p.id for p in chase.participants.values() if _aboard_or_vehicle(p)))
+    return {"chase_id": str(chase.id), "version": chase.version, "vehicles": vehicles}
+
+
+def _aboard_or_vehicle(p: Any) -> bool:
+    return p.kind == "vehicle" or p.vehicle is not None
+
+
+class _Kept:
+    """Each chase's vehicles as last rendered, with the state's digest (application/participant_steps.py),
+    the Build lost (as bytes) and who is a vehicle or aboard one: the same vehicles while the
+    events since changed none of those (a roll, a participant on foot joining; issue 12 part 6:
+    never a walk through 1,000 participants for the few vehicles)."""
+
+    def __init__(self) -> None:
+        self._last: OrderedDict[Any, tuple[Digest, bytes, list[dict[str, Any]], frozenset[str]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def unchanged(self, chase: Any, now: Digest, lost: bytes) -> list[dict[str, Any]] | None:
+        with self._lock:
+            last = self._last.get(chase.id)
+        changed = now.changed_since(last[0]) if last is not None and last[1] == lost else None
+        if changed is None:
+            return None
+        participants = chase.participants
+        for pid in changed:
+            p = participants.get(pid)
+            if pid in last[3] or (p is not None and _aboard_or_vehicle(p)):
+                return None
+        self.keep(chase.id, now, lost, last[2], last[3])
+        return last[2]
+
+    def keep(self, chase_id: Any, now: Digest, lost: bytes, vehicles: list[dict[str, Any]], related: frozenset[str]) -> None:
+        with self._lock:
+            self._last[chase_id] = (now, lost, vehicles, related)
+            self._last.move_to_end(chase_id)
+            while len(self._last) > KEPT:
+                self._last.popitem(last=False)
+
+
+KEPT = 128  # chases whose vehicles are kept
+_kept = _Kept()
+
+
+def _vehicles(chase: Any, losses: dict[str, Any]) -> list[dict[str, Any]]:
     vehicles = []
     for p in chase.participants.values():
         if p.kind != "vehicle":
@@ -57,4 +112,4 @@ def render(chase: Any) -> dict[str, Any]:
                 "build_losses": list(losses.get(p.id, [])),
             }
         )
-    return {"chase_id": str(chase.id), "version": chase.version, "vehicles": vehicles}
+    return vehicles

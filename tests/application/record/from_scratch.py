@@ -9,8 +9,9 @@ out from scratch gives, after every step of play (RecordMachine's invariant):
   every system's guards asked afresh (domain/affordances.py ``Judges`` called whole);
 * the track view as stored, its rows kept the same way (application/projections/rows.py) and
   stored a row per participant, only the changed rows written (infrastructure/track_rows.py),
-  equals the view rendered from the chase folded afresh from its log, with nothing kept, its
-  participants in the same order;
+  its places on the track kept while no row's place changed, equals the view rendered from the
+  chase folded afresh from its log, with nothing kept, its participants in the same order; and
+  so does every other view (the vehicles, kept while no vehicle, occupant or Build lost changed);
 * the track view as answered, each participant kept encoded (api/affordances.py) and their
   distances kept (api/distances.py), equals the answer worked out with nothing kept: for the
   Keeper, and for each player's token issued so far.
@@ -29,6 +30,8 @@ import application.participant_steps as steps
 from api import affordances as presented
 from api import distances
 from application.projections import rows
+from application.systems.coc7e import track as coc7e_track
+from application.systems.coc7e import vehicles as coc7e_vehicles
 from domain.affordances import Judges
 from infrastructure.track_rows import KeptRows
 from tests.application.record.play import Play
@@ -39,7 +42,9 @@ def nothing_kept(ledger: Any) -> Iterator[None]:
     """Everything kept between commands set aside for a while (and given back afterwards, so
     that play goes on with what was kept)."""
     with mock.patch.object(steps, "_digests", OrderedDict()), mock.patch.object(steps, "_latest", {}), \
-            mock.patch.object(rows, "_rows", steps.ParticipantSteps()), \
+            mock.patch.object(rows, "_rows", steps.ParticipantSteps()), mock.patch.object(rows, "_last", OrderedDict()), \
+            mock.patch.object(coc7e_track, "_placements", coc7e_track._Placements()), \
+            mock.patch.object(coc7e_vehicles, "_kept", coc7e_vehicles._Kept()), \
             mock.patch.object(ledger.affordances, "steps", steps.ParticipantSteps()), \
             mock.patch.object(ledger.affordances, "_kept", OrderedDict()), \
             mock.patch.object(ledger.affordances, "_chase_kept", OrderedDict()), \
@@ -63,11 +68,14 @@ def kept_is_from_scratch(ledger: Any, play: Play) -> None:
         assert kept == afresh, f"the legal actions kept at version {chase.version} are not the guards' answer afresh"
         assert list(kept["chase"]) == list(afresh["chase"]), f"the chase's legal actions kept at version {chase.version} are not in the guards' order"
     with mock.patch.object(ledger.views, "kept_rows", KeptRows()):  # the rows as the store holds them, not as last written here
-        stored = ledger.read_side.view(chase_id, "track")
+        stored_views = {name: ledger.read_side.view(chase_id, name) for name in ledger.renderers.names(chase.SYSTEM)}
     with nothing_kept(ledger):
-        rendered = ledger.renderers.one(ledger.repository.get(chase_id, projector_func=ledger.runner.projector), "track")
-    differ = sorted(k for k in set(stored) | set(rendered) if stored.get(k) != rendered.get(k))
-    assert not differ, f"the stored track view at version {chase.version} differs from one rendered afresh in {differ}"
+        rendered_views = ledger.renderers.all(ledger.repository.get(chase_id, projector_func=ledger.runner.projector))
+    for name, rendered in rendered_views.items():  # the track view, and the others (the vehicles) kept too
+        stored = stored_views[name]
+        differ = sorted(k for k in set(stored) | set(rendered) if stored.get(k) != rendered.get(k))
+        assert not differ, f"the stored {name} view at version {chase.version} differs from one rendered afresh in {differ}"
+    stored, rendered = stored_views["track"], rendered_views["track"]
     assert list(stored["participants"]) == list(rendered["participants"]), f"the stored participants at version {chase.version} are out of order"
     for token in (None, *play.tokens.values()):
         answers = []
