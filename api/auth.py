@@ -17,17 +17,19 @@ def principal(chase_id: UUID) -> Principal:
 
     A browser's EventSource cannot send the Authorization header: on the stream endpoints a
     ``?ticket=`` from ``POST /chases/<id>/stream-tickets`` stands in for the token."""
-    known = g.get("principal")
+    state = g._get_current_object()  # type: ignore[attr-defined]  # (each use of a proxy looks the context up)
+    known = state.get("principal")
     if known is not None:
         return known
-    header = request.headers.get("Authorization", "")
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    header = req.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
-    ticket = request.args.get("ticket")
-    if not header and ticket and request.endpoint in TICKETED:
-        g.principal = ledger().tickets.redeem(str(chase_id), ticket)
+    ticket = req.args.get("ticket") if not header else None
+    if ticket and req.endpoint in TICKETED:
+        state.principal = ledger().tickets.redeem(str(chase_id), ticket)
     else:
-        g.principal = ledger().authenticate(chase_id, token.strip() if scheme.lower() == "bearer" else None)
-    return g.principal
+        state.principal = ledger().authenticate(chase_id, token.strip() if scheme.lower() == "bearer" else None)
+    return state.principal
 
 
 def install(app: Flask) -> None:
@@ -36,6 +38,7 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def authenticate_chase_requests() -> None:
-        chase_id = (request.view_args or {}).get("chase_id")
-        if chase_id is not None and request.method != "OPTIONS":
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        chase_id = (req.view_args or {}).get("chase_id")
+        if chase_id is not None and req.method != "OPTIONS":
             principal(chase_id)

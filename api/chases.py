@@ -20,6 +20,9 @@ from application.dice import DiceChoice
 blp = Blueprint("chases", __name__, url_prefix="/chases", description="Chases of every game system: create one, read its views, end it")
 
 
+ANSWER_FIELDS = frozenset(s.CommandResult._declared_fields)  # (made once: every command's answer is checked against them)
+
+
 def dice(data: dict[str, Any]) -> DiceChoice:
     """The roll's dice; table dice are recorded as entered by whoever's token sent them."""
     return DiceChoice(faces=data.get("table_dice"), source=data.get("dice"), entered_by=g.principal.name, entropy=data["entropy"])
@@ -38,7 +41,7 @@ def result(
     what a command creates (``participant_id``, ``obstacle_id``, ``request_id``,
     ``keeper_token``). Headers: its version (ETag), its chain head, and for a 201 the
     ``Location`` of what was created."""
-    stray = set(created) - set(s.CommandResult._declared_fields)
+    stray = created.keys() - ANSWER_FIELDS
     if stray:  # the answer's schema would drop it unseen (a roll passed as ``roll=`` once was)
         raise TypeError(f"a command's answer has no field {sorted(stray)}: rolls go in rolls, decisions in outcome")
     if not prefers_minimal():

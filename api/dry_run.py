@@ -35,7 +35,10 @@ _TRUE, _FALSE = ("true", "1"), ("false", "0", "")
 
 def asked() -> bool:
     """Whether the request asks for a dry run; anything but true or false is a 422 naming it."""
-    value = request.args.get("dry_run", "").strip().lower()
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    if not req.query_string:  # (most commands: no query to parse)
+        return False
+    value = req.args.get("dry_run", "").strip().lower()
     if value not in _TRUE + _FALSE:
         raise InvalidInput("dry_run", "must be true or false")
     return value in _TRUE
@@ -65,10 +68,11 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def refuse_a_dry_run_there_is_none_of() -> None:
-        if request.method in ("GET", "HEAD", "OPTIONS") or not asked():
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        if req.method in ("GET", "HEAD", "OPTIONS") or not asked():
             return
-        view = current_app.view_functions.get(request.endpoint or "")
-        handler = getattr(getattr(view, "view_class", None), request.method.lower(), view)
+        view = current_app.view_functions.get(req.endpoint or "")
+        handler = getattr(getattr(view, "view_class", None), req.method.lower(), view)
         if not getattr(handler, "has_dry_run", False):
             raise InvalidInput("dry_run", "this command has no dry run: send it without dry_run to record it")
 

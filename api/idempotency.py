@@ -41,12 +41,15 @@ class IdempotencyKeyDoc(BasePlugin):
 
 
 def _key() -> str | None:
-    if request.method != "POST" or HEADER not in request.headers:
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    if req.method != "POST":
         return None
-    view = current_app.view_functions.get(request.endpoint or "")
+    key = req.headers.get(HEADER)
+    if key is None:
+        return None
+    view = current_app.view_functions.get(req.endpoint or "")
     if getattr(getattr(view, "view_class", None), "own_idempotency_key", False):
         return None
-    key = request.headers[HEADER]
     if not 1 <= len(key) <= MAX_KEY or not key.isprintable():
         raise InvalidInput(HEADER, f"must be 1 to {MAX_KEY} printable characters")
     return key
@@ -104,8 +107,9 @@ def install(app: Flask) -> None:
 
     @app.after_request
     def keep_the_answer(response: Response) -> Response:
-        claim = g.pop("idempotency_claim", None)
-        if claim is not None and g.get("dry_run"):  # recorded nothing: the key stays free for the real command
+        state = g._get_current_object()  # type: ignore[attr-defined]
+        claim = state.pop("idempotency_claim", None)
+        if claim is not None and state.get("dry_run"):  # recorded nothing: the key stays free for the real command
             ledger().retries.abandon(claim)
         elif claim is not None:
             headers = {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers}
@@ -114,9 +118,10 @@ def install(app: Flask) -> None:
 
     @app.teardown_request
     def let_go(error: BaseException | None) -> None:
-        token = g.pop("idempotency_token", None)
+        state = g._get_current_object()  # type: ignore[attr-defined]
+        token = state.pop("idempotency_token", None)
         if token is not None:
             PENDING.reset(token)
-        claim = g.pop("idempotency_claim", None)  # still here: no answer was sent
+        claim = state.pop("idempotency_claim", None)  # still here: no answer was sent
         if claim is not None:
             ledger().retries.abandon(claim)

@@ -7,12 +7,14 @@ object, and the second start either raises "threads can only be started once" in
 1,000 open streams, tests/e2e/test_streams_at_scale.py). Upstream fixed it with a lock
 (alisaifee/limits pull request 352, merged after 5.8.0); until a release carries it, the same lock
 is put here. flask-limiter builds its Redis fallback as ``MemoryStorage()`` itself, so the class
-is fixed in place rather than a subclass registered beside it.
+is fixed in place rather than a subclass registered beside it. The same patch starts an expiry at
+most once a second (``EXPIRE_EVERY``), not a thread every few requests.
 """
 from __future__ import annotations
 
 import logging
 import threading
+import time
 
 import limits
 from limits.storage import MemoryStorage
@@ -20,14 +22,22 @@ from limits.storage import MemoryStorage
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
 FIXED_AFTER = (5, 8, 0)  # the newest release without upstream's lock
+EXPIRE_EVERY = 1.0  # seconds between expiries of old entries, at most
+_NEXT = "_chase_ledger_next_expiry"  # when a hit may start the next one (on the storage)
 
 
 def _schedule_expiry(self: MemoryStorage) -> None:
+    # At most one expiry a second (limits runs one 10 ms after any hit when none is running: a
+    # new thread every few requests, each start waiting for the thread to run). Expiring only
+    # frees memory: a count or a moving window reads its own entries' times (limits' memory.py).
+    if time.monotonic() < self.__dict__.get(_NEXT, 0.0):
+        return
     with _lock:
         if not self.timer.is_alive():
             timer = threading.Timer(0.01, self._MemoryStorage__expire_events)  # type: ignore[attr-defined]
             timer.daemon = True  # an idle timer never holds a stopping worker
             self.timer = timer
+            self.__dict__[_NEXT] = time.monotonic() + EXPIRE_EVERY
             timer.start()
 
 

@@ -56,11 +56,14 @@ def install(app: Flask, metrics_token: str | None) -> None:
             metrics.count(method, route, status, elapsed, command=method not in READS and route.startswith("/chases/<uuid:chase_id>") and not route.endswith("/stream-tickets"))
         except Exception:  # noqa: BLE001 - counting never fails a request
             log.warning("request not counted in the metrics", exc_info=True)
-        # The path only: a query may hold a stream ticket, which has no business in the logs.
-        log.info("%s %s %s", method, path, status, extra={
-            "request_id": request_id, "method": method, "path": path, "route": route, "status": status,
-            "duration_ms": round(elapsed * 1000, 3), "chase_id": str((req.view_args or {}).get("chase_id") or "") or None,
-        })
+        if log.isEnabledFor(logging.INFO):
+            # The path only: a query may hold a stream ticket, which has no business in the logs.
+            # The record is made as ``log.info`` makes it, without looking up the stack for the
+            # caller's file and line, which no line shows (always this function).
+            log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, "%s %s %s", (method, path, status), None, "finish", {
+                "request_id": request_id, "method": method, "path": path, "route": route, "status": status,
+                "duration_ms": round(elapsed * 1000, 3), "chase_id": str((req.view_args or {}).get("chase_id") or "") or None,
+            }))
         return response
 
     @app.teardown_request

@@ -53,10 +53,16 @@ def _parse_constant(name: str) -> Any:
     return _Unrepresentable(f"a number, not {name} (not JSON)")
 
 
+# One decoder, made once (``json.loads`` with hooks makes a new one, and its scanner, for every body).
+_DECODER = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+
+
 def decode_json(raw: bytes | str) -> Any:
     """The body as JSON, each number that no store can hold kept as a marker for ``screen``."""
     text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw  # RFC 8259 section 8.1: a BOM may be ignored
-    return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+    if text.startswith("\ufeff"):  # a second one: refused in json.loads's words
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _DECODER.decode(text)
 
 
 def text_problem(value: str) -> str | None:
@@ -72,8 +78,18 @@ def text_problem(value: str) -> str | None:
     return None
 
 
+def _plain_text(value: str) -> bool:
+    """Text that is certainly fine (ASCII without NUL, not too long): nothing to work out."""
+    return value.isascii() and len(value) <= MAX_TEXT and "\x00" not in value
+
+
 def screen(value: Any) -> Any:
     """marshmallow-shaped messages for every value no store can hold ({field: [message]}), or None."""
+    kind = type(value)  # the usual types first, exactly (a body is parsed from JSON)
+    if kind is str and _plain_text(value):
+        return None
+    if kind is int:
+        return None if STORE_INT_MIN <= value <= STORE_INT_MAX else [WHOLE]
     if isinstance(value, _Unrepresentable):
         return [value.message]
     if isinstance(value, str):
@@ -88,9 +104,14 @@ def screen(value: Any) -> Any:
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     errors: dict[Any, Any] = {}
     for key, item in items:
-        if isinstance(key, str) and (why := text_problem(key)):
+        if type(key) is str and _plain_text(key):
+            pass
+        elif isinstance(key, str) and (why := text_problem(key)):
             errors[key] = [f"the name of this entry {why}"]
-        elif (found := screen(item)) is not None:
+            continue
+        if (type(item) is str and _plain_text(item)) or item is None or type(item) is bool:
+            continue
+        if (found := screen(item)) is not None:
             errors[key] = found
     return errors or None
 
@@ -133,6 +154,7 @@ class SchemaReusingParser(FlaskParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._schemas: dict[type, ma.Schema] = {}
+        self._loaders: dict[str, Any] = {}
 
     def _get_schema(self, argmap: Any, req: Any) -> ma.Schema:
         if isinstance(argmap, type) and issubclass(argmap, ma.Schema):
@@ -141,6 +163,13 @@ class SchemaReusingParser(FlaskParser):
                 schema = self._schemas.setdefault(argmap, argmap())
             return schema
         return super()._get_schema(argmap, req)
+
+    def _get_loader(self, location: str) -> Any:
+        # (webargs makes a set of every location to check the name against, at each request)
+        loader = self._loaders.get(location)
+        if loader is None:
+            loader = self._loaders.setdefault(location, super()._get_loader(location))
+        return loader
 
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):

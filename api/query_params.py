@@ -39,17 +39,18 @@ def known(handler: Any) -> frozenset[str]:
 
 
 def unknown_parameters() -> Response | None:
-    if request.method == "OPTIONS" or not request.args:
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    if req.method == "OPTIONS" or not req.query_string or not req.args:
         return None
-    view = current_app.view_functions.get(request.endpoint or "")
+    view = current_app.view_functions.get(req.endpoint or "")
     view_class = getattr(view, "view_class", None)
     if view_class is None:  # not an operation of the API document (static files, /metrics)
         return None
-    handler = getattr(view_class, "get" if request.method == "HEAD" else request.method.lower(), None)
+    handler = getattr(view_class, "get" if req.method == "HEAD" else req.method.lower(), None)
     if handler is None:
         return None  # 405, answered by Flask
-    allowed = known(handler) | (ON_EVERY_COMMAND if request.method not in ("GET", "HEAD") else frozenset())
-    unknown = sorted(set(request.args) - allowed)
+    allowed = known(handler) | (ON_EVERY_COMMAND if req.method not in ("GET", "HEAD") else frozenset())
+    unknown = sorted(set(req.args) - allowed)
     if not unknown:
         return None
     takes = ", ".join(sorted(allowed - ON_EVERY_COMMAND)) or "none"

@@ -115,8 +115,13 @@ def install(app: Flask) -> None:
     app.json.sort_keys = False  # keep the views' own order: chase first, then details
     @app.after_request
     def preference_applied(response: Response) -> Response:
+        if request.method == "GET":  # (never minimal: reads answer in full)
+            return response
         if prefers_minimal() and response.status_code < 300:
             response.headers["Preference-Applied"] = "return=minimal"
-        if request.method != "GET":
+        headers = response.headers
+        if "Vary" in headers:
             response.vary.add("Prefer")
+        else:  # what ``vary.add`` writes, without parsing and rewriting the header
+            headers["Vary"] = "Prefer"
         return response

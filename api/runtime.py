@@ -8,6 +8,19 @@ from typing import Any, Callable
 from flask import current_app
 
 _lock = threading.Lock()
+# How many forks this process is from the one that imported this module: a ledger built in the
+# parent (its connections, its threads) is never used by a child, which builds its own. Counted
+# at each fork rather than asking os.getpid() at each use: a system call, several per request.
+_forks = 0
+
+
+def _forked() -> None:
+    global _forks, _lock
+    _forks += 1
+    _lock = threading.Lock()  # another thread of the parent may have held it at the fork
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def ledger() -> Any:
@@ -17,12 +30,13 @@ def ledger() -> Any:
 def ledger_of(app: Any) -> Any:
     """The ledger of ``app`` in this process (also outside a request: the live streams)."""
     holder = app.extensions["chase_ledger"]
-    if holder.get("pid") != os.getpid():
+    built = holder.get("built")
+    if built is None or built[0] != _forks:
         with _lock:
-            if holder.get("pid") != os.getpid():
-                holder["ledger"] = holder["build"]()
-                holder["pid"] = os.getpid()
-    return holder["ledger"]
+            built = holder.get("built")
+            if built is None or built[0] != _forks:
+                built = holder["built"] = (_forks, holder["build"]())
+    return built[1]
 
 
 def install(app: Any, build: Callable[[], Any]) -> None:

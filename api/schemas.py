@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, missing, validate
+from marshmallow.decorators import POST_DUMP, PRE_DUMP
 
 from api import view_docs as docs
 from api.paging import Limit, Next
@@ -136,6 +137,27 @@ class CommandResult(Schema):
     chases = fields.List(fields.Dict(), metadata={"description": "chases the command made (a chase split up): each {chase_id, keeper_token (shown once), chase (its track view)}"})
     keeper_token = fields.String(metadata={"description": "only when a chase is created: the Keeper's token, shown once"})
     request_id = fields.Integer()
+
+    def dump(self, obj: Any, *, many: bool | None = None) -> Any:
+        """marshmallow's dump of a command's answer (api.chases.result: a dict), field by field
+        in the schema's order, without marshmallow's walk through accessors and defaults for
+        each (every command's answer passes here, bench/http_profile.py). Anything else: marshmallow's."""
+        plain = self._plain_fields()
+        if plain is None or many or self.many or type(obj) is not dict:
+            return super().dump(obj, many=many)
+        return {key: field._serialize(obj[name], name, obj) for name, key, field in plain if name in obj}
+
+    def _plain_fields(self) -> tuple[tuple[str, str, fields.Field], ...] | None:
+        """(name, key, field) of each field dumped as read, in order; None when a field or a hook
+        needs marshmallow's own walk (a default, an attribute of another name, a dump hook)."""
+        found = self.__dict__.get("_plain", False)
+        if found is False:
+            plain = tuple((name, field.data_key or name, field) for name, field in self.dump_fields.items())
+            needs_walk = self._hooks[PRE_DUMP] or self._hooks[POST_DUMP] or any(
+                f.dump_default is not missing or f.attribute is not None or not f._CHECK_ATTRIBUTE or "." in n for n, _, f in plain
+            )
+            found = self.__dict__["_plain"] = None if needs_walk else plain
+        return found
 
 
 class ParticipantView(Schema):

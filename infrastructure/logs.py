@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from contextvars import ContextVar
 from typing import Any
 
@@ -28,13 +29,40 @@ class RequestIdFilter(logging.Filter):
 
 
 class JsonLines(JsonFormatter):
-    """python-json-logger's JSON lines, encoded by one encoder made once: the library makes a new
-    ``json.JSONEncoder`` for every record (``json.dumps`` with ``cls`` and ``default``), a tenth of
-    the time a request's log line takes. The same arguments, so the same text."""
+    """python-json-logger's JSON lines, the same text made with less work: one encoder made once
+    (the library makes a new ``json.JSONEncoder`` for every record), the time formatted once a
+    second (the format has no finer field) and the fields gathered in one pass, in the library's
+    order (its format, then the record's extras). A record it handles otherwise (a dict as the
+    message, an exception or a stack, defaults or static fields) goes through the library."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._encoder = self.json_encoder(default=self.json_default, indent=self.json_indent, ensure_ascii=self.json_ensure_ascii)
+        self._fields = tuple((field, self.rename_fields.get(field, field)) for field in self._required_fields)
+        self._plain = not (self.defaults or self.static_fields or self.timestamp or self.rename_fields_keep_missing)
+        self._second: tuple[int, str, str | None] = (-1, "", None)
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        if not datefmt or self.converter is not time.localtime:
+            return super().formatTime(record, datefmt)
+        second, cached = int(record.created), self._second
+        if cached[0] != second or cached[2] != datefmt:  # (threads may race here: to the same text)
+            cached = self._second = (second, super().formatTime(record, datefmt), datefmt)
+        return cached[1]
+
+    def format(self, record: logging.LogRecord) -> str:
+        if not self._plain or isinstance(record.msg, dict) or record.exc_info or record.exc_text or record.stack_info:
+            return super().format(record)
+        record.message = record.getMessage()
+        if "asctime" in self._required_fields:
+            record.asctime = self.formatTime(record, self.datefmt)
+        values = record.__dict__
+        log_data = {renamed: values.get(field) for field, renamed in self._fields}
+        skip, rename = self._skip_fields, self.rename_fields
+        for key, value in values.items():  # merge_record_extra's test, inlined
+            if key not in skip and not (hasattr(key, "startswith") and key.startswith("_")):
+                log_data[rename.get(key, key)] = value
+        return self.serialize_log_record(self.process_log_record(log_data))
 
     def jsonify_log_record(self, log_data: Any) -> str:
         if self.json_serializer is not json.dumps:  # (a serializer of one's own: called as the library calls it)

@@ -153,3 +153,34 @@ def test_chase_serve_adds_up_every_workers_counts(tmp_path: Path):
         assert served.errors_logged() == []
     finally:
         served.stop()
+
+
+def test_log_lines_are_python_json_loggers_own_lines():
+    from pythonjsonlogger.json import JsonFormatter
+
+    from infrastructure.logs import JsonLines
+
+    # Given our formatter and python-json-logger's own, set up as configure() sets ours
+    fmt = "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s"
+    options = {"rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"}, "datefmt": "%Y-%m-%dT%H:%M:%S%z"}
+    ours, library = JsonLines(fmt, **options), JsonFormatter(fmt, **options)
+    log = logging.getLogger("chase_ledger.requests")
+
+    def record(msg: object, *args: object, exc_info: object = None, **extra: object) -> logging.LogRecord:
+        return log.makeRecord(log.name, logging.INFO, __file__, 1, msg, args, exc_info, "finish", {"request_id": "r-1", **extra})
+
+    try:
+        raise ValueError("spoilt")
+    except ValueError:
+        import sys
+
+        failure = sys.exc_info()
+    # When each writes a request's line, a line in other words, a dict, an exception
+    records = [
+        record("%s %s %s", "POST", "/chases/c-1/dice-rolls", 200, method="POST", path="/chases/c-1/dice-rolls", route="/chases/<uuid:chase_id>/dice-rolls", status=200, duration_ms=1.25, chase_id=None),
+        record("rolled %s for %s", "1D6", "Élodie ✓", version=3, _hidden=1),
+        record({"event": "replayed", "keys": [1, 2]}),
+        record("failed", exc_info=failure),
+    ]
+    # Then the lines are the same text: keys, their order and values
+    assert [ours.format(r) for r in records] == [library.format(r) for r in records]

@@ -71,3 +71,32 @@ def test_the_lock_is_put_in_only_on_a_release_of_limits_without_its_own():
     # The release installed (5.8.0) lacks it; a later one, carrying upstream's fix, is left alone
     assert needs_the_lock("5.8.0") and needs_the_lock("4.7")
     assert not needs_the_lock("5.9.0") and not needs_the_lock("6.0.0.dev1")
+
+
+def test_requests_one_after_another_start_one_expiry_not_a_thread_every_few(monkeypatch):
+    from api import limits_memory
+
+    make_thread_safe()
+    monkeypatch.setattr(limits_memory, "EXPIRE_EVERY", 3600.0, raising=False)  # (a second on a server: one hour here, however slow the host)
+    # Given the API's in-memory counts, whose first expiry has run
+    storage = MemoryStorage()
+    storage.timer.join()
+    started: list[threading.Timer] = []
+
+    class CountedTimer(threading.Timer):
+        def start(self) -> None:
+            started.append(self)
+            super().start()
+
+    monkeypatch.setattr(threading, "Timer", CountedTimer)
+    limiter, limit = MovingWindowRateLimiter(storage), parse("1000 per minute")
+
+    # When fifty requests are counted, each after the last one's expiry has run
+    for _ in range(50):
+        assert limiter.hit(limit, "token:abc")
+        storage.timer.join()
+
+    # Then one expiry thread was started for them all (limits starts one per hit it finds none
+    # running), and every request was counted
+    assert len(started) == 1
+    assert limiter.get_window_stats(limit, "token:abc").remaining == 1000 - 50
