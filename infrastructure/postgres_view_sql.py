@@ -12,9 +12,13 @@ ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
 # too; so a server crash can only lose view writes made after the last event commit: views
 # behind their events, with a tracking position no further, which the projector (or the
 # chase's next command) fills in.
+# The parameter: one JSON array of six arrays of rows (PostgresChaseViews._params): the chases'
+# heads, track rows upserted, track rows deleted, chases written whole, roll rows, facts.
 WRITE_VIEWS = """
-WITH t AS (
-    SELECT * FROM unnest(%b::text[], %b::bigint[], %b::bigint[], %b::text[]) AS t(c, e, v, d)
+WITH given AS (
+    SELECT %s::jsonb AS j
+), t AS (
+    SELECT x->>0 AS c, (x->>1)::bigint AS e, (x->>2)::bigint AS v, x->>3 AS d FROM given, jsonb_array_elements(given.j->0) AS x
     {unsynced}
 ), fresh AS (
     INSERT INTO {tracks} SELECT c, v, '', '', d::jsonb FROM t WHERE e = 0
@@ -25,7 +29,7 @@ WITH t AS (
 ), written AS (
     SELECT chase_id FROM fresh UNION ALL SELECT chase_id FROM moved
 ), up AS (
-    SELECT * FROM unnest(%b::text[], %b::text[], %b::integer[], %b::text[]) AS u(c, p, o, d)
+    SELECT x->>0 AS c, x->>1 AS p, (x->>2)::integer AS o, x->>3 AS d FROM given, jsonb_array_elements(given.j->1) AS x
 ), kept_rows AS (
     INSERT INTO {track_rows} SELECT c, p, o, d::jsonb FROM up WHERE c IN (SELECT chase_id FROM written)
     ON CONFLICT (chase_id, participant_id) DO UPDATE SET ord = excluded.ord, doc = excluded.doc
@@ -33,24 +37,22 @@ WITH t AS (
     -- the rows deleted, and on a chase written whole every row not written now: never a row
     -- upserted above (one statement must not touch a row twice)
     DELETE FROM {track_rows} AS r WHERE r.chase_id IN (SELECT chase_id FROM written) AND (
-        (r.chase_id, r.participant_id) IN (SELECT * FROM unnest(%b::text[], %b::text[]))
-        OR (r.chase_id = ANY(%b::text[]) AND (r.chase_id, r.participant_id) NOT IN (SELECT c, p FROM up))
+        (r.chase_id, r.participant_id) IN (SELECT x->>0, x->>1 FROM given, jsonb_array_elements(given.j->2) AS x)
+        OR (r.chase_id IN (SELECT jsonb_array_elements_text(given.j->3) FROM given) AND (r.chase_id, r.participant_id) NOT IN (SELECT c, p FROM up))
     )
 ), rolls AS (
     INSERT INTO {rolls}
-    SELECT c, s, v, a, p, pu, r, so, false, NULL, NULL, d::jsonb FROM unnest(
-        %b::text[], %b::bigint[], %b::bigint[], %b::bigint[], %b::text[], %b::text[], %b::integer[], %b::text[], %b::text[]
-    ) AS x(c, s, v, a, p, pu, r, so, d)
-    WHERE x.c IN (SELECT chase_id FROM written)
-    ORDER BY c, s
+    SELECT x->>0, (x->>1)::bigint, (x->>2)::bigint, (x->>3)::bigint, x->>4, x->>5, (x->>6)::integer, x->>7, false, NULL, NULL, (x->>8)::jsonb
+    FROM given, jsonb_array_elements(given.j->4) AS x
+    WHERE x->>0 IN (SELECT chase_id FROM written)
+    ORDER BY x->>0, (x->>1)::bigint
     ON CONFLICT DO NOTHING
 ), facts AS (
     INSERT INTO {facts}
-    SELECT c, v, i, a, k, p, at, false, NULL, d::jsonb FROM unnest(
-        %b::text[], %b::bigint[], %b::integer[], %b::bigint[], %b::text[], %b::text[], %b::text[], %b::text[]
-    ) AS f(c, v, i, a, k, p, at, d)
-    WHERE f.c IN (SELECT chase_id FROM written)
-    ORDER BY c, v, i
+    SELECT x->>0, (x->>1)::bigint, (x->>2)::integer, (x->>3)::bigint, x->>4, x->>5, x->>6, false, NULL, (x->>7)::jsonb
+    FROM given, jsonb_array_elements(given.j->5) AS x
+    WHERE x->>0 IN (SELECT chase_id FROM written)
+    ORDER BY x->>0, (x->>1)::bigint, (x->>2)::integer
     ON CONFLICT DO NOTHING
 )
 SELECT chase_id FROM written
