@@ -59,12 +59,14 @@ def install(app: Flask, metrics_token: str | None) -> None:
         if log.isEnabledFor(logging.INFO):
             # The path only: a query may hold a stream ticket, which has no business in the logs.
             # The record is made as ``log.info`` makes it, without looking up the stack for the
-            # caller's file and line, which no line shows (always this function).
-            log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, "%s %s %s", (method, path, status), None, "finish", {
+            # caller's file and line (always this function: named here, for a format that shows them).
+            log.handle(log.makeRecord(log.name, logging.INFO, __file__, LOG_LINE, "%s %s %s", (method, path, status), None, finish.__name__, {
                 "request_id": request_id, "method": method, "path": path, "route": route, "status": status,
                 "duration_ms": round(elapsed * 1000, 3), "chase_id": str((req.view_args or {}).get("chase_id") or "") or None,
             }))
         return response
+
+    LOG_LINE = finish.__code__.co_firstlineno  # where the request log line is made: this hook (its first line)
 
     @app.teardown_request
     def forget(_: BaseException | None) -> None:

@@ -83,13 +83,21 @@ def _plain_text(value: str) -> bool:
     return value.isascii() and len(value) <= MAX_TEXT and "\x00" not in value
 
 
+def _certainly_fine(value: Any) -> bool:
+    """Most of a body (plain text, a whole number a store holds, true, false, null), told by its
+    exact type before any general check: every command's body passes here."""
+    kind = type(value)
+    if kind is str:
+        return _plain_text(value)
+    if kind is int:
+        return STORE_INT_MIN <= value <= STORE_INT_MAX
+    return value is None or kind is bool
+
+
 def screen(value: Any) -> Any:
     """marshmallow-shaped messages for every value no store can hold ({field: [message]}), or None."""
-    kind = type(value)  # the usual types first, exactly (a body is parsed from JSON)
-    if kind is str and _plain_text(value):
+    if _certainly_fine(value):
         return None
-    if kind is int:
-        return None if STORE_INT_MIN <= value <= STORE_INT_MAX else [WHOLE]
     if isinstance(value, _Unrepresentable):
         return [value.message]
     if isinstance(value, str):
@@ -104,14 +112,10 @@ def screen(value: Any) -> Any:
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     errors: dict[Any, Any] = {}
     for key, item in items:
-        if type(key) is str and _plain_text(key):
-            pass
-        elif isinstance(key, str) and (why := text_problem(key)):
+        if isinstance(key, str) and not _plain_text(key) and (why := text_problem(key)):
             errors[key] = [f"the name of this entry {why}"]
             continue
-        if (type(item) is str and _plain_text(item)) or item is None or type(item) is bool:
-            continue
-        if (found := screen(item)) is not None:
+        if not _certainly_fine(item) and (found := screen(item)) is not None:
             errors[key] = found
     return errors or None
 

@@ -11,6 +11,8 @@ _lock = threading.Lock()
 # How many forks this process is from the one that imported this module: a ledger built in the
 # parent (its connections, its threads) is never used by a child, which builds its own. Counted
 # at each fork rather than asking os.getpid() at each use: a system call, several per request.
+# It relies on the server forking with os.fork(), which runs the hooks registered here: gunicorn
+# and RQ do (`chase serve`, `chase worker`); a server that forks behind Python's back would not.
 _forks = 0
 
 

@@ -152,9 +152,11 @@ class CommandResult(Schema):
         needs marshmallow's own walk (a default, an attribute of another name, a dump hook)."""
         found = self.__dict__.get("_plain", False)
         if found is False:
-            plain = tuple((name, field.data_key or name, field) for name, field in self.dump_fields.items())
+            plain = tuple((name, name if field.data_key is None else field.data_key, field) for name, field in self.dump_fields.items())
             needs_walk = self._hooks[PRE_DUMP] or self._hooks[POST_DUMP] or any(
-                f.dump_default is not missing or f.attribute is not None or not f._CHECK_ATTRIBUTE or "." in n for n, _, f in plain
+                f.dump_default is not missing or f.attribute is not None or not f._CHECK_ATTRIBUTE or "." in n
+                or type(f).serialize is not fields.Field.serialize  # a field that dumps itself its own way
+                for n, _, f in plain
             )
             found = self.__dict__["_plain"] = None if needs_walk else plain
         return found

@@ -10,7 +10,7 @@ inputs did not change since the last answer keep theirs (application/participant
 
 The chase's own commands (add a participant, cut to the chase, deal cards, place a fork, ...)
 are kept the same way: while the chase's fields and every participant are as they were
-(compared as bytes: participant_steps.digest), the last answer stands, but for the record's
+(compared as bytes: application/chase_digest.py), the last answer stands, but for the record's
 commands whose guards read what every command moves (undo, rewind, redo:
 domain/affordances.py ``bookkeeping_actions``), asked afresh each time. A dice roll changes
 neither, so its answer asks four guards of the chase instead of some twenty.
@@ -24,7 +24,8 @@ from collections import OrderedDict
 from typing import Any, Callable, Mapping
 from uuid import UUID
 
-from application.participant_steps import Digest, ParticipantSteps, digest
+from application.chase_digest import Digest, digest
+from application.participant_steps import ParticipantSteps
 from application.runner import CommandRunner
 from domain.affordances import Judges, Legal, Refusal, bookkeeping_actions
 

@@ -19,8 +19,9 @@ import json
 import math
 import re
 from decimal import Decimal
-from json.encoder import c_make_encoder, encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
-from typing import Any, Callable
+from typing import Any
+
+from domain.json_encoding import encoder_made_once
 
 INTEGER_MAX = 2**53 - 1  # RFC 8785 3.2.2.3 / RFC 7493 2.2: integers a double holds exactly
 
@@ -31,18 +32,6 @@ _ESCAPED = re.compile(r'["\\\x00-\x1f]')
 # json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False), its encoder made
 # once: json.dumps makes a new one for every call with arguments of its own.
 _SORTED_COMPACT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def encoder_made_once(e: json.JSONEncoder) -> Callable[[Any], str]:
-    """``e.encode``, its C encoder made once: ``encode`` makes one (and a closure or two) for
-    every call, a third of the time it takes on an event's record. The same encoder with the
-    same arguments, so the same text; without the check for a value that holds itself, which a
-    record (JSON, read from an event) never does."""
-    if c_make_encoder is None or e.indent is not None:  # (no C accelerator: the standard library's way)
-        return e.encode
-    strings = encode_basestring_ascii if e.ensure_ascii else encode_basestring
-    encoder = c_make_encoder(None, e.default, strings, None, e.key_separator, e.item_separator, e.sort_keys, e.skipkeys, e.allow_nan)
-    return lambda value: "".join(encoder(value, 0))
 
 
 sorted_compact = encoder_made_once(_SORTED_COMPACT)

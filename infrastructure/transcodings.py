@@ -20,7 +20,7 @@ from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent, Trans
 
 from application.plugins import GameSystem
 from domain.chain import AS_RECORDED, recorded_data
-from domain.jcs import encoder_made_once
+from domain.json_encoding import encoder_made_once
 from domain.track import Track
 
 VERSION_KEY = "class_version"

@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import json
 
-from domain.jcs import encoder_made_once
+from domain.json_encoding import encoder_made_once
 
 _SPACE = 1 << 256
 # json.dumps(message) as DESIGN.md 4 specifies it, the standard library's default encoder made once.

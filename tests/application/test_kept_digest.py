@@ -1,4 +1,4 @@
-"""A chase's digest (application/participant_steps.py) is stepped from the one before by what the
+"""A chase's digest (application/chase_digest.py) is stepped from the one before by what the
 events say they changed; the chase's fields' bytes are kept when the events say they changed
 none. Whatever is kept must be what the chase holds, or what is worked out from it goes stale.
 """
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from application.participant_steps import Digest, digest
+from application.chase_digest import Digest, digest
 from domain.dice import TableDice
 from domain.rules.coc7e import chase_events
 from tests.application.record.from_scratch import digest_holds

@@ -2,7 +2,7 @@
 ledger's (infrastructure/transcodings.py ChaseTranscoder) only makes its encoder once."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta, timezone
 
 from eventsourcing.persistence import JSONTranscoder
 from hypothesis import given, strategies as st

@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from application.participant_steps import Digest, digest
+from application.chase_digest import Digest, digest
 
 
 def render(chase: Any) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """What is kept from one command to the next for a big chase (issue 12 part 6) is what working it
 out from scratch gives, after every step of play (RecordMachine's invariant):
 
-* the digest each chase object kept (application/participant_steps.py: its fields' and
+* the digest each chase object kept (application/chase_digest.py: its fields' and
   participants' bytes, stepped from the last one by what the events say they changed) is what
   the chase holds: an event that changes a field or a participant it does not declare fails it;
 * each participant's legal actions, kept while their inputs stand (application/participant_steps.py),
@@ -26,6 +26,7 @@ from typing import Any, Iterator
 from unittest import mock
 from uuid import UUID
 
+import application.chase_digest as digests
 import application.participant_steps as steps
 from api import affordances as presented
 from api import distances
@@ -41,7 +42,7 @@ from tests.application.record.play import Play
 def nothing_kept(ledger: Any) -> Iterator[None]:
     """Everything kept between commands set aside for a while (and given back afterwards, so
     that play goes on with what was kept)."""
-    with mock.patch.object(steps, "_digests", OrderedDict()), mock.patch.object(steps, "_latest", {}), \
+    with mock.patch.object(digests, "_digests", OrderedDict()), mock.patch.object(digests, "_latest", {}), \
             mock.patch.object(rows, "_rows", steps.ParticipantSteps()), mock.patch.object(rows, "_last", OrderedDict()), \
             mock.patch.object(coc7e_track, "_placements", coc7e_track._Placements()), \
             mock.patch.object(coc7e_vehicles, "_kept", coc7e_vehicles._Kept()), \
@@ -57,9 +58,9 @@ def nothing_kept(ledger: Any) -> Iterator[None]:
 def kept_is_from_scratch(ledger: Any, play: Play) -> None:
     chase_id = UUID(play.chase_id)
     chase = ledger.repository.get(chase_id, projector_func=ledger.runner.projector)  # folded afresh, a copy of its own
-    kept_digest = steps._latest.get(chase_id)
+    kept_digest = digests._latest.get(chase_id)
     held = kept_digest and kept_digest[1]()
-    if held is not None and steps.state_key(held) == kept_digest[0]:
+    if held is not None and digests.state_key(held) == kept_digest[0]:
         assert digest_holds(kept_digest[2], held), f"the digest kept at version {held.version} is not what the chase holds: an event changed what it did not declare"
     judges = ledger.affordances.by_system.get(chase.SYSTEM)
     if isinstance(judges, Judges):
@@ -87,10 +88,10 @@ def kept_is_from_scratch(ledger: Any, play: Play) -> None:
         assert answers[0] == answers[1], f"the track view answered at version {chase.version} is not the one worked out afresh"
 
 
-def digest_holds(kept: steps.Digest, chase: Any) -> bool:
+def digest_holds(kept: digests.Digest, chase: Any) -> bool:
     """Whether a digest kept is what ``chase`` holds now: its fields and participants decode to
     the chase's, though their bytes may differ (a value equal but made another way)."""
-    afresh = steps.Digest.of(chase)
+    afresh = digests.Digest.of(chase)
     return (
         all(_same(a, b) for a, b in zip(kept.fields, afresh.fields))
         and list(kept.states) == list(afresh.states)
