@@ -34,7 +34,7 @@ def _aboard_or_vehicle(p: Any) -> bool:
 
 
 class _Kept:
-    """Each chase's vehicles as last rendered, with the state's digest (application/participant_steps.py),
+    """Each chase's vehicles as last rendered, with the state's digest (application/chase_digest.py),
     the Build lost (as bytes) and who is a vehicle or aboard one: the same vehicles while the
     events since changed none of those (a roll, a participant on foot joining; issue 12 part 6:
     never a walk through 1,000 participants for the few vehicles)."""

@@ -25,7 +25,7 @@ class ParticipantAdded(Event):
         return (self.participant["id"],)
 
     def chase_fields_changed(self) -> tuple[str, ...]:
-        """The chase's own fields applying this changes (application/participant_steps.py)."""
+        """The chase's own fields applying this changes (application/chase_digest.py)."""
         return ()
 
 
