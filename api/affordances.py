@@ -17,6 +17,7 @@ projections write (token-free, the same for every reader); this adds, when answe
   ``obstacles``) or null, ``obstacle_ahead_id`` its id.
 
 A view of a past version (``?version=``) is read-only: every ``actions`` list is empty there.
+With ``Prefer: actions=compact`` each participant's actions are said once (api/compact_actions.py).
 """
 from __future__ import annotations
 
@@ -31,9 +32,10 @@ from uuid import UUID
 import orjson
 from flask import current_app, g
 
+from api.compact_actions import compact as compacted, templates
 from api.distances import rivals as rivals_of
 from api.joined import FEW, Joined, joined
-from api.representation import Encoded
+from api.representation import Encoded, prefers_compact_actions
 from api.runtime import ledger
 from application.access import PLAYER
 
@@ -74,7 +76,8 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
     principal = g.get("principal")  # none: the chase being created, by its Keeper
     prefix = f"/chases/{chase_id}"
     participants = view.get("participants", {})
-    shown = _Shown.of(chase_id, view.get("system"), live, principal)
+    compact = prefers_compact_actions()
+    shown = _Shown.of(chase_id, view.get("system"), live, principal, compact)
     answered: Any = shown.now
     if participants:
         listed = view.get("obstacles", [])
@@ -88,10 +91,12 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
             inputs = (p, by_participant.get(pid), _token_refusal(PARTICIPANT, principal, pid) if player else None, rivals.get(pid, NONE),
                       obstacles.get(p["obstacle_ahead"]) if "obstacle_ahead" in p else None)
             if not shown.reuse(pid, inputs):
-                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs))
+                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, compact))
         answered = shown.keep(inputs_of)
+    more = {"action_templates": templates(routes[0], prefix)} if compact else {}
     return {
         **view,
+        **more,
         "turn": _turn(view, afford.turn_ended(UUID(chase_id), view["version"])),
         "participants": answered,
         "actions": _actions({**routes[1], **RECORD}, legal["chase"], principal, prefix, None) if legal else [],
@@ -103,9 +108,10 @@ NONE: list[Any] = []  # no rivals (shown as a list of its own: a participant's f
 PARTICIPANT = Route("POST", "", "player")  # what a token may do for a participant: its own, or any for the Keeper
 
 
-def _participant(routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...]) -> dict[str, Any]:
+def _participant(routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...], compact: bool) -> dict[str, Any]:
     p, actions, _, distances, ahead = inputs
-    shown = {**p, "actions": _actions(routes, actions or {}, principal, prefix, pid) if legal else [], "distances": list(distances)}
+    listed = _actions(routes, actions or {}, principal, prefix, pid) if legal else []
+    shown = {**p, **(compacted(listed) if compact else {"actions": listed}), "distances": list(distances)}
     if "obstacle_ahead" in p:  # a track with hazards and barriers (Call of Cthulhu)
         shown.update(obstacle_ahead=ahead, obstacle_ahead_id=p["obstacle_ahead"])
     return shown
@@ -167,8 +173,8 @@ class _Shown:
         self.options = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if current_app.json.sort_keys else 0)
 
     @classmethod
-    def of(cls, chase_id: str, system: Any, live: bool, principal: Any) -> "_Shown":
-        key = (chase_id, system, live, principal is not None and principal.role == PLAYER)
+    def of(cls, chase_id: str, system: Any, live: bool, principal: Any, compact: bool) -> "_Shown":
+        key = (chase_id, system, live, principal is not None and principal.role == PLAYER, compact)
         with cls._lock:
             return cls(key, cls._kept.get(key))
 

@@ -34,14 +34,15 @@ CHASE_HEADERS = {
 }
 COMMAND_HEADERS = {
     "Idempotent-Replayed": {"description": "true when this is the kept answer to an earlier request with the same Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}},
-    "Preference-Applied": {"description": "return=minimal when the request's Prefer: return=minimal was honoured", "schema": {"type": "string", "enum": ["return=minimal"]}},
+    "Preference-Applied": {"description": "return=minimal when the request's Prefer: return=minimal was honoured; actions=compact when the track view's actions were said once (Prefer: actions=compact)",
+                           "schema": {"type": "string", "enum": ["return=minimal", "actions=compact"]}},
 }
 VALIDATOR = {"description": "the answer's entity tag (a chase's version, or a tag of the rules data's content): send it as If-None-Match to get 304 while it holds",
              "schema": {"type": "string"}}
 CACHING = {
     "Cache-Control": {"description": "a view at a past version (?version=) never changes: private, max-age=31536000, immutable; "
                       "rules data: public, max-age=86400; anything else a token reads: private, no-cache", "schema": {"type": "string"}},
-    "Vary": {"description": "Authorization on what a token reads (what it may see is its own)", "schema": {"type": "string"}},
+    "Vary": {"description": "Authorization on what a token reads (what it may see is its own); Prefer on the track view (Prefer: actions=compact)", "schema": {"type": "string"}},
 }
 NOT_MODIFIED = {
     "description": "Not Modified: If-None-Match named the ETag this answer would have (api/conditional.py); no body",

@@ -5,7 +5,9 @@ participants that is some 420 KB. A client that keeps its own copy (from the str
 when it needs one) sends ``Prefer: return=minimal`` and gets the chase's envelope only: its id,
 system, phase, version, round, whose turn and chain head, beside what the command itself
 answers (the roll, the participant added, the outcome). The answer says
-``Preference-Applied: return=minimal``. Reads (GET) always answer in full.
+``Preference-Applied: return=minimal``. Reads (GET) always answer in full. ``Prefer:
+actions=compact``, on a command or a read of the track view, says each of its actions once
+(api/compact_actions.py).
 """
 from __future__ import annotations
 
@@ -23,6 +25,13 @@ MINIMAL_CHASE = ("chase_id", "system", "phase", "version", "round", "whose_turn"
 
 
 PREFERS_MINIMAL = "chase_ledger.prefers_minimal"  # the answer, kept in the request's environ: asked 3 times a command
+COMPACT_ACTIONS = "chase_ledger.compact_actions"  # set when a track view's actions were shown: whether compact
+
+
+def _preferences() -> list[str]:
+    # The environ's one HTTP_PREFER (a server joins repeated headers with commas): what
+    # ``request.headers.getlist("Prefer")`` finds, without going through every header for it.
+    return [token.strip().lower().replace(" ", "") for token in request.environ.get("HTTP_PREFER", "").split(",")]
 
 
 def prefers_minimal() -> bool:
@@ -31,11 +40,16 @@ def prefers_minimal() -> bool:
     environ = request.environ
     found = environ.get(PREFERS_MINIMAL)
     if found is None:
-        # The environ's one HTTP_PREFER (a server joins repeated headers with commas): what
-        # ``request.headers.getlist("Prefer")`` finds, without going through every header for it.
-        found = environ[PREFERS_MINIMAL] = request.method != "GET" and any(
-            token.strip().lower().replace(" ", "") == "return=minimal" for token in environ.get("HTTP_PREFER", "").split(",")
-        )
+        found = environ[PREFERS_MINIMAL] = request.method != "GET" and "return=minimal" in _preferences()
+    return found
+
+
+def prefers_compact_actions() -> bool:
+    """``Prefer: actions=compact`` (api/compact_actions.py); noted as applied (or not) for the
+    answer's Preference-Applied and Vary."""
+    if not has_request_context():
+        return False
+    found = request.environ[COMPACT_ACTIONS] = "actions=compact" in _preferences()
     return found
 
 
@@ -115,10 +129,11 @@ def install(app: Flask) -> None:
     app.json.sort_keys = False  # keep the views' own order: chase first, then details
     @app.after_request
     def preference_applied(response: Response) -> Response:
-        if request.method == "GET":  # (never minimal: reads answer in full)
+        compact = request.environ.get(COMPACT_ACTIONS)  # None: no track view's actions shown
+        if request.method == "GET" and compact is None:  # (never minimal: reads answer in full)
             return response
-        if prefers_minimal() and response.status_code < 300:
-            response.headers["Preference-Applied"] = "return=minimal"
+        if response.status_code < 300 and (compact or prefers_minimal()):
+            response.headers["Preference-Applied"] = "actions=compact" if compact else "return=minimal"
         headers = response.headers
         if "Vary" in headers:
             response.vary.add("Prefer")

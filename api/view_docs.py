@@ -32,6 +32,29 @@ class Action(Schema):
     rule = fields.String(metadata={"description": "when not allowed: the rule, as its rules text's file and heading"})
 
 
+class ActionTemplate(Schema):
+    """Where a participant-level command is sent, with ``Prefer: actions=compact`` (api/compact_actions.py)."""
+
+    method = fields.String(required=True, metadata={"enum": ["GET", "POST", "PUT", "PATCH", "DELETE"]})
+    href = fields.String(required=True, metadata={"description": "a URI template (RFC 6570): {participant_id} is the participant's id"})
+
+
+class RefusedActions(Schema):
+    """Commands refused for one reason, with ``Prefer: actions=compact`` (api/compact_actions.py)."""
+
+    actions = fields.List(fields.String(), required=True, metadata={"description": "the commands refused, in the game's words"})
+    why = fields.String(required=True, metadata={"description": "why, in the rules' words"})
+    rule = fields.String(required=True, metadata={"description": "the rule, as its rules text's file and heading"})
+
+
+def compact_actions() -> tuple[fields.Field, fields.Field]:
+    """A participant's ``allowed_actions`` and ``refused_actions``: with ``Prefer: actions=compact``, in place of ``actions``."""
+    return (
+        fields.List(fields.String(), metadata={"description": "with Prefer: actions=compact (in place of actions): the commands the token may send now"}),
+        fields.List(Shown(RefusedActions), metadata={"description": "with Prefer: actions=compact (in place of actions): each refusal once, with the commands it refuses"}),
+    )
+
+
 class Distance(Schema):
     """How far a rival is: locations on a track, metres in D6."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from api.view_docs import Action, Distance, Shown
+from api.view_docs import Action, compact_actions, Distance, Shown
 from domain.rules.coc7e.participants import KINDS, ROLES, SEATS, STATUSES
 
 
@@ -96,6 +96,7 @@ class Coc7eParticipant(Schema):
     obstacle_ahead_id = fields.String(allow_none=True)
     mishap = Shown(Mishap, allow_none=True)
     actions = fields.List(Shown(Action), metadata={"description": "what the token that asked may do for this participant now"})
+    allowed_actions, refused_actions = compact_actions()
     distances = fields.List(Shown(Distance), metadata={"description": "to each rival in the chase"})
 
 

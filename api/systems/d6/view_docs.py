@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields
 
-from api.view_docs import Action, Distance, Shown
+from api.view_docs import Action, compact_actions, Distance, Shown
 
 
 class Fatigue(Schema):
@@ -52,6 +52,7 @@ class D6Participant(Schema):
     finished_round = fields.Integer(allow_none=True)
     may_move = fields.Dict(keys=fields.String(), values=Shown(MayMove), metadata={"description": "movement type: what it allows now"})
     actions = fields.List(Shown(Action))
+    allowed_actions, refused_actions = compact_actions()
     distances = fields.List(Shown(Distance))
     obstacle_ahead = fields.Raw(allow_none=True, metadata={"description": "no obstacles in D6 chases: null"})
     obstacle_ahead_id = fields.String(allow_none=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields
 
-from api.view_docs import Action, Distance, Shown
+from api.view_docs import Action, compact_actions, Distance, Shown
 
 
 class Card(Schema):
@@ -67,6 +67,7 @@ class SavageParticipant(Schema):
     cards_earned = fields.Integer(allow_none=True, metadata={"description": "swd: Action cards the maneuver roll earned"})
     cooperative_bonus = fields.Integer(metadata={"description": "swd: passengers' cooperative bonus"})
     actions = fields.List(Shown(Action))
+    allowed_actions, refused_actions = compact_actions()
     distances = fields.List(Shown(Distance))
     obstacle_ahead = fields.Raw(allow_none=True, metadata={"description": "no obstacles in Savage Worlds chases: null"})
     obstacle_ahead_id = fields.String(allow_none=True)
