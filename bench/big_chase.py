@@ -2,34 +2,42 @@
 
 Run from the project folder::
 
-    .venv/bin/python bench/big_chase.py             # SQLite file in a temporary folder
+    .venv/bin/python bench/big_chase.py               # in-process, SQLite file in a temporary folder
     .venv/bin/python bench/big_chase.py --repeat 21   # more runs per median (default 9)
+    .venv/bin/python bench/big_chase.py --http        # end to end, under gunicorn as `chase serve` runs it
 
-It prints figures and never asserts. Two chases are built through the API (Flask test client,
-the whole WSGI stack, server dice, the embedded default on a SQLite file): one with 10
-participants, one with 1,000. On each, in turn (so a burst of outside load hits both alike),
-it times, median of ``--repeat`` runs:
+It prints figures and never asserts. Two chases are built through the API (server dice, the
+embedded default on a SQLite file): one with 10 participants, one with 1,000. On each, in turn
+(so a burst of outside load hits both alike), it times, median of ``--repeat`` runs:
 
-* adding one more participant (``POST .../participants``): each chase grows by two per run
-  (10 becomes 28 after 9 runs, 1,000 becomes 1,018), which barely moves either figure; undoing
+* adding one more participant (``POST .../participants``): each chase grows by three per run
+  (10 becomes 37 after 9 runs, 1,000 becomes 1,027), which barely moves either figure; undoing
   each addition instead would time the commands after an undo at 1,000 participants, which
   restores a state of 1,000 participants and is far slower than the commands measured;
 * rolling a die (``POST .../dice-rolls`` ``1D6``);
 
-each answered in full (the default) and with ``Prefer: return=minimal``; and reading the track
-view (``GET .../track``, always in full) after a roll, as a client that sent the roll with
-``return=minimal`` would. It prints the answers' sizes, and beside each median wall-clock time
-the median CPU time of the thread that served it, which other processes on a shared machine
-disturb far less. What is timed ends when the app hands its answer to the server (the test
-client's ``post`` returns): a full answer of 128 participants or more is a list of chunks, the
-participants' kept blocks (api/joined.py), which the server then writes out one after another
-(some 10 MB through the socket at 1,000 participants, whatever the app does): that writing is
-not timed here, and neither is the test client's joining of the chunks (``response.data``, read
-after the clock stops). A smaller answer is one bytes object, joined within the time. The
-full answer's commands follow the same commands answered minimally, so a full answer also pays
-for looking at what those changed (as a client that mixes the two would see). The target (issue 12): at 1,000 participants each command answers in under
-2x its time at 10 (the floor: the same command at 10 participants, measured in the same run),
-and the answer stays small.
+each answered in full (the default), with ``Prefer: return=minimal`` and with ``Prefer:
+actions=compact`` (api/compact_actions.py); and reading the track view (``GET .../track``, in
+full and compact) after a roll, as a client that sent the roll with ``return=minimal`` would.
+It prints the answers' sizes. The target (issue 12): at 1,000 participants each command answers
+in under 2x its time at 10 (the floor: the same command and answer at 10 participants, measured
+in the same run), and the answer stays small.
+
+In-process (the default): the Flask test client, the whole WSGI stack. Beside each median
+wall-clock time, the median CPU time of the thread that served it, which other processes on a
+shared machine disturb far less. What is timed ends when the app hands its answer to the server
+(the test client's ``post`` returns): a full answer of 128 participants or more is a list of
+chunks, the participants' kept blocks (api/joined.py), which a server then writes out one after
+another; that writing is not timed here, nor the test client's joining of the chunks
+(``response.data``, read after the clock stops).
+
+``--http``: end to end. The API runs under gunicorn with the command and settings `chase serve`
+uses (infrastructure/cli.py: uvicorn workers, ``--workers`` x ``--threads``, 2 x 4 by default, as
+the README), on a SQLite file; the client (Python's http.client, one keep-alive connection per
+chase, as a front-end keeps one) times from sending the request to having read the whole answer
+(what the server wrote through the socket, the client's read of it). No CPU column: the work is
+in other processes. The full answer's commands follow the same commands answered minimally, so
+a full answer also pays for looking at what those changed (as a client that mixes them would).
 """
 from __future__ import annotations
 
@@ -42,6 +50,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
+import http.client  # noqa: E402
+import json  # noqa: E402
 import os  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
@@ -55,10 +65,44 @@ from infrastructure.bootstrap import build_ledger  # noqa: E402
 
 SIZES = (10, 1_000)
 MINIMAL = {"Prefer": "return=minimal"}
+ANSWERS = {"full": None, "minimal": MINIMAL, "compact": {"Prefer": "actions=compact"}}
 
 
 def pursuer(n: int) -> dict[str, Any]:
     return {"name": f"Pursuer {n}", "role": "pursuer", "dex": 40 + n % 50, "con": 50, "mov": 7}
+
+
+class InProcess:
+    """The Flask test client: timed until the app hands its answer over (see above)."""
+
+    cpu = True
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def send(self, method: str, path: str, body: Any, headers: dict[str, str]) -> tuple[int, bytes, float, float]:
+        started, cpu = time.perf_counter(), time.thread_time()
+        response = self.client.open(path, method=method, json=body, headers=headers)
+        took, cpu = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
+        return response.status_code, response.data, took, cpu
+
+
+class OverHTTP:
+    """One keep-alive connection to the server, a chase's: timed until the whole answer is read."""
+
+    cpu = False
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+
+    def send(self, method: str, path: str, body: Any, headers: dict[str, str]) -> tuple[int, bytes, float, float]:
+        encoded = json.dumps(body).encode() if body is not None else None
+        headers = {**headers, "Content-Type": "application/json"} if encoded is not None else headers
+        started = time.perf_counter()
+        self.conn.request(method, path, body=encoded, headers=headers)
+        response = self.conn.getresponse()
+        data = response.read()
+        return response.status, data, (time.perf_counter() - started) * 1000, float("nan")
 
 
 class Chase:
@@ -66,66 +110,87 @@ class Chase:
 
     def __init__(self, client: Any, size: int) -> None:
         self.client, self.size, self.added = client, size, 0
-        body = client.post("/chases", json={"name": f"{size} participants", "dice": "server"}).get_json()
+        body = self.json("POST", "/chases", {"name": f"{size} participants", "dice": "server"}, {})
         self.url = f"/chases/{body['chase']['chase_id']}"
         self.auth = {"Authorization": f"Bearer {body['keeper_token']}"}
-        self.post("/participants", {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
+        self.post("/participants", {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6}, MINIMAL)
         for n in range(size - 1):
-            self.post("/participants", pursuer(n))
+            self.post("/participants", pursuer(n), MINIMAL)
 
-    def post(self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
-        response = self.client.post(self.url + path, json=body, headers={**self.auth, **(headers or {})})
-        assert response.status_code in (200, 201), (path, response.status_code, response.get_json())
-        return response
+    def json(self, method: str, path: str, body: Any, headers: dict[str, str]) -> Any:
+        status, data, _, _ = self.client.send(method, path, body, headers)
+        assert status in (200, 201), (path, status, data[:300])
+        return json.loads(data)
 
-    def timed(self, path: str, body: dict[str, Any], headers: dict[str, str] | None) -> tuple[float, float, int]:
-        started, cpu = time.perf_counter(), time.thread_time()
-        response = self.post(path, body, headers)
-        return (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000, len(response.data)
+    def post(self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> tuple[float, float, int]:
+        status, data, took, cpu = self.client.send("POST", self.url + path, body, {**self.auth, **(headers or {})})
+        assert status in (200, 201), (path, status, data[:300])
+        return took, cpu, len(data)
 
     def add_one(self, headers: dict[str, str] | None) -> tuple[float, float, int]:
         self.added += 1
-        return self.timed("/participants", pursuer(self.size + self.added), headers)
+        return self.post("/participants", pursuer(self.size + self.added), headers)
 
     def roll(self, headers: dict[str, str] | None) -> tuple[float, float, int]:
-        return self.timed("/dice-rolls", {"expression": "1D6", "purpose": "bench"}, headers)
+        return self.post("/dice-rolls", {"expression": "1D6", "purpose": "bench"}, headers)
 
-    def read_after_roll(self) -> tuple[float, float, int]:
+    def read_after_roll(self, headers: dict[str, str] | None) -> tuple[float, float, int]:
         self.roll(MINIMAL)
-        started, cpu = time.perf_counter(), time.thread_time()
-        response = self.client.get(self.url + "/track", headers=self.auth)
-        assert response.status_code == 200, response.status_code
-        return (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000, len(response.data)
+        status, data, took, cpu = self.client.send("GET", self.url + "/track", None, {**self.auth, **(headers or {})})
+        assert status == 200, status
+        return took, cpu, len(data)
+
+
+def measure(clients: dict[int, Any], repeat: int) -> None:
+    started = time.perf_counter()
+    chases = {size: Chase(clients[size], size) for size in SIZES}
+    print(f"built chases of {', '.join(map(str, SIZES))} participants in {time.perf_counter() - started:.1f} s; load average {os.getloadavg()[0]:.2f}")
+    rows = [(command, answer, size) for command in ("add a participant", "roll 1D6") for answer in ANSWERS for size in SIZES]
+    rows += [("GET track", answer, size) for answer in ("full", "compact") for size in SIZES]
+    samples: dict[tuple[str, str, int], list[tuple[float, float, int]]] = {row: [] for row in rows}
+    for _ in range(repeat):
+        for command, answer, size in rows:  # interleaved: outside load hits every row alike
+            chase = chases[size]
+            run = {"add a participant": chase.add_one, "roll 1D6": chase.roll, "GET track": chase.read_after_roll}[command]
+            samples[(command, answer, size)].append(run(ANSWERS[answer]))
+    cpu = clients[SIZES[0]].cpu
+    print(f"\n{'command':<20} {'answer':<8} {'participants':>12} {'median ms':>10} {'x floor':>8}" + (f" {'cpu ms':>8} {'x floor':>8}" if cpu else "") + f" {'answer bytes':>13}")
+    for command, answer, size in rows:
+        row = []
+        for i in (0, 1) if cpu else (0,):  # wall-clock time, and the CPU time of the thread that served it (steadier on a shared machine)
+            median = statistics.median(sample[i] for sample in samples[(command, answer, size)])
+            floor = statistics.median(sample[i] for sample in samples[(command, answer, SIZES[0])])
+            row.append(f"{median:>10.2f} {median / floor:>8.2f}" if i == 0 else f"{median:>8.2f} {median / floor:>8.2f}")
+        size_bytes = samples[(command, answer, size)][-1][2]
+        print(f"{command:<20} {answer:<8} {size:>12} {' '.join(row)} {size_bytes:>13}")
+    print(f"\nfloor: the same command and answer at {SIZES[0]} participants; target: x floor < 2 at {SIZES[-1]}; load average {os.getloadavg()[0]:.2f}")
 
 
 def main() -> None:
+    global SIZES
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--http", action="store_true", help="end to end under gunicorn, as `chase serve` runs it")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="participants of each chase, the floor first")
     args = parser.parse_args()
+    SIZES = tuple(int(size) for size in args.sizes.split(","))
     with tempfile.TemporaryDirectory() as folder:
+        if args.http:
+            from bench.http import Server, sqlite_env
+
+            server = Server("api.asgi:app", {**os.environ, **sqlite_env(Path(folder), "big_chase")}, Path(folder) / "server.log", args.workers, args.threads)
+            try:
+                print(f"gunicorn: {args.workers} workers x {args.threads} threads, SQLite; timed until the whole answer is read")
+                measure({size: OverHTTP(server.port) for size in SIZES}, args.repeat)
+            finally:
+                server.stop()
+            return
         ledger = build_ledger({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(Path(folder) / "bench.sqlite3")})
-        client = create_app(lambda: ledger).test_client()
-        started = time.perf_counter()
-        chases = {size: Chase(client, size) for size in SIZES}
-        print(f"built chases of {', '.join(map(str, SIZES))} participants in {time.perf_counter() - started:.1f} s; load average {os.getloadavg()[0]:.2f}")
-        rows = [(command, answer, size) for command in ("add a participant", "roll 1D6") for answer in ("full", "minimal") for size in SIZES]
-        rows += [("GET track", "full", size) for size in SIZES]
-        samples: dict[tuple[str, str, int], list[tuple[float, float, int]]] = {row: [] for row in rows}
-        for _ in range(args.repeat):
-            for command, answer, size in rows:  # interleaved: outside load hits every row alike
-                chase, headers = chases[size], (MINIMAL if answer == "minimal" else None)
-                run = {"add a participant": chase.add_one, "roll 1D6": chase.roll}.get(command)
-                samples[(command, answer, size)].append(run(headers) if run else chase.read_after_roll())
-        print(f"\n{'command':<20} {'answer':<8} {'participants':>12} {'median ms':>10} {'x floor':>8} {'cpu ms':>8} {'x floor':>8} {'answer bytes':>13}")
-        for command, answer, size in rows:
-            row = []
-            for i in (0, 1):  # wall-clock time, and the CPU time of the thread that served it (steadier on a shared machine)
-                median = statistics.median(sample[i] for sample in samples[(command, answer, size)])
-                floor = statistics.median(sample[i] for sample in samples[(command, answer, SIZES[0])])
-                row += [median, median / floor]
-            size_bytes = samples[(command, answer, size)][-1][2]
-            print(f"{command:<20} {answer:<8} {size:>12} {row[0]:>10.2f} {row[1]:>8.2f} {row[2]:>8.2f} {row[3]:>8.2f} {size_bytes:>13}")
-        print(f"\nfloor: the same command and answer at {SIZES[0]} participants; target: x floor < 2 at {SIZES[-1]}; load average {os.getloadavg()[0]:.2f}")
+        client = InProcess(create_app(lambda: ledger).test_client())
+        print("in-process (Flask test client): timed until the app hands its answer over")
+        measure({size: client for size in SIZES}, args.repeat)
         ledger.close()
 
 
