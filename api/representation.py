@@ -1,7 +1,7 @@
 """``Prefer: return=minimal`` (RFC 7240): a command answered without the whole track view.
 
 A command's answer carries the chase's track view as it is after the command; at 1,000
-participants that is some 420 KB. A client that keeps its own copy (from the stream, or a GET
+participants that is some 10 MB. A client that keeps its own copy (from the stream, or a GET
 when it needs one) sends ``Prefer: return=minimal`` and gets the chase's envelope only: its id,
 system, phase, version, round, whose turn and chain head, beside what the command itself
 answers (the roll, the participant added, the outcome). The answer says

@@ -98,11 +98,20 @@ class OverHTTP:
     def send(self, method: str, path: str, body: Any, headers: dict[str, str]) -> tuple[int, bytes, float, float]:
         encoded = json.dumps(body).encode() if body is not None else None
         headers = {**headers, "Content-Type": "application/json"} if encoded is not None else headers
-        started = time.perf_counter()
-        self.conn.request(method, path, body=encoded, headers=headers)
-        response = self.conn.getresponse()
-        data = response.read()
-        return response.status, data, (time.perf_counter() - started) * 1000, float("nan")
+        for attempt in (1, 2):
+            started = time.perf_counter()
+            try:
+                self.conn.request(method, path, body=encoded, headers=headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                return response.status, data, (time.perf_counter() - started) * 1000, float("nan")
+            except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+                # The server closed the connection while it sat idle (uvicorn's keep-alive
+                # timeout, 5 s, while the other chase was built): opened again, timed afresh.
+                self.conn.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
 
 class Chase:
