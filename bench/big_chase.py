@@ -35,8 +35,8 @@ another; that writing is not timed here, nor the test client's joining of the ch
 uses (infrastructure/cli.py: uvicorn workers, ``--workers`` x ``--threads``, 2 x 4 by default, as
 the README), on a SQLite file; the client (Python's http.client, one keep-alive connection per
 chase, as a front-end keeps one) times from sending the request to having read the whole answer
-(what the server wrote through the socket, the client's read of it). No CPU column: the work is
-in other processes. The full answer's commands follow the same commands answered minimally, so
+(what the server wrote through the socket, the client's read of it). Its CPU column is the CPU
+time of every thread of the server's workers meanwhile (/proc schedstat, in nanoseconds). The full answer's commands follow the same commands answered minimally, so
 a full answer also pays for looking at what those changed (as a client that mixes them would).
 """
 from __future__ import annotations
@@ -88,23 +88,38 @@ class InProcess:
 
 
 class OverHTTP:
-    """One keep-alive connection to the server, a chase's: timed until the whole answer is read."""
+    """One keep-alive connection to the server, a chase's: timed until the whole answer is read,
+    with the CPU time the server's workers spent meanwhile (every thread's, from /proc: the
+    request's work, writing the answer out, and whatever else the workers did then)."""
 
-    cpu = False
+    cpu = True
 
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    def __init__(self, server: Any) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
+        self.master = server.proc.pid
+
+    def server_ns(self) -> int:
+        total = 0
+        for worker in Path(f"/proc/{self.master}/task/{self.master}/children").read_text().split():
+            for task in Path(f"/proc/{worker}/task").iterdir():
+                try:
+                    total += int((task / "schedstat").read_text().split()[0])  # ns on a CPU
+                except (OSError, ValueError, IndexError):
+                    continue  # a thread that ended meanwhile
+        return total
 
     def send(self, method: str, path: str, body: Any, headers: dict[str, str]) -> tuple[int, bytes, float, float]:
         encoded = json.dumps(body).encode() if body is not None else None
         headers = {**headers, "Content-Type": "application/json"} if encoded is not None else headers
         for attempt in (1, 2):
+            cpu = self.server_ns()
             started = time.perf_counter()
             try:
                 self.conn.request(method, path, body=encoded, headers=headers)
                 response = self.conn.getresponse()
                 data = response.read()
-                return response.status, data, (time.perf_counter() - started) * 1000, float("nan")
+                took = (time.perf_counter() - started) * 1000
+                return response.status, data, took, (self.server_ns() - cpu) / 1e6
             except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
                 # The server closed the connection while it sat idle (uvicorn's keep-alive
                 # timeout, 5 s, while the other chase was built): opened again, timed afresh.
@@ -192,7 +207,7 @@ def main() -> None:
             server = Server("api.asgi:app", {**os.environ, **sqlite_env(Path(folder), "big_chase")}, Path(folder) / "server.log", args.workers, args.threads)
             try:
                 print(f"gunicorn: {args.workers} workers x {args.threads} threads, SQLite; timed until the whole answer is read")
-                measure({size: OverHTTP(server.port) for size in SIZES}, args.repeat)
+                measure({size: OverHTTP(server) for size in SIZES}, args.repeat)
             finally:
                 server.stop()
             return
