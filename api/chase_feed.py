@@ -11,7 +11,10 @@ thousand sends on the event loop hold Python's GIL, which a command's thread mus
 each of its store calls, so a roll sent to a thousand streams of its own process answered in 8 ms
 instead of 1.7 (bench/streams.py). The feed reads and sends between requests, and waits at most
 ``GIVE_WAY`` seconds for a pause: events that come meanwhile are read at once and sent to each
-stream in one write.
+stream in one write. For the same reason a feed reads new events ``SPACING`` seconds apart at
+least: a process whose streams hear another's commands (through Redis, or the log's poll) sends
+a busy chase's events a few at a time, so its CPU for a thousand streams stays bounded however
+fast the chase is played.
 """
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ PAGES_KEPT = 50  # full pages of older events a feed keeps for streams catching 
 NOTIFICATIONS = 500  # notifications per read of the log
 WAKE_SLICE = 50  # streams woken per turn of the event loop
 GIVE_WAY = 0.25  # seconds a feed's read, or its sends, wait at most for a pause in the requests
+SPACING = 0.05  # seconds at least between a feed's reads of new events (so, between its sends)
 _running: set[asyncio.Task[Any]] = set()
 
 
@@ -101,6 +105,7 @@ class ChaseFeed:
         self._waiting: list[asyncio.Future[None]] = []
         self._refreshing = False
         self._again = False
+        self._read_at = float("-inf")  # (loop time) of the last read of new events
 
     async def start(self) -> None:
         try:
@@ -178,16 +183,20 @@ class ChaseFeed:
 
     async def refresh(self) -> None:
         """Read the events recorded since the feed's version; announcements that come while it
-        reads make it read once more, not once each."""
+        waits or reads make it read once more, not once each. Reads are ``SPACING`` apart at
+        least: a burst of events goes to each stream in a few writes, not one write per event."""
         if self._refreshing:
             self._again = True
             return
         self._refreshing = True
         try:
             await self.ready.wait()
-            await self.requests.pause(asyncio.get_running_loop().time() + GIVE_WAY)
+            loop = asyncio.get_running_loop()
             while True:
+                await asyncio.sleep(self._read_at + SPACING - loop.time())
+                await self.requests.pause(loop.time() + GIVE_WAY)
                 self._again = False
+                self._read_at = loop.time()
                 messages = await self.store.messages(self.chase_id, self.version, PAGE)
                 self.keep(messages)
                 if len(messages) < PAGE and not self._again:
