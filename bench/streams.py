@@ -20,8 +20,8 @@ client that sends its requests one after another (latency, not throughput). In t
 latencies, the server's CPU time per request in it (user + system, of every gunicorn worker, from
 /proc; in the fan-out phase up to the moment every stream was sent every roll).
 
-The streams are held by one event loop in a thread of this process (tests/e2e/sse_crowd.py),
-which shares the machine's cores with the server: figures from a busy machine are upper bounds.
+The streams are held by one event loop in a process of its own (tests/e2e/sse_crowd.py), which
+shares the machine's cores with the server: figures from a busy machine are upper bounds.
 Target (issue 12): with 1,000 streams open the median command under 10 ms.
 """
 from __future__ import annotations
