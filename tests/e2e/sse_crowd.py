@@ -129,7 +129,7 @@ class Crowd:
             )
             status_line = await reader.readline()
             self.statuses[i] = int(status_line.split()[1]) if status_line else 0
-            while (line := await reader.readline()) not in (b"\r\n", b""):
+            while (await reader.readline()) not in (b"\r\n", b""):
                 pass
             head.set()
             # Only the last event id matters: find it in the raw bytes (each SSE message is sent
