@@ -22,7 +22,7 @@ from a2wsgi.wsgi import build_environ
 from flask import Flask, Response
 
 from api import create_app
-from api.live_streams import ChaseEvents, ChaseFeeds, chase_events, replay_frames
+from api.live_streams import ChaseEvents, ChaseFeeds, Requests, chase_events, replay_frames
 from api.runtime import ledger_of
 from api.stream import LiveStream
 
@@ -46,6 +46,7 @@ class ChaseLedgerHost:
         self.flask = flask_app
         self.wsgi = WSGIMiddleware(self.terminated, workers=threads)
         self._feeds: ChaseFeeds | None = None
+        self.requests = Requests()  # served on the threads: the streams' sends give way to them
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["method"] == "GET" and STREAMS.match(scope["path"]):
@@ -53,7 +54,11 @@ class ChaseLedgerHost:
         elif scope["type"] == "http":
             received = await whole_body(scope, receive, self.flask.config.get("MAX_CONTENT_LENGTH"))
             if received is not None:  # (None: the client left while sending it)
-                await self.wsgi(scope, received, send)
+                self.requests.started()
+                try:
+                    await self.wsgi(scope, received, send)
+                finally:
+                    self.requests.finished()
         elif scope["type"] == "lifespan":
             await self.lifespan(receive, send)
         else:
@@ -139,7 +144,7 @@ class ChaseLedgerHost:
     def feeds(self) -> ChaseFeeds:
         """This process's chase feeds, made on first use in its event loop (after the fork)."""
         if self._feeds is None:
-            self._feeds = ChaseFeeds(ledger_of(self.flask))
+            self._feeds = ChaseFeeds(ledger_of(self.flask), self.requests)
         return self._feeds
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from api.chase_feed import PAGE, ChaseFeed, StoreReads, background, sse
+from api.chase_feed import PAGE, ChaseFeed, Requests, StoreReads, background, sse
 from application.jobs import FINAL
 
 log = logging.getLogger(__name__)
@@ -51,8 +51,9 @@ class ReplayFrames:
 class ChaseFeeds:
     """This process's feeds (one per chase with open streams) and what wakes them."""
 
-    def __init__(self, ledger: Any) -> None:
+    def __init__(self, ledger: Any, requests: Requests | None = None) -> None:
         self.ledger = ledger
+        self.requests = requests or Requests()  # the process's requests, which the feeds give way to
         self.settings = ledger.worker
         self.store = StoreReads(ledger)
         self.feeds: dict[UUID, ChaseFeed] = {}
@@ -76,7 +77,7 @@ class ChaseFeeds:
     async def follow(self, chase_id: UUID) -> ChaseFeed:
         feed = self.feeds.get(chase_id)
         if feed is None:
-            feed = self.feeds[chase_id] = ChaseFeed(chase_id, self.store)
+            feed = self.feeds[chase_id] = ChaseFeed(chase_id, self.store, self.requests)
             background(feed.start())
         feed.streams += 1
         if self._poller is None or self._poller.done():

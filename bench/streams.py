@@ -16,10 +16,12 @@ client that sends its requests one after another (latency, not throughput). In t
 3. the same streams, and the rolls on chase B: each roll is sent to every stream (fan-out),
    and the bench checks that every stream was sent every roll; then the streams are closed.
 
-``--rounds`` rounds of the three phases, figures pooled over the rounds.
+``--rounds`` rounds of the three phases, figures pooled over the rounds. Beside each phase's
+latencies, the server's CPU time per request in it (user + system, of every gunicorn worker, from
+/proc; in the fan-out phase up to the moment every stream was sent every roll).
 
-The streams are held by one event loop in a thread of this process (tests/e2e/sse_crowd.py),
-which shares the machine's cores with the server: figures from a busy machine are upper bounds.
+The streams are held by one event loop in a process of its own (tests/e2e/sse_crowd.py), which
+shares the machine's cores with the server: figures from a busy machine are upper bounds.
 Target (issue 12): with 1,000 streams open the median command under 10 ms.
 """
 from __future__ import annotations
@@ -35,6 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
+import os  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -55,10 +58,27 @@ def timed(call: Callable[[], tuple[int, object]], times: int) -> list[float]:
     return seconds
 
 
-def line(label: str, seconds: list[float]) -> str:
+def server_cpu(master: int) -> float:
+    """CPU seconds (user + system) used so far by the gunicorn master's workers."""
+    ticks = 0
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    except OSError:
+        return 0.0
+    for pid in children:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # (a worker that has just exited)
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime (man 5 proc)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def line(label: str, seconds: list[float], cpu: list[float] | None = None) -> str:
     ordered = sorted(seconds)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-    return f"  {label:<44} median {statistics.median(seconds) * 1000:7.2f} ms   p99 {p99 * 1000:7.2f} ms"
+    spent = f"   server CPU {sum(cpu) / len(seconds) * 1000:5.2f} ms/request" if cpu else ""
+    return f"  {label:<44} median {statistics.median(seconds) * 1000:7.2f} ms   p99 {p99 * 1000:7.2f} ms{spent}"
 
 
 def main() -> int:
@@ -100,11 +120,19 @@ def main() -> int:
                   f"{args.rounds} rounds of {args.commands} requests a phase, one after another")
             chase_b, token_b = chases["B"]
             figures: dict[str, list[float]] = {}
+            cpu: dict[str, list[float]] = {}
+            master = server.proc.pid
+
+            def phase(name: str, call: Callable[[], tuple[int, object]]) -> None:
+                spent = server_cpu(master)
+                figures.setdefault(name, []).extend(timed(call, args.commands))
+                cpu.setdefault(name, []).append(server_cpu(master) - spent)
+
             rolled_b = 20
             for r in range(args.rounds):
                 # Phases alternate within a round, so that a busy machine weighs on each alike.
-                figures.setdefault("quiet bare", []).extend(timed(bare, args.commands))
-                figures.setdefault("quiet roll A", []).extend(timed(roll("A"), args.commands))
+                phase("quiet bare", bare)
+                phase("quiet roll A", roll("A"))
                 crowd = StreamCrowd(server.port, f"/chases/{chase_b}/stream", token_b, args.streams)
                 started = time.perf_counter()
                 crowd.open()
@@ -112,24 +140,26 @@ def main() -> int:
                 time.sleep(args.settle)  # the streams' first reads done: measure the steady state
                 if crowd.statuses != [200] * args.streams:
                     raise SystemExit(f"streams refused: {sorted(set(crowd.statuses), key=str)}")
-                figures.setdefault("crowded bare", []).extend(timed(bare, args.commands))
-                figures.setdefault("crowded roll A", []).extend(timed(roll("A"), args.commands))
+                phase("crowded bare", bare)
+                phase("crowded roll A", roll("A"))
+                spent = server_cpu(master)
                 figures.setdefault("fan-out roll B", []).extend(timed(roll("B"), args.commands))
                 rolled_b += args.commands
                 started = time.perf_counter()
                 if not crowd.seen_by_all(rolled_b + 1, timeout=120):
                     raise SystemExit(f"{len(crowd.behind(rolled_b + 1))} streams were not sent every roll")
                 figures.setdefault("caught up", []).append(time.perf_counter() - started)
+                cpu.setdefault("fan-out roll B", []).append(server_cpu(master) - spent)
                 crowd.close()
                 crowd = None
                 time.sleep(args.settle)  # the server has let the closed streams go
             print("no stream open:")
-            print(line("bare request (GET /health): the floor", figures["quiet bare"]))
-            print(line("roll on chase A", figures["quiet roll A"]))
+            print(line("bare request (GET /health): the floor", figures["quiet bare"], cpu["quiet bare"]))
+            print(line("roll on chase A", figures["quiet roll A"], cpu["quiet roll A"]))
             print(f"{args.streams} streams open on chase B (opened in {statistics.median(figures['opening']):.1f} s):")
-            print(line("bare request (GET /health): the floor", figures["crowded bare"]))
-            print(line("roll on chase A (no stream follows it)", figures["crowded roll A"]))
-            print(line(f"roll on chase B (sent to all {args.streams})", figures["fan-out roll B"]))
+            print(line("bare request (GET /health): the floor", figures["crowded bare"], cpu["crowded bare"]))
+            print(line("roll on chase A (no stream follows it)", figures["crowded roll A"], cpu["crowded roll A"]))
+            print(line(f"roll on chase B (sent to all {args.streams})", figures["fan-out roll B"], cpu["fan-out roll B"]))
             print(f"  every stream was sent every roll, at most {max(figures['caught up']):.2f} s after the last answer")
         finally:
             if crowd is not None:

@@ -8,7 +8,12 @@ from __future__ import annotations
 import asyncio
 from uuid import UUID
 
-from api.live_streams import ChaseEvents, ChaseFeeds, chase_events
+import pytest
+
+from api import chase_feed
+from api.live_streams import ChaseEvents, ChaseFeeds, Requests, chase_events
+from application.dice import DiceChoice
+from infrastructure.bootstrap import build_ledger
 
 
 def test_a_stream_that_leaves_while_its_feed_opens_leaves_no_feed_behind(ledger):
@@ -41,3 +46,88 @@ def test_a_stream_that_leaves_while_its_feed_opens_leaves_no_feed_behind(ledger)
         return open_streams + kept
 
     assert asyncio.run(play()) == 0
+
+
+@pytest.fixture
+def stored_ledger(tmp_path):
+    """The application on a SQLite file, which the feeds' own threads read too."""
+    app = build_ledger({"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3")})
+    yield app
+    app.close()
+
+
+def sent_ids(pieces: list[bytes]) -> list[int]:
+    return [int(line[4:]) for piece in pieces for line in piece.decode().splitlines() if line.startswith("id: ")]
+
+
+async def follow(ledger, chase_id: UUID, requests: Requests) -> tuple[ChaseFeeds, asyncio.Queue[bytes], asyncio.Future[None]]:
+    """A stream of the chase from its current version, and what it is sent (its head taken)."""
+    feeds = ChaseFeeds(ledger, requests)
+    version = await feeds.store.last_version(chase_id)
+    sent: asyncio.Queue[bytes] = asyncio.Queue()
+    stream = asyncio.ensure_future(chase_events(feeds, ChaseEvents(chase_id, version), sent.put))
+    await sent.get()  # "retry: ..."
+    return feeds, sent, stream
+
+
+def test_rolls_recorded_while_the_process_serves_requests_reach_the_stream_after_their_answers_all_in_order(stored_ledger, monkeypatch):
+    ledger = stored_ledger
+    monkeypatch.setattr(chase_feed, "GIVE_WAY", 60.0)  # only a pause in the requests lets the feed send
+    view, _ = ledger.start_chase("Followed while busy", dice="server")
+    chase_id = UUID(view["chase_id"])
+
+    async def play() -> tuple[list[str], list[int]]:
+        requests = Requests()
+        feeds, sent, stream = await follow(ledger, chase_id, requests)
+        happened: list[str] = []
+
+        # Given the process serving requests, among them three rolls on the followed chase
+        requests.started()
+        for _ in range(3):
+            ledger.commands["coc7e"].roll_dice(chase_id, "1D6", dice=DiceChoice())
+
+        async def answered() -> None:
+            await asyncio.sleep(0.2)
+            happened.append("requests answered")
+            requests.finished()
+
+        asyncio.ensure_future(answered())
+        # When the stream is sent the rolls
+        pieces = [await asyncio.wait_for(sent.get(), 30)]
+        happened.append("rolls sent")
+        while len(sent_ids(pieces)) < 3:
+            pieces.append(await asyncio.wait_for(sent.get(), 30))
+        stream.cancel()
+        await asyncio.gather(stream, return_exceptions=True)
+        feeds.close()
+        return happened, sent_ids(pieces)
+
+    happened, ids = asyncio.run(play())
+    # Then they were sent once the requests were answered, each once and in order
+    assert happened == ["requests answered", "rolls sent"]
+    assert ids == [ids[0], ids[0] + 1, ids[0] + 2]
+
+
+def test_requests_that_never_pause_do_not_keep_a_roll_from_the_stream(stored_ledger, monkeypatch):
+    ledger = stored_ledger
+    monkeypatch.setattr(chase_feed, "GIVE_WAY", 0.05)
+    view, _ = ledger.start_chase("Followed under load", dice="server")
+    chase_id = UUID(view["chase_id"])
+
+    async def play() -> tuple[int, list[int]]:
+        requests = Requests()
+        feeds, sent, stream = await follow(ledger, chase_id, requests)
+        version = await feeds.store.last_version(chase_id)
+        # Given the process never without a request under way
+        requests.started()
+        # When a roll is recorded
+        ledger.commands["coc7e"].roll_dice(chase_id, "1D6", dice=DiceChoice())
+        piece = await asyncio.wait_for(sent.get(), 30)
+        stream.cancel()
+        await asyncio.gather(stream, return_exceptions=True)
+        feeds.close()
+        return version, sent_ids([piece])
+
+    # Then the stream is sent it all the same
+    version, ids = asyncio.run(play())
+    assert ids == [version + 1]

@@ -12,6 +12,7 @@ class CarriedWeaponState(Schema):
     weapon = fields.String(required=True, metadata={"description": "coc7e-combat.txt Table XVII: Weapons"})
     loaded = fields.Integer(allow_none=True, metadata={"description": "rounds loaded (null: a weapon without a magazine)"})
     jammed = fields.Boolean()
+    belt_progress = fields.Integer(metadata={"description": "coc7e-combat.txt \"Reloading Firearms\": a machine-gun belt change half done: the actions spent on it so far (absent when none)"})
 
 
 class Obstacle(Schema):

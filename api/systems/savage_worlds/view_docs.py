@@ -92,8 +92,10 @@ class DealtCard(Card):
     name = fields.String()
     acted = fields.Boolean()
     advantage_over = fields.List(fields.String())
-    attack_range = fields.String()
-    range_penalty = fields.Integer()
+    attack_range = fields.String(metadata={"description": "swd: Short, Medium or Long Range, or Out of Range (a Two)"})
+    # A Two is "Out of Range": no attack this round, so no penalty (swd-chases.txt "Resolve Actions"
+    # -> SWD p. 95, Chase Attack Range and Complication; domain/rules/savage_worlds/swd_chase.py).
+    range_penalty = fields.Integer(allow_none=True, metadata={"description": "swd: the attack's Range penalty (0, -2, -4); null: Out of Range, no attack this round"})
     complication = fields.String(allow_none=True)
 
 
