@@ -1,7 +1,9 @@
 """The ASGI host that ``chase serve`` runs under gunicorn (uvicorn workers): ``api.asgi:app``.
 
 Each worker process has one event loop and a pool of ``CHASE_LEDGER_THREADS`` threads. Every
-request runs in Flask on the pool (a2wsgi), as under gunicorn's threaded workers. A live stream
+request runs in Flask on the pool, as under gunicorn's threaded workers: its body is read on the
+event loop, then a thread makes the whole answer, which the loop sends (``answer``; a body not
+read whole, one refused for its size, goes through a2wsgi, which reads it from the thread). A live stream
 (``GET /chases/<id>/stream``, ``GET /chases/<id>/replays/<job>/stream``) is opened the same way:
 Flask checks it like any request and answers a ``LiveStream`` (api/stream.py) or a problem. The
 stream itself is then sent from the event loop (api/live_streams.py), so it holds no thread:

@@ -40,8 +40,18 @@ import threading  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
-from bench.http import OURS, Api, Floor, _admin, free_port, get_json, postgres_env, serve_command, sqlite_env  # noqa: E402
 from bench import http_server_conf  # noqa: E402
+from bench.http import (  # noqa: E402
+    OURS,
+    Api,
+    Floor,
+    _admin,
+    free_port,
+    get_json,
+    postgres_env,
+    serve_command,
+    sqlite_env,
+)
 from bench.http_load import RID, post  # noqa: E402
 
 APPS = {"api": ("api.asgi:app", Api), "floor": ("bench.floor_app:asgi", Floor)}
@@ -70,7 +80,7 @@ class Served:
         command = serve_command(self.port, 1, threads, APPS[side][0])
         command[command.index("python:api.gunicorn_conf")] = "python:bench.http_server_conf"  # the same, and a way to dump
         command[-1:-1] = ["--timeout", "1800"]
-        self.log = open(folder / f"{side}.log", "wb")
+        self.log = open(folder / f"{side}.log", "wb")  # noqa: SIM115 - closed by stop()
         self.proc = subprocess.Popen(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={self.out}.%p", *command],
             cwd=ROOT, env={**env, "CHASE_LEDGER_THREADS": str(threads), "CHASE_BENCH_CALLGRIND_CONTROL": str(control_library(folder))}, stdout=self.log, stderr=subprocess.STDOUT,
@@ -182,6 +192,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=int(os.environ.get("CHASE_LEDGER_THREADS", "4")))
     parser.add_argument("--idle", type=float, default=5, help="seconds the idle worker is counted for")
     parser.add_argument("--multiprocess-metrics", action="store_true", help="with PROMETHEUS_MULTIPROC_DIR set, as `chase serve` runs")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (callgrind dumps, server logs)")
     parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--pg-database", default="chase_bench", help="dedicated database, dropped and created afresh")
     args = parser.parse_args()
@@ -205,9 +216,10 @@ def main() -> None:
         if "api" in counted and "floor" in counted:
             print(f"API / floor: {counted['api'] / counted['floor']:.2f}x; API - floor: {(counted['api'] - counted['floor']) / 1e6:.2f}M")
     finally:
-        if not os.environ.get("KEEP"):
+        if args.keep:
+            print(f"kept {folder} (the worker's callgrind dumps, the server logs)")
+        else:
             shutil.rmtree(folder, ignore_errors=True)
-        print(folder)
         if pg:
             _admin(pg, f'DROP DATABASE IF EXISTS "{args.pg_database}" WITH (FORCE)')
 
