@@ -1,7 +1,8 @@
 """The ASGI host that ``chase serve`` runs under gunicorn (uvicorn workers): ``api.asgi:app``.
 
 Each worker process has one event loop and a pool of ``CHASE_LEDGER_THREADS`` threads. Every
-request runs in Flask on the pool (a2wsgi), as under gunicorn's threaded workers. A live stream
+request runs in Flask on the pool, as under gunicorn's threaded workers: its body is read on the
+event loop, then a thread makes the whole answer, which the loop sends (api/threaded_wsgi.py). A live stream
 (``GET /chases/<id>/stream``, ``GET /chases/<id>/replays/<job>/stream``) is opened the same way:
 Flask checks it like any request and answers a ``LiveStream`` (api/stream.py) or a problem. The
 stream itself is then sent from the event loop (api/live_streams.py), so it holds no thread:
@@ -17,7 +18,6 @@ import re
 import sys
 from typing import Any
 
-from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import build_environ
 from flask import Flask, Response
 
@@ -25,6 +25,7 @@ from api import create_app
 from api.live_streams import ChaseEvents, ChaseFeeds, Requests, chase_events, replay_frames
 from api.runtime import ledger_of
 from api.stream import LiveStream
+from api.threaded_wsgi import ThreadedWsgi
 
 log = logging.getLogger(__name__)
 
@@ -44,25 +45,19 @@ class ChaseLedgerHost:
 
     def __init__(self, flask_app: Flask, threads: int) -> None:
         self.flask = flask_app
-        self.wsgi = WSGIMiddleware(self.terminated, workers=threads)
-        self._feeds: ChaseFeeds | None = None
         self.requests = Requests()  # served on the threads: the streams' sends give way to them
+        self.served = ThreadedWsgi(flask_app, threads, self.requests)
+        self._feeds: ChaseFeeds | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["method"] == "GET" and STREAMS.match(scope["path"]):
             await self.stream(scope, receive, send)
         elif scope["type"] == "http":
-            received = await whole_body(scope, receive, self.flask.config.get("MAX_CONTENT_LENGTH"))
-            if received is not None:  # (None: the client left while sending it)
-                self.requests.started()
-                try:
-                    await self.wsgi(scope, received, send)
-                finally:
-                    self.requests.finished()
+            await self.served(scope, receive, send)
         elif scope["type"] == "lifespan":
             await self.lifespan(receive, send)
         else:
-            await self.wsgi(scope, receive, send)
+            await self.served.streamed(scope, receive, send)
 
     async def lifespan(self, receive: Any, send: Any) -> None:
         """The worker's start and stop: on stopping, wait for the stream reads and requests still
@@ -76,12 +71,6 @@ class ChaseLedgerHost:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
-    def terminated(self, environ: dict[str, Any], start_response: Any) -> Any:
-        """Flask, told that the server ends the body: one sent in chunks (no Content-Length) is
-        read to its end (Werkzeug reads none of it otherwise), up to the limit (api/guards.py)."""
-        environ["wsgi.input_terminated"] = True
-        return self.flask(environ, start_response)
-
     def open(self, scope: Any) -> tuple[Response, bytes]:
         """Flask's answer to the request that opens a stream (on a pool thread, like any request)."""
         with self.flask.request_context(build_environ(scope, io.BytesIO(b""))):
@@ -92,7 +81,7 @@ class ChaseLedgerHost:
             return response, b"" if isinstance(response, LiveStream) else response.get_data()
 
     async def stream(self, scope: Any, receive: Any, send: Any) -> None:
-        response, body = await asyncio.get_running_loop().run_in_executor(self.wsgi.executor, self.open, scope)
+        response, body = await asyncio.get_running_loop().run_in_executor(self.served.executor, self.open, scope)
         live = isinstance(response, LiveStream)
         headers = [
             (name.lower().encode("latin-1"), value.encode("latin-1"))
@@ -139,40 +128,13 @@ class ChaseLedgerHost:
         reading the store once it closes (a SQLite connection closed under a read crashes)."""
         if self._feeds is not None:
             self._feeds.close()
-        self.wsgi.executor.shutdown(wait=True, cancel_futures=True)
+        self.served.close()
 
     def feeds(self) -> ChaseFeeds:
         """This process's chase feeds, made on first use in its event loop (after the fork)."""
         if self._feeds is None:
             self._feeds = ChaseFeeds(ledger_of(self.flask), self.requests)
         return self._feeds
-
-
-async def whole_body(scope: Any, receive: Any, limit: int | None) -> Any:
-    """The request's body, read on the event loop before a thread takes the request: a client
-    that sends its body slowly (or never finishes it) holds a socket, never one of the threads.
-    A body declared over ``limit`` is left unread (refused 413); one sent in chunks is read to
-    one byte past it, and Flask reads on from there to refuse it. Returns the ``receive`` the
-    request is served with, or None when the client left."""
-    declared = next((value for name, value in scope.get("headers", ()) if name.lower() == b"content-length"), None)
-    if limit is None or (declared is not None and (not declared.isdigit() or int(declared) > limit)):
-        return receive
-    chunks, size, more = [], 0, True
-    while more and size <= limit:
-        message = await receive()
-        if message["type"] != "http.request":
-            return None
-        chunks.append(message.get("body", b""))
-        size += len(chunks[-1])
-        more = message.get("more_body", False)
-    first: Any = {"type": "http.request", "body": b"".join(chunks), "more_body": more}
-
-    async def replay() -> Any:
-        nonlocal first
-        message, first = first, None
-        return message if message is not None else await receive()
-
-    return replay
 
 
 async def disconnected(receive: Any) -> None:

@@ -19,13 +19,14 @@ import time
 from typing import Any
 from uuid import UUID
 
-from a2wsgi import WSGIMiddleware
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
 from flask import Flask, abort, jsonify, request
 
+from api.threaded_wsgi import ThreadedWsgi
 from infrastructure.bootstrap import _postgres_startup_lock
+from infrastructure.edge_settings import EdgeSettings
 from infrastructure.settings import POSTGRES, persistence_env
 
 SNAPSHOT_INTERVAL = 20  # as application.chases.SNAPSHOT_INTERVAL
@@ -51,6 +52,7 @@ class Floor(Application):
 
 
 app = Flask("bench_floor")
+app.config["MAX_CONTENT_LENGTH"] = EdgeSettings.max_body_bytes  # as the API bounds a body (api/guards.py)
 _floor: dict[str, Floor] = {}
 _lock = threading.Lock()
 
@@ -120,6 +122,7 @@ def events(tally_id: UUID) -> Any:
     return jsonify(events=[{"version": e.originator_version, "purpose": e.roll["purpose"]} for e in recorded if hasattr(e, "roll")])
 
 
-# Served as `chase serve` serves the API (infrastructure/cli.py): Flask on a pool of threads
-# inside a uvicorn worker, so the floor shares the API's serving costs.
-asgi = WSGIMiddleware(app, workers=int(os.environ.get("CHASE_LEDGER_THREADS", "4")))
+# Served as `chase serve` serves the API's requests (infrastructure/cli.py, api/threaded_wsgi.py):
+# Flask on a pool of threads inside a uvicorn worker, the body read on the event loop, so the
+# floor pays what the API pays to be served.
+asgi = ThreadedWsgi(app, int(os.environ.get("CHASE_LEDGER_THREADS", "4")))

@@ -6,6 +6,7 @@ it, holds a socket on the event loop, not one of the threads every other request
 """
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import socket
@@ -13,7 +14,10 @@ from collections.abc import Iterator
 from uuid import UUID
 
 import pytest
+from flask import Flask, Response
 
+from api import web
+from api.asgi import ChaseLedgerHost
 from tests.e2e.test_stream import Served
 
 D6_RACER = {"name": "Ann", "role": "racer", "move": 10, "physique": "3D"}
@@ -86,3 +90,57 @@ def test_a_body_that_never_comes_holds_no_thread(one_thread: Served):
         assert stalled.recv(100).startswith(b"HTTP/1.1 201")
     finally:
         stalled.close()
+
+
+def ask(served: Served, method: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+    try:
+        conn.request(method, path, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        conn.close()
+
+
+def test_answers_of_every_kind_come_through_the_host_whole(one_thread: Served):
+    chase_id, token = start_d6(one_thread)
+    auth = {"Authorization": f"Bearer {token}"}
+
+    # A view comes whole, with the length it declares and its ETag
+    status, headers, body = ask(one_thread, "GET", f"/chases/{chase_id}/track", auth)
+    assert status == 200 and int(headers["content-length"]) == len(body) and json.loads(body)["chase"]["chase_id"] == chase_id
+
+    # Asked again with that ETag, it is 304 with no body; asked with HEAD, the headers alone
+    status, _, again = ask(one_thread, "GET", f"/chases/{chase_id}/track", {**auth, "If-None-Match": headers["etag"]})
+    assert (status, again) == (304, b"")
+    status, head, nothing = ask(one_thread, "HEAD", f"/chases/{chase_id}/track", auth)
+    assert (status, nothing, head["etag"]) == (200, b"", headers["etag"])
+
+    # A page of the browser table is the file as it is on disk
+    status, _, page = ask(one_thread, "GET", "/app/")
+    assert status == 200 and page == (web.STATIC / "app" / "index.html").read_bytes()
+
+
+def test_an_answer_of_unknown_length_is_sent_piece_by_piece():
+    # Given an app whose answer is made as it is sent (no Content-Length)
+    app = Flask("pieces")
+    app.get("/pieces")(lambda: Response((f"piece {n}\n" for n in range(3)), mimetype="text/plain"))
+    host = ChaseLedgerHost(app, threads=1)
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "/pieces", "query_string": b"", "headers": [], "http_version": "1.1", "root_path": ""}
+    try:
+        asyncio.run(host(scope, receive, send))
+    finally:
+        host.close()
+
+    # Then it is sent in pieces, ended by an empty one, and reads whole
+    assert sent[0]["status"] == 200 and not any(name == b"content-length" for name, _ in sent[0]["headers"])
+    assert [m["body"] for m in sent[1:]] == [b"piece 0\n", b"piece 1\n", b"piece 2\n", b""]
+    assert [m.get("more_body", False) for m in sent[1:]] == [True, True, True, False]
