@@ -23,19 +23,22 @@ in-memory database has one connection, shared through the pool as before.
 from __future__ import annotations
 
 import fcntl
+import functools
 import logging
 import os
+import sqlite3
 import threading
 import weakref
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 from uuid import UUID
 
-from eventsourcing.persistence import ConnectionPoolClosedError, StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteDatastore
+from eventsourcing.persistence import ConnectionPoolClosedError, InterfaceError, StoredEvent
+from eventsourcing.sqlite import SQLITE3_DEFAULT_LOCK_TIMEOUT, SQLiteApplicationRecorder, SQLiteConnection, SQLiteConnectionPool, SQLiteDatastore
 
 
 log = logging.getLogger(__name__)
+STATEMENTS_CACHED = 64  # prepared statements kept per connection (a command runs about ten different ones)
 
 
 def _close_quietly(fd: int) -> None:
@@ -43,6 +46,29 @@ def _close_quietly(fd: int) -> None:
         os.close(fd)
     except OSError:  # (the process is ending: nothing more to do)
         pass
+
+
+def _connect(pool: SQLiteConnectionPool) -> SQLiteConnection:
+    """eventsourcing's ``SQLiteConnectionPool._create_connection``, but with a statement cache.
+    eventsourcing 9.5 passes ``cached_statements=True``, which the sqlite3 module reads as a
+    cache of one statement: every statement of a command was parsed and planned again (some
+    130,000 instructions a command, bench/http_instructions.py under callgrind)."""
+    try:
+        c = sqlite3.connect(
+            database=pool.db_name, uri=True, check_same_thread=False, isolation_level=None,  # autocommit, as eventsourcing's
+            cached_statements=STATEMENTS_CACHED, timeout=pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT,
+        )
+    except (sqlite3.Error, TypeError) as e:
+        raise InterfaceError(e) from e
+    if not pool.is_sqlite_memory_mode and not pool.is_journal_mode_wal:
+        cursor = c.cursor()
+        cursor.execute("PRAGMA journal_mode;")
+        if cursor.fetchone()[0].lower() != "wal":
+            cursor.execute("PRAGMA journal_mode=WAL;")
+            pool.journal_mode_was_changed_to_wal = True
+        pool.is_journal_mode_wal = True
+    c.row_factory = sqlite3.Row
+    return SQLiteConnection(sqlite_conn=c, max_age=pool.max_age)
 
 
 class _Refused(Exception):
@@ -54,6 +80,9 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
 
     def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
+        # Every connection the pool makes from now on (the first is made when the tables are
+        # created, after this), and this recorder's own, keeps its statements prepared.
+        datastore.pool._create_connection = functools.partial(_connect, datastore.pool)  # type: ignore[method-assign]
         self._own = threading.local()  # each thread's reading connection
         self._readers: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()  # (a thread's goes with it)
         self._readers_lock = threading.Lock()
