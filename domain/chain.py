@@ -33,7 +33,8 @@ from datetime import datetime
 from typing import Any, Callable
 from uuid import UUID
 
-from domain.jcs import canonicalize, sorted_compact
+from domain.jcs import INTEGER_MAX, canonicalize, sorted_compact
+from domain.json_encoding import isoformat
 
 GENESIS = "0" * 64  # the "previous hash" of a chase's first event
 SORTED_JSON = "sorted-json"  # the encoding of chains begun before JCS: their Created names none
@@ -92,7 +93,7 @@ def record_of(event: Any) -> dict[str, Any]:
         "chase_id": str(event.originator_id),
         "version": event.originator_version,
         "type": type(event).TOPIC,
-        "recorded_at": event.timestamp.isoformat(),
+        "recorded_at": isoformat(event.timestamp),
         "data": data,
     }
 
@@ -121,4 +122,45 @@ def hash_record(record: dict[str, Any], encoding: str = JCS) -> str:
 
 
 def hash_event(event: Any, encoding: str) -> str:
+    """The hash of an event's record (``hash_record(record_of(event), encoding)``). Most records
+    (every event a command makes) hold JSON values already, which either encoding writes as
+    ``sorted_compact`` does: those are hashed without their JSON form made first
+    (``jsonable``) and looked through a second time (domain/jcs.py ``canonicalize``)."""
+    state = vars(event)
+    if AS_RECORDED not in state:
+        record = {
+            "chase_id": str(event.originator_id),
+            "version": event.originator_version,
+            "type": type(event).TOPIC,
+            "recorded_at": isoformat(event.timestamp),
+            "data": {k: v for k, v in state.items() if k not in ENVELOPE},
+        }
+        if _plain(record):
+            try:
+                return hashlib.sha256(sorted_compact(record).encode("utf-8")).hexdigest()
+            except UnicodeEncodeError:
+                pass  # a lone surrogate: refused below, as each encoding refuses it
     return hash_record(record_of(event), encoding)
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` is JSON that ``jsonable`` leaves as it is and that both encodings write
+    as ``sorted_compact`` does: exact types only (a subclass's text may differ), no float, no
+    integer beyond what a double holds, no member name beyond the BMP (where code point order
+    and RFC 8785's UTF-16 order agree)."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return -INTEGER_MAX <= value <= INTEGER_MAX
+    if kind is dict:
+        for k, v in value.items():
+            if type(k) is not str or not (k.isascii() or max(k) <= "\uffff") or not _plain(v):
+                return False
+        return True
+    if kind is list:
+        for v in value:
+            if not _plain(v):
+                return False
+        return True
+    return False

@@ -1,6 +1,6 @@
 """A JSON encoder's ``encode`` with its C encoder made once, for the encoders every command uses
 (the hash chain's sorted JSON, domain/jcs.py; the dice derivation's, domain/dice/derivation.py;
-the events' transcoder, infrastructure/transcodings.py).
+the events' transcoder, infrastructure/transcodings.py); and a datetime's ISO text, kept.
 
 ``json.JSONEncoder.encode`` makes a new C encoder (and a closure or two) on every call: a third
 of the time it takes on an event's record. Made once here with the same arguments that
@@ -13,6 +13,7 @@ fails there first. Without the C accelerator it is ``encode`` itself.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from json.encoder import c_make_encoder, encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any, Callable
 
@@ -25,3 +26,24 @@ def encoder_made_once(e: json.JSONEncoder) -> Callable[[Any], str]:
     strings = encode_basestring_ascii if e.ensure_ascii else encode_basestring
     encoder = c_make_encoder(None, e.default, strings, None, e.key_separator, e.item_separator, e.sort_keys, e.skipkeys, e.allow_nan)
     return lambda value: "".join(encoder(value, 0))
+
+
+_ISO_KEPT = 256  # datetimes whose text is kept
+_iso: dict[int, tuple[datetime, str]] = {}
+
+
+def isoformat(moment: datetime) -> str:
+    """``moment.isoformat()``, kept for the last few datetimes asked of: an event's timestamp is
+    written four or five times a command (its record's hash, its stored state, its roll history
+    row and analytics fact), and an aware datetime's ``isoformat`` formats with printf, some
+    12,000 instructions each. Kept by identity, not equality: two equal datetimes in different
+    zones are written differently. The datetime is held with its text, so its id is not reused
+    while it is kept."""
+    kept = _iso.get(id(moment))
+    if kept is not None and kept[0] is moment:
+        return kept[1]
+    text = moment.isoformat()
+    if len(_iso) >= _ISO_KEPT:
+        _iso.clear()  # (cheaper than keeping an order: a command asks of one or two datetimes)
+    _iso[id(moment)] = (moment, text)
+    return text

@@ -13,29 +13,35 @@ optional write (the views), the transaction is rolled back and the events record
 without it, and the write is told why (the read side then sets the chase aside): a refused
 view never loses or fails the command's events.
 
-Reads of a chase's events (three a command: the runner's, and the affordances') go on a
-connection of the reading thread's own, outside eventsourcing's connection pool: taking a
-connection from the pool and putting it back cost more than the query (locks, conditions and a
-semaphore, contended by every thread of the process). A file in WAL mode lets any number of
-connections read beside the one writer, each statement seeing every commit before it. An
-in-memory database has one connection, shared through the pool as before.
+Reads of a chase's events (three a command: the runner's, and the affordances') and a
+command's write go on a connection of the thread's own, outside eventsourcing's connection
+pool: taking a connection from the pool and putting it back cost more than the query (locks,
+conditions and a semaphore, contended by every thread of the process). A file in WAL mode lets
+any number of connections read beside the one writer, each statement seeing every commit
+before it; writers take turns (``_take_turn``). An in-memory database has one connection,
+shared through the pool as before. Every connection keeps its statements prepared (``_connect``).
 """
 from __future__ import annotations
 
 import fcntl
+import functools
 import logging
 import os
+import sqlite3
 import threading
 import weakref
-from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 from uuid import UUID
 
-from eventsourcing.persistence import ConnectionPoolClosedError, StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteDatastore
+from eventsourcing.persistence import ConnectionPoolClosedError, ConnectionUnavailableError, InterfaceError, StoredEvent
+from eventsourcing.sqlite import (
+    SQLITE3_DEFAULT_LOCK_TIMEOUT, SQLiteApplicationRecorder, SQLiteConnection, SQLiteConnectionPool, SQLiteCursor, SQLiteDatastore,
+    SQLiteTransaction,
+)
 
 
 log = logging.getLogger(__name__)
+STATEMENTS_CACHED = 64  # prepared statements kept per connection (a command runs about ten different ones)
 
 
 def _close_quietly(fd: int) -> None:
@@ -43,6 +49,29 @@ def _close_quietly(fd: int) -> None:
         os.close(fd)
     except OSError:  # (the process is ending: nothing more to do)
         pass
+
+
+def _connect(pool: SQLiteConnectionPool) -> SQLiteConnection:
+    """eventsourcing's ``SQLiteConnectionPool._create_connection``, but with a statement cache.
+    eventsourcing 9.5 passes ``cached_statements=True``, which the sqlite3 module reads as a
+    cache of one statement: every statement of a command was parsed and planned again (some
+    130,000 instructions a command, bench/http_instructions.py under callgrind)."""
+    try:
+        c = sqlite3.connect(
+            database=pool.db_name, uri=True, check_same_thread=False, isolation_level=None,  # autocommit, as eventsourcing's
+            cached_statements=STATEMENTS_CACHED, timeout=pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT,
+        )
+    except (sqlite3.Error, TypeError) as e:
+        raise InterfaceError(e) from e
+    if not pool.is_sqlite_memory_mode and not pool.is_journal_mode_wal:
+        cursor = c.cursor()
+        cursor.execute("PRAGMA journal_mode;")
+        if cursor.fetchone()[0].lower() != "wal":
+            cursor.execute("PRAGMA journal_mode=WAL;")
+            pool.journal_mode_was_changed_to_wal = True
+        pool.is_journal_mode_wal = True
+    c.row_factory = sqlite3.Row
+    return SQLiteConnection(sqlite_conn=c, max_age=pool.max_age)
 
 
 class _Refused(Exception):
@@ -54,10 +83,15 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
 
     def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
+        # Every connection the pool makes from now on (the first is made when the tables are
+        # created, after this), and this recorder's own, keeps its statements prepared.
+        datastore.pool._create_connection = functools.partial(_connect, datastore.pool)  # type: ignore[method-assign]
         self._own = threading.local()  # each thread's reading connection
         self._readers: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()  # (a thread's goes with it)
         self._readers_lock = threading.Lock()
-        self._turn = threading.Lock()  # this process's writers, one at a time, before the file lock
+        # This process's writers, one at a time, before the file lock: the pool's writer lock,
+        # so that eventsourcing's own writers (which take it) wait for a command's write too.
+        self._turn: Any = getattr(datastore.pool, "_writer_lock", None) or threading.Lock()
         self._turn_file: tuple[int, int, Any] | None = None  # (pid, descriptor, its closer): never across a fork
 
     def close(self) -> None:
@@ -98,24 +132,32 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
                     write.drop(refused.__cause__ or refused)
             return notification_ids
 
-    @contextmanager
-    def _writers_turn(self) -> Iterator[None]:
-        """One command's write at a time across the processes sharing the file. SQLite's own lock
-        makes a writer that finds it taken sleep and try again (1, 2, 5, 10 ms ...): the turn
-        went unused while every other writer slept. A lock file taken with ``flock`` wakes the
-        next writer the moment the last one commits, in the kernel, without the GIL. Where the
-        lock file cannot be opened (another account's, a read-only folder), SQLite's own lock
-        alone keeps the writes apart, as before."""
-        fd = None if self.datastore.pool.is_sqlite_memory_mode else self._turn_descriptor()
-        if fd is None:
-            yield
-            return
-        with self._turn:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+    def _take_turn(self) -> int | None:
+        """One command's write at a time: in this process, on the pool's writer lock (which
+        eventsourcing's own writers take, the projector's and the stores'), and across the
+        processes sharing the file, on ``<db>.writers``. SQLite's own lock makes a writer that
+        finds it taken sleep and try again (1, 2, 5, 10 ms ...): the turn went unused while every
+        other writer slept. A lock file taken with ``flock`` wakes the next writer the moment the
+        last one commits, in the kernel, without the GIL. Where the lock file cannot be opened
+        (another account's, a read-only folder), SQLite's own lock alone keeps the processes'
+        writes apart, as before. Returns the descriptor locked, for ``_end_turn``."""
+        fd = self._turn_descriptor()
+        if not self._turn.acquire(timeout=self.datastore.pool.pool_timeout):
+            raise ConnectionUnavailableError("Timed out waiting for return of writer")  # (as eventsourcing's pool says it)
+        if fd is not None:
             try:
-                yield
-            finally:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except BaseException:
+                self._turn.release()
+                raise
+        return fd
+
+    def _end_turn(self, fd: int | None) -> None:
+        try:
+            if fd is not None:
                 fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            self._turn.release()
 
     def _turn_descriptor(self) -> int | None:
         """This process's descriptor of ``<db>.writers`` (read-only: ``flock`` needs no more),
@@ -141,17 +183,33 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         return None if fd < 0 else fd
 
     def _insert_along(self, stored_events: Sequence[StoredEvent], along: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[int] | None:
-        with self._writers_turn(), self.datastore.transaction(commit=True) as c:
-            notification_ids = self._insert_events(c, stored_events, **kwargs)
-            for write in along:
-                try:
-                    write.send(c)
-                except Exception as e:
-                    if write.optional:
-                        raise _Refused() from e
-                    raise
+        conn = self._reader()
+        if conn is None:  # an in-memory database: its one connection, through the pool
+            with self.datastore.transaction(commit=True) as c:
+                notification_ids = self._send(c, stored_events, along, kwargs)
+        else:
+            # On this thread's own connection, as its reads: taking the pool's and putting it back
+            # (a semaphore, a condition and two context managers a command) cost more than the
+            # inserts. The pool's writers still wait for this one, on the writer lock (_take_turn).
+            fd = self._take_turn()
+            try:
+                with SQLiteTransaction(conn, commit=True) as c, c:
+                    notification_ids = self._send(c, stored_events, along, kwargs)
+            finally:
+                self._end_turn(fd)
         for write in along:  # committed
             write.receive()
+        return notification_ids
+
+    def _send(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], along: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[int] | None:
+        notification_ids = self._insert_events(c, stored_events, **kwargs)
+        for write in along:
+            try:
+                write.send(c)
+            except Exception as e:
+                if write.optional:
+                    raise _Refused() from e
+                raise
         return notification_ids
 
     def select_events(

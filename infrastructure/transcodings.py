@@ -16,11 +16,11 @@ from contextvars import ContextVar
 from typing import Any, Sequence
 
 from eventsourcing.domain import CanSnapshotAggregate
-from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent, Transcoding
+from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder, Mapper, StoredEvent, Transcoding
 
 from application.plugins import GameSystem
 from domain.chain import AS_RECORDED, recorded_data
-from domain.json_encoding import encoder_made_once
+from domain.json_encoding import encoder_made_once, isoformat
 from domain.track import Track
 
 VERSION_KEY = "class_version"
@@ -60,6 +60,14 @@ class DataclassAsDict(Transcoding):
         return self.type(**data)
 
 
+class KeptDatetimeAsISO(DatetimeAsISO):
+    """eventsourcing's datetime transcoding (the same name, the same text), the text of an
+    event's timestamp written once a command: its hash took it already (domain/json_encoding.py)."""
+
+    def encode(self, obj: Any) -> str:
+        return isoformat(obj)
+
+
 class ChaseTranscoder(JSONTranscoder):
     """eventsourcing's JSON transcoder, its encoder's C part made once: ``JSONEncoder.encode``
     makes one (and its closures) for every event and snapshot saved. The same encoder with the
@@ -72,6 +80,10 @@ class ChaseTranscoder(JSONTranscoder):
 
     def encode(self, obj: Any) -> bytes:
         return self._encode(obj).encode("utf8")
+
+    def register(self, transcoding: Transcoding) -> None:
+        """eventsourcing's datetime transcoding (every event's timestamp) as KeptDatetimeAsISO."""
+        super().register(KeptDatetimeAsISO() if type(transcoding) is DatetimeAsISO else transcoding)
 
 
 class RecordKeepingMapper(Mapper):

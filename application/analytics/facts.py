@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from domain.json_encoding import isoformat
 from domain.odds import Odds
 from domain.recorded_chase import RecordedChase
 
@@ -82,7 +83,7 @@ class FactReader:
         return [
             {"chase_id": str(event.originator_id), "version": event.originator_version, "index": i,
              "action": getattr(event, "action", event.originator_version), "kind": kind, "participant_id": pid,
-             "at": event.timestamp.isoformat(), "undone": False, "undone_by": None, "data": data}
+             "at": isoformat(event.timestamp), "undone": False, "undone_by": None, "data": data}
             for i, (kind, pid, data) in enumerate(self._facts(event))
         ]
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.json_encoding import isoformat
+
 
 def record_fields(chase: Any) -> dict[str, Any]:
     """The chase (id, name, system, dice, phase and outcome, version and chain head, round and
@@ -36,5 +38,5 @@ def record_state(chase: Any) -> dict[str, Any]:
         "actions": len(chase.effective_actions),
         "can_redo": bool(chase.redo_stack),
         "undo_requests": [{"request_id": int(rid), **req} for rid, req in chase.undo_requests.items() if req["answer"] is None],
-        "created_at": chase.created_on.isoformat(),
+        "created_at": isoformat(chase.created_on),
     }

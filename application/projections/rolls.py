@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.json_encoding import isoformat
 from domain.odds import RollOdds
 from domain.recorded_chase import RecordedChase
 
@@ -25,7 +26,7 @@ def roll_row(event: Any) -> dict[str, Any] | None:
         "undone": False,
         "undone_by": None,
         "undone_at": None,
-        "recorded_at": event.timestamp.isoformat(),
+        "recorded_at": isoformat(event.timestamp),
         "roll": roll,
     }
 
@@ -34,7 +35,7 @@ def roll_marks(event: Any) -> list[dict[str, Any]]:
     """Which actions' rolls stop or start counting with an undo, rewind or redo."""
     if not isinstance(event, (RecordedChase.Undone, RecordedChase.Rewound, RecordedChase.Redone)):
         return []  # (most events: asked of every event a command records)
-    chase_id, at = str(event.originator_id), event.timestamp.isoformat()
+    chase_id, at = str(event.originator_id), isoformat(event.timestamp)
     if isinstance(event, RecordedChase.Undone):
         return [{"chase_id": chase_id, "actions": list(event.actions), "undone": True, "by": event.by, "at": at}]
     if isinstance(event, RecordedChase.Rewound):
