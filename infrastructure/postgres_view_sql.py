@@ -25,7 +25,7 @@ WITH given AS (
     ON CONFLICT (chase_id) DO NOTHING RETURNING chase_id
 ), moved AS (
     UPDATE {tracks} AS w SET version = t.v, doc = t.d::jsonb FROM t
-    WHERE t.e <> 0 AND w.chase_id = t.c AND w.version = t.e RETURNING w.chase_id
+    WHERE t.e <> 0 AND w.chase_id = t.c AND w.version = t.e AND w.chase_id = ANY (ARRAY(SELECT c FROM t WHERE e <> 0)) RETURNING w.chase_id
 ), written AS (
     SELECT chase_id FROM fresh UNION ALL SELECT chase_id FROM moved
 ), up AS (
@@ -36,7 +36,7 @@ WITH given AS (
 ), gone_rows AS (
     -- the rows deleted, and on a chase written whole every row not written now: never a row
     -- upserted above (one statement must not touch a row twice)
-    DELETE FROM {track_rows} AS r WHERE r.chase_id IN (SELECT chase_id FROM written) AND (
+    DELETE FROM {track_rows} AS r WHERE r.chase_id = ANY (ARRAY(SELECT chase_id FROM written)) AND (
         (r.chase_id, r.participant_id) IN (SELECT x->>0, x->>1 FROM given, jsonb_array_elements(given.j->2) AS x)
         OR (r.chase_id IN (SELECT jsonb_array_elements_text(given.j->3) FROM given) AND (r.chase_id, r.participant_id) NOT IN (SELECT c, p FROM up))
     )
