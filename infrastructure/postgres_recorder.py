@@ -191,10 +191,9 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
         for write in along:
             write.send(folded)
         last_try = not any(w.optional for w in along)
-        if folded.foldable:
-            notification_ids, refused = self._record(stored_events, along, folded, last_try)
-        else:  # sent again, to the transaction's cursors
-            notification_ids, refused = self._insert_along(stored_events, along, last_try)
+        notification_ids, refused = self._record(stored_events, along, folded, last_try) if folded.foldable else (None, None)
+        if not folded.foldable or isinstance(refused, psycopg.errors.UndefinedFunction):  # (a database not yet given the function)
+            notification_ids, refused = self._insert_along(stored_events, along, last_try)  # the writes sent again, to its cursors
         if refused is None:
             return notification_ids
         # Again without the optional writes: an error now is not theirs, and is raised.
@@ -259,7 +258,7 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
                 ), prepare=True).fetchall()
             except Exception as e:  # noqa: BLE001 - raised or answered below
                 exc = e
-            if exc is not None and (last_try or self._not_along(exc)):
+            if exc is not None and (last_try or self._not_along(exc)) and not isinstance(exc, psycopg.errors.UndefinedFunction):
                 raise exc  # inside get_connection: translated to eventsourcing's errors
         if exc is not None:
             return None, exc
