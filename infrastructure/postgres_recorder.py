@@ -3,9 +3,11 @@
 eventsourcing's recorder commits a command's events in a transaction of their own (the events
 table locked, NOTIFY, the insert); the views were then written in a second one. This recorder
 sends the writes handed to ``save(..., along=...)`` (application/ports.py ``AlongWrite``) in
-the same pipeline as the insert: one transaction, one commit and one round trip per command
-(the stock recorder takes two for the events alone). The NOTIFY goes with the insert, as one
-statement (``_insert_notifying``).
+the same transaction as the insert: one commit and one round trip per command (the stock
+recorder takes two for the events alone). A command's usual writes (its events and its chase's
+views) are one statement, a call of ``RECORD_FUNCTION``; other writes along (an idempotency
+key, undo marks) go with BEGIN, the lock, the insert and its NOTIFY (``_insert_notifying``) and
+COMMIT in one pipeline.
 
 When the transaction fails, the error says why. The events' own unique key (a concurrent
 command recorded that version first) and a store away or busy are raised as they were. Any
@@ -20,6 +22,7 @@ and the NOTIFY that go before each insert.
 """
 from __future__ import annotations
 
+import os
 from typing import Any, Sequence
 from uuid import UUID
 
@@ -29,12 +32,101 @@ from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import retry
 from psycopg.sql import SQL, Composable, Identifier, Literal
 
+from infrastructure.postgres_tables import table
+from infrastructure.postgres_view_sql import VIEW_TABLES, WRITE_VIEWS_WITH
+
+
+# Settings each of this process's connections starts with (libpq's ``options``, sent with the
+# connection's start-up: no statement, no round trip).
+# - plan_cache_mode: psycopg prepares every statement run five times, but PostgreSQL still
+#   planned the three of every command afresh each time (a custom plan: its estimate for a
+#   constant beat the generic plan's, ``originator_version > $2``, ``unnest($1)``): some 30% of
+#   the backend's time in GetCachedPlan (perf). Every statement here looks rows up by their keys,
+#   which a generic plan does as well.
+# - lock_timeout: eventsourcing sets it (SET LOCAL) in every transaction that locks the events
+#   table, one statement more in every command's pipeline (some 100,000 instructions of this
+#   process's); set for the session, the same timeout holds for every transaction on it.
+SESSION_SETTINGS = {"plan_cache_mode": "force_generic_plan"}
+
+# A command's whole transaction as one statement, in autocommit (a statement is a transaction):
+# its views (the CAS write of infrastructure/postgres_view_sql.py; none when NULL), then the
+# events table's lock (LOCK TABLE, refused outside a transaction block, is let in a function),
+# the NOTIFY and the insert. One message and no BEGIN, COMMIT or pipeline: a pipeline's five
+# statements each cost this process a psycopg execute and a send to the socket.
+RECORD_FUNCTION = """
+CREATE OR REPLACE FUNCTION {function}(views text, events {stored_event_type}[])
+RETURNS TABLE (nid bigint, views_written boolean) LANGUAGE plpgsql AS $record$
+DECLARE
+    written_now boolean := false;
+BEGIN
+    IF views IS NOT NULL THEN
+        {write_views}
+        SELECT count(*) > 0 INTO written_now FROM written;
+    END IF;
+    PERFORM set_config('lock_timeout', {lock_timeout}, true);
+    LOCK TABLE {events} IN EXCLUSIVE MODE;
+    PERFORM pg_notify({channel}, '');
+    RETURN QUERY INSERT INTO {events} AS t (originator_id, originator_version, topic, state)
+        SELECT e.originator_id, e.originator_version, e.topic, e.state FROM unnest(events) AS e
+        RETURNING t.notification_id, written_now;
+END
+$record$
+"""
+
+
+class FoldedWrites:
+    """Stands for the transaction's cursor while the writes along are sent, to learn whether
+    they fit the recording function: one chase's views write does (the views store hands its
+    parameter to ``fold_views``); anything else sent is noted, and the writes go in a pipeline."""
+
+    def __init__(self) -> None:
+        self.views: str | None = None
+        self.views_written = False
+        self.foldable = True
+
+    def fold_views(self, param: str, foldable: bool = True) -> None:
+        self.foldable = self.foldable and foldable and self.views is None
+        self.views = param
+
+    def __getattr__(self, name: str) -> Any:  # execute, executemany, connection, cursor ...
+        self.foldable = False
+        return self
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self
+
+
+def start_sessions_with(datastore: Any, settings: dict[str, str]) -> bool:
+    """Have the datastore's connections start with these settings; False when too late (its
+    pool has opened, its connections made)."""
+    pool = datastore.pool
+    if not getattr(pool, "_closed", False) or pool.kwargs is None:
+        return False
+    given = pool.kwargs.get("options") or os.environ.get("PGOPTIONS", "")  # libpq takes one or the other
+    pool.kwargs["options"] = " ".join([given, *(f"-c {name}={value}" for name, value in settings.items())]).strip()
+    return True
+
 
 class PostgresChaseRecorder(PostgresApplicationRecorder):
     """Records events, and the writes that go along with them, in one transaction."""
 
     _selects: dict[tuple[bool, bool, bool, bool], bytes]
     _statements: dict[str, list[bytes]]
+
+    def __init__(self, datastore: Any, **kwargs: Any) -> None:
+        # Before eventsourcing's recorder opens the pool (to register its types). The session's
+        # lock timeout, when it has one, spares the SET LOCAL in each transaction.
+        timeout = {"lock_timeout": f"{datastore.lock_timeout}s"}
+        self._session_lock_timeout = start_sessions_with(datastore, {**SESSION_SETTINGS, **timeout})
+        super().__init__(datastore, **kwargs)
+        self.record_function = table(datastore, f"{self.events_table_name}_record")
+        self.sql_create_statements.append(SQL(RECORD_FUNCTION).format(
+            function=self.record_function, stored_event_type=table(datastore, self.stored_event_type_name),
+            write_views=SQL(WRITE_VIEWS_WITH).format(
+                given=SQL("views"), unsynced=SQL(""), **{name: table(datastore, t) for name, t in VIEW_TABLES.items()}),
+            lock_timeout=Literal(f"{datastore.lock_timeout}s"), events=table(datastore, self.events_table_name),
+            channel=Literal(self.channel_name),
+        ))
 
     def _rendered(self, curs: Any, name: str, compose: Any) -> list[bytes]:
         """Statements that never change, rendered once (psycopg renders a composed one per execute)."""
@@ -45,7 +137,8 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
         return rendered
 
     def _lock_table(self, curs: Any) -> None:
-        for statement in self._rendered(curs, "lock", lambda: self.lock_table_statements):
+        for statement in self._rendered(curs, "lock", lambda: [
+                s for s in self.lock_table_statements if not (self._session_lock_timeout and "lock_timeout" in s.as_string())]):
             curs.execute(statement, prepare=True)
 
     def _notify_channel(self, curs: Any) -> None:
@@ -94,7 +187,13 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
         along = tuple(kwargs.pop("along", None) or ())
         if not stored_events or kwargs.get("tracking") is not None or self.datastore.enable_db_functions:
             return super().insert_events(stored_events, **kwargs)
-        notification_ids, refused = self._insert_along(stored_events, along, last_try=not any(w.optional for w in along))
+        folded = FoldedWrites()
+        for write in along:
+            write.send(folded)
+        last_try = not any(w.optional for w in along)
+        notification_ids, refused = self._record(stored_events, along, folded, last_try) if folded.foldable else (None, None)
+        if not folded.foldable or isinstance(refused, psycopg.errors.UndefinedFunction):  # (a database not yet given the function)
+            notification_ids, refused = self._insert_along(stored_events, along, last_try)  # the writes sent again, to its cursors
         if refused is None:
             return notification_ids
         # Again without the optional writes: an error now is not theirs, and is raised.
@@ -143,6 +242,30 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
         for write in along:  # committed
             write.receive()
         return notification_ids, None
+
+    def _record(self, stored_events: Sequence[StoredEvent], along: Sequence[Any], folded: FoldedWrites, last_try: bool) -> tuple[Sequence[int] | None, BaseException | None]:
+        """The events and the views folded into the recording function, in one statement; as
+        ``_insert_along`` answers."""
+        exc: BaseException | None = None
+        with self.datastore.get_connection() as conn:
+            curs = conn.cursor()
+            statement = self._rendered(curs, "record", lambda: [SQL("SELECT nid, views_written FROM {0}(%s::text, %s::{1}[])").format(
+                self.record_function, table(self.datastore, self.stored_event_type_name))])[0]
+            try:
+                rows = curs.execute(statement, (
+                    folded.views,
+                    [self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state) for e in stored_events],
+                ), prepare=True).fetchall()
+            except Exception as e:  # noqa: BLE001 - raised or answered below
+                exc = e
+            if exc is not None and (last_try or self._not_along(exc)) and not isinstance(exc, psycopg.errors.UndefinedFunction):
+                raise exc  # inside get_connection: translated to eventsourcing's errors
+        if exc is not None:
+            return None, exc
+        folded.views_written = bool(rows and rows[0]["views_written"])
+        for write in along:  # committed
+            write.receive()
+        return [row["nid"] for row in rows], None
 
     def _not_along(self, exc: BaseException) -> bool:
         """An error the writes along did not cause: the events' unique key, or the store away or busy."""

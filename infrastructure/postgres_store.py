@@ -11,7 +11,7 @@ from psycopg.sql import SQL, Identifier
 from application.ports import PositionMoved
 from infrastructure import json_docs, track_rows
 from infrastructure.postgres_tables import table as _table
-from infrastructure.postgres_view_sql import ROLL_FILTERS, WRITE_VIEWS, UNSYNCED, MARK_WRITTEN, MARK_FACTS_WRITTEN
+from infrastructure.postgres_view_sql import ROLL_FILTERS, VIEW_TABLES, WRITE_VIEWS, UNSYNCED, MARK_WRITTEN, MARK_FACTS_WRITTEN
 
 class PostgresChaseViews(PostgresTrackingRecorder):
     """Chase views, roll history and set-aside chases, beside the events.
@@ -24,12 +24,12 @@ class PostgresChaseViews(PostgresTrackingRecorder):
 
     def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
-        self.tracks = _table(datastore, "chase_track_views")
-        self.track_rows = _table(datastore, "chase_track_rows")
+        self.tracks = _table(datastore, VIEW_TABLES["tracks"])
+        self.track_rows = _table(datastore, VIEW_TABLES["track_rows"])
         self.kept_rows = track_rows.KeptRows()
-        self.rolls = _table(datastore, "chase_roll_history")
+        self.rolls = _table(datastore, VIEW_TABLES["rolls"])
         self.errors = _table(datastore, "chase_projection_errors")
-        self.facts = _table(datastore, "chase_analytics_facts")
+        self.facts = _table(datastore, VIEW_TABLES["facts"])
         self.tracking = _table(datastore, self.tracking_table_name)
         self.sql_create_statements += [
             SQL(
@@ -148,7 +148,17 @@ class PostgresChaseViews(PostgresTrackingRecorder):
 
     def write_in(self, cursor: Any, encoded: dict[str, Any]) -> Callable[[], bool]:
         # Sent in the events' pipeline (infrastructure/postgres_recorder.py), read after its sync;
-        # the events' commit waits for the WAL flush, so the views' does too.
+        # the events' commit waits for the WAL flush, so the views' does too. Without undo marks
+        # the recorder's function runs the same statement, in the events' one statement.
+        fold = getattr(cursor, "fold_views", None)
+        if fold is not None:
+            fold(encoded["views"][0], foldable=not encoded["marks"])
+
+            def folded() -> bool:
+                if cursor.views_written:
+                    self.kept_rows.written(encoded["rows"])
+                return bool(cursor.views_written)
+            return folded
         query = self.__dict__.get("_write_in_query")
         if query is None:  # composed and rendered once: psycopg would render it again for every command
             query = self._write_in_query = SQL(WRITE_VIEWS).format(

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
+# The tables WRITE_VIEWS writes, by the names it gives them.
+VIEW_TABLES = {"tracks": "chase_track_views", "track_rows": "chase_track_rows", "rolls": "chase_roll_history", "facts": "chase_analytics_facts"}
 
 
 # Views written only where they are at the version expected (0: none yet); roll rows only for
@@ -12,11 +14,13 @@ ROLL_FILTERS = ("participant_id", "purpose", "round", "source", "undone")
 # too; so a server crash can only lose view writes made after the last event commit: views
 # behind their events, with a tracking position no further, which the projector (or the
 # chase's next command) fills in.
+# (WRITE_VIEWS_WITH: the same, ended by whoever runs it; the function that records a command's
+# events runs it too, infrastructure/postgres_recorder.py.)
 # The parameter: one JSON array of six arrays of rows (PostgresChaseViews._params): the chases'
 # heads, track rows upserted, track rows deleted, chases written whole, roll rows, facts.
-WRITE_VIEWS = """
+WRITE_VIEWS_WITH = """
 WITH given AS (
-    SELECT %s::jsonb AS j
+    SELECT {given}::jsonb AS j
 ), t AS (
     SELECT x->>0 AS c, (x->>1)::bigint AS e, (x->>2)::bigint AS v, x->>3 AS d FROM given, jsonb_array_elements(given.j->0) AS x
     {unsynced}
@@ -25,7 +29,7 @@ WITH given AS (
     ON CONFLICT (chase_id) DO NOTHING RETURNING chase_id
 ), moved AS (
     UPDATE {tracks} AS w SET version = t.v, doc = t.d::jsonb FROM t
-    WHERE t.e <> 0 AND w.chase_id = t.c AND w.version = t.e RETURNING w.chase_id
+    WHERE t.e <> 0 AND w.chase_id = t.c AND w.version = t.e AND w.chase_id = ANY (ARRAY(SELECT c FROM t WHERE e <> 0)) RETURNING w.chase_id
 ), written AS (
     SELECT chase_id FROM fresh UNION ALL SELECT chase_id FROM moved
 ), up AS (
@@ -36,7 +40,7 @@ WITH given AS (
 ), gone_rows AS (
     -- the rows deleted, and on a chase written whole every row not written now: never a row
     -- upserted above (one statement must not touch a row twice)
-    DELETE FROM {track_rows} AS r WHERE r.chase_id IN (SELECT chase_id FROM written) AND (
+    DELETE FROM {track_rows} AS r WHERE r.chase_id = ANY (ARRAY(SELECT chase_id FROM written)) AND (
         (r.chase_id, r.participant_id) IN (SELECT x->>0, x->>1 FROM given, jsonb_array_elements(given.j->2) AS x)
         OR (r.chase_id IN (SELECT jsonb_array_elements_text(given.j->3) FROM given) AND (r.chase_id, r.participant_id) NOT IN (SELECT c, p FROM up))
     )
@@ -55,8 +59,8 @@ WITH given AS (
     ORDER BY x->>0, (x->>1)::bigint, (x->>2)::integer
     ON CONFLICT DO NOTHING
 )
-SELECT chase_id FROM written
 """
+WRITE_VIEWS = WRITE_VIEWS_WITH.replace("{given}", "%s") + "SELECT chase_id FROM written\n"
 
 
 UNSYNCED = "WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL"

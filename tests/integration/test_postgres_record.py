@@ -88,3 +88,17 @@ def test_each_command_notifies_the_events_channel_once_it_is_committed(keeper, p
     # then the listener is told, once.
     told = list(pg.notifies(timeout=1.0))
     assert [(n.channel, n.payload) for n in told] == [("chaseledger_events", "")]
+
+
+def test_a_database_not_yet_given_the_recording_function_still_records_commands_and_their_views(keeper, pg):
+    # Given a chase, on a database whose function that records a command's events and views is
+    # not there (made by a process of an earlier version, still serving beside this one),
+    running(keeper)
+    pg.execute('DROP FUNCTION "chaseledger_events_record"')
+    # when a command is sent, its roll is recorded, and its views with it,
+    rolled = keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [4]}))
+    (events,) = pg.execute("SELECT max(originator_version) FROM chaseledger_events WHERE originator_id = %s", (keeper.chase_id,)).fetchone()
+    (views,) = pg.execute("SELECT version FROM chase_track_views WHERE chase_id = %s", (keeper.chase_id,)).fetchone()
+    assert views == events
+    assert pg.execute("SELECT count(*) FROM chase_roll_history WHERE chase_id = %s AND version = %s", (keeper.chase_id, events)).fetchone() == (1,)
+    assert keeper.track()["version"] == rolled["chase"]["version"] == events
