@@ -13,7 +13,7 @@ from api import schemas as s
 from api.affordances import present
 from api.auth import principal
 from api.conditional import expected_version
-from api.representation import prefers_minimal
+from api.representation import etag, prefers_minimal
 from api.runtime import ledger
 from application.dice import DiceChoice
 
@@ -39,8 +39,8 @@ def result(
     what the command decided, an object named in the game's words (null when the new chase says
     it all; ``{"value": ...}`` for a single value its endpoint did not name); beside them only
     what a command creates (``participant_id``, ``obstacle_id``, ``request_id``,
-    ``keeper_token``). Headers: its version (ETag), its chain head, and for a 201 the
-    ``Location`` of what was created."""
+    ``keeper_token``). Headers: its version (ETag: the compact form has a tag of its own), its chain
+    head, and for a 201 the ``Location`` of what was created."""
     stray = created.keys() - ANSWER_FIELDS
     if stray:  # the answer's schema would drop it unseen (a roll passed as ``roll=`` once was)
         raise TypeError(f"a command's answer has no field {sorted(stray)}: rolls go in rolls, decisions in outcome")
@@ -48,7 +48,7 @@ def result(
         chase = present(chase, live=live)
     if outcome is not None and not isinstance(outcome, dict):
         outcome = {"value": outcome}  # one value a system gave no word for: still an object, never a bare number
-    headers = {"ETag": f'"{chase["version"]}"', "X-Chase-Version": str(chase["version"]), "X-Chain-Head": chase["chain_head"]}
+    headers = {"ETag": etag(chase["version"]), "X-Chase-Version": str(chase["version"]), "X-Chain-Head": chase["chain_head"]}
     if location is not None:
         headers["Location"] = location
     return {"chase": chase, "rolls": list(rolls), "outcome": outcome, **created}, status, headers

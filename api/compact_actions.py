@@ -16,13 +16,19 @@ with ``GET`` of the track view) gets the same information, each part once:
   with the commands it refuses (both empty in a past version, which is read-only).
 
 The chase-level ``actions`` are as in full. The answer says ``Preference-Applied:
-actions=compact`` and ``Vary: Prefer``. README.md "What a client may do now" shows both shapes.
+actions=compact`` and ``Vary: Prefer``, and has an ETag of its own: the version with
+``ETAG_SUFFIX`` (``"12-compact"`` beside the full form's ``"12"``). README.md "What a client may
+do now" shows both shapes.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 PREFERENCE = "actions=compact"
+# RFC 9110 section 8.8.3: a strong tag names one representation; two forms of one version under
+# one tag let a conditional GET answer 304 for the form the client does not hold (and a cache
+# serve it). If-Match takes either form's tag as the version (api/conditional.py).
+ETAG_SUFFIX = "-compact"
 
 
 def compact(actions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Conditional requests and caching as HTTP says (RFC 9110 section 13, RFC 6585, RFC 9111).
 
-- ``If-Match`` on a command: the chase's ETag (its version) the client acted on. A stale one, or
+- ``If-Match`` on a command: the chase's ETag (its version) the client acted on, in either form
+  (the compact form's tag is the version's too: api/compact_actions.py). A stale one, or
   one that is not a chase's ETag at all, is ``412 Precondition Failed`` (the command is not
   run); a command raced by another writer without ``If-Match`` stays ``409``.
 - ``428 Precondition Required`` where a command is only safe against the state the client saw:
@@ -18,9 +19,10 @@ import re
 
 from flask import Flask, Response, request
 
+from api.compact_actions import ETAG_SUFFIX
 from application.runner import VersionConflict
 
-ETAG = re.compile(r'"([0-9]{1,18})"|([0-9]{1,18})')
+ETAG = re.compile(rf'"([0-9]{{1,18}})(?:{re.escape(ETAG_SUFFIX)})?"|([0-9]{{1,18}})')
 TIME_TRAVEL = "private, max-age=31536000, immutable"  # a year: RFC 9111 section 5.2.2.1's usual "never expires"
 RULES_MAX_AGE = 86_400  # a day: rules data changes only with a release
 RULES = f"public, max-age={RULES_MAX_AGE}"

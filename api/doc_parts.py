@@ -28,7 +28,8 @@ RATE_HEADERS = {
     "X-Request-ID": {"description": "the request's id, as sent in X-Request-ID or made up; it is in the logs", "schema": {"type": "string"}},
 }
 CHASE_HEADERS = {
-    "ETag": {"description": "the chase's version, quoted (\"12\"): send it back as If-Match to make a command conditional", "required": True, "schema": {"type": "string", "pattern": '^"[0-9]+"$'}},
+    "ETag": {"description": "the chase's version, quoted (\"12\"; \"12-compact\" for the compact form, Prefer: actions=compact, a representation of "
+                     "its own): send it back as If-Match to make a command conditional", "required": True, "schema": {"type": "string", "pattern": '^"[0-9]+(-compact)?"$'}},
     "X-Chase-Version": {"description": "the chase's version", "required": True, "schema": _INT},
     "X-Chain-Head": {"description": "hash of the chase's latest event: keep it, `chase verify --head` proves later that the log still holds it", "required": True, "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
 }

@@ -7,7 +7,7 @@ system, phase, version, round, whose turn and chain head, beside what the comman
 answers (the roll, the participant added, the outcome). The answer says
 ``Preference-Applied: return=minimal``. Reads (GET) always answer in full. ``Prefer:
 actions=compact``, on a command or a read of the track view, says each of its actions once
-(api/compact_actions.py).
+(api/compact_actions.py), under an ETag of its own (``etag``).
 """
 from __future__ import annotations
 
@@ -19,8 +19,10 @@ import orjson
 from flask import Flask, Response, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 
+from api.compact_actions import ETAG_SUFFIX, PREFERENCE as COMPACT
 from api.joined import Joined
 
+MINIMAL = "return=minimal"
 MINIMAL_CHASE = ("chase_id", "system", "phase", "version", "round", "whose_turn", "chain_head")
 
 
@@ -40,7 +42,7 @@ def prefers_minimal() -> bool:
     environ = request.environ
     found = environ.get(PREFERS_MINIMAL)
     if found is None:
-        found = environ[PREFERS_MINIMAL] = request.method != "GET" and "return=minimal" in _preferences()
+        found = environ[PREFERS_MINIMAL] = request.method != "GET" and MINIMAL in _preferences()
     return found
 
 
@@ -49,8 +51,16 @@ def prefers_compact_actions() -> bool:
     answer's Preference-Applied and Vary."""
     if not has_request_context():
         return False
-    found = request.environ[COMPACT_ACTIONS] = "actions=compact" in _preferences()
+    found = request.environ[COMPACT_ACTIONS] = COMPACT in _preferences()
     return found
+
+
+def etag(version: int) -> str:
+    """The answer's entity tag for the chase at ``version``: the compact form has its own
+    (api/compact_actions.py ETAG_SUFFIX). Asked once the view is presented, which notes its form."""
+    if has_request_context() and request.environ.get(COMPACT_ACTIONS):
+        return f'"{version}{ETAG_SUFFIX}"'
+    return f'"{version}"'
 
 
 def minimal(chase: dict[str, Any]) -> dict[str, Any]:
@@ -133,7 +143,7 @@ def install(app: Flask) -> None:
         if request.method == "GET" and compact is None:  # (never minimal: reads answer in full)
             return response
         if response.status_code < 300 and (compact or prefers_minimal()):
-            response.headers["Preference-Applied"] = "actions=compact" if compact else "return=minimal"
+            response.headers["Preference-Applied"] = COMPACT if compact else MINIMAL
         headers = response.headers
         if "Vary" in headers:
             response.vary.add("Prefer")

@@ -93,12 +93,37 @@ def test_a_read_of_the_track_view_says_it_varies_with_the_preference(keeper):
 
     full, compact = keeper.http.get(url), keeper.http.get(url, headers=COMPACT)
 
-    # The same version (ETag), a different body: a cache must key on Prefer
-    assert full.headers["ETag"] == compact.headers["ETag"]
+    # The same version, a different body: a tag of its own for each form, and a cache keys on Prefer
+    assert full.headers["ETag"] == '"2"' and compact.headers["ETag"] == '"2-compact"'
     assert "Prefer" in full.headers["Vary"] and "Prefer" in compact.headers["Vary"]
     assert "Preference-Applied" not in full.headers and compact.headers["Preference-Applied"] == "actions=compact"
     assert "action_templates" not in full.get_json()["chase"]
     assert len(compact.data) < len(full.data)
+
+
+def test_a_conditional_read_never_takes_one_form_for_the_other(keeper):
+    keeper.create("Harvey and the angry farmer", dice="table")
+    keeper.add(**HARVEY)
+    url = f"/chases/{keeper.chase_id}/track"
+    full, compact = keeper.http.get(url), keeper.http.get(url, headers=COMPACT)
+
+    # A compact client holding only the full form's tag is sent the compact form, not told "you have it".
+    crossed = keeper.http.get(url, headers={**COMPACT, "If-None-Match": full.headers["ETag"]})
+    assert crossed.status_code == 200 and crossed.get_data() == compact.get_data()
+    # ... nor is a full client holding the compact form's tag.
+    crossed = keeper.http.get(url, headers={"If-None-Match": compact.headers["ETag"]})
+    assert crossed.status_code == 200 and crossed.get_data() == full.get_data()
+
+    # With its own tag each form is 304, naming that tag.
+    kept = keeper.http.get(url, headers={**COMPACT, "If-None-Match": compact.headers["ETag"]})
+    assert kept.status_code == 304 and kept.data == b"" and kept.headers["ETag"] == compact.headers["ETag"]
+    assert keeper.http.get(url, headers={"If-None-Match": full.headers["ETag"]}).status_code == 304
+
+    # The compact form's tag still names the version a command acts on (If-Match).
+    moved = keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [3]}, headers={**COMPACT, "If-Match": compact.headers["ETag"]})
+    assert moved.status_code == 200 and moved.headers["ETag"] == '"3-compact"'
+    stale = keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [3]}, headers={"If-Match": compact.headers["ETag"]})
+    assert stale.status_code == 412
 
 
 def test_a_past_version_read_compactly_offers_nothing(keeper):
