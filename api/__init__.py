@@ -67,6 +67,9 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
         build_ledger = default_build
     limits.install(app, edge)  # first: a refused request counts too
     guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
+    from api import idempotency
+
+    idempotency.keep_answers(app)  # before representation: an answer is kept with its Preference-Applied and Vary
     representation.install(app)
     conditional.install(app)
     install(app, build_ledger)
@@ -98,7 +101,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
     problems.register(app)
     auth.install(app)
     query_params.install(app)  # after authentication: who may not ask is told so first
-    from api import dry_run, idempotency
+    from api import dry_run
 
     dry_run.install(app)  # before a key is claimed: a refused dry run claims nothing
     idempotency.install(app)  # after auth: a request shows its token before its key is looked at

@@ -34,7 +34,9 @@ CHASE_HEADERS = {
     "X-Chain-Head": {"description": "hash of the chase's latest event: keep it, `chase verify --head` proves later that the log still holds it", "required": True, "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
 }
 COMMAND_HEADERS = {
-    "Idempotent-Replayed": {"description": "true when this is the kept answer to an earlier request with the same Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}},
+    "Idempotent-Replayed": {"description": "true when this is the kept answer to an earlier request with the same Idempotency-Key: its body and the headers "
+                            "that describe it (Preference-Applied, Vary, ETag, ...) are the first answer's, whatever this request's Prefer",
+                            "schema": {"type": "string", "enum": ["true"]}},
     "Preference-Applied": {"description": "return=minimal when the request's Prefer: return=minimal was honoured; actions=compact when the track view's actions were said once (Prefer: actions=compact)",
                            "schema": {"type": "string", "enum": ["return=minimal", "actions=compact"]}},
 }

@@ -1,6 +1,13 @@
 """``Idempotency-Key`` on every POST (application/retries.py): claimed before the endpoint runs,
 recorded with the command's events, its answer kept and replayed with ``Idempotent-Replayed: true``.
 
+The replay is the first answer: its body byte for byte and the headers that describe it
+(KEPT_HEADERS), Preference-Applied and Vary among them. A retry's own ``Prefer`` does not change
+it, nor is it refused for it: a preference is not part of the request (RFC 7240 section 2: the
+server may ignore it, and Preference-Applied says what was done), so the fingerprint leaves it
+out, and a client that retries a recorded command always gets its outcome (a Keeper's token is
+shown in no other answer) in the form the first request asked for, as Preference-Applied says.
+
 An endpoint with keys of its own (random hazards: the key names the job) sets
 ``own_idempotency_key = True`` on its view class and is left alone.
 """
@@ -15,14 +22,18 @@ from apispec import BasePlugin
 from flask import Flask, Response, current_app, g, request
 
 from api.chases import result
+from api.compact_actions import PREFERENCE as COMPACT
 from api.problems import problem
+from api.representation import DESCRIBED, MINIMAL, MINIMAL_CHASE
 from api.runtime import ledger
 from application.retries import PENDING
 from domain.errors import InvalidInput
 
 HEADER = "Idempotency-Key"
 MAX_KEY = 255  # characters
-KEPT_HEADERS = ("Content-Type", "Location", "ETag", "X-Chase-Version", "X-Chain-Head")
+KEPT_HEADERS = ("Content-Type", "Location", "ETag", "X-Chase-Version", "X-Chain-Head", "Preference-Applied", "Vary")
+# The kept answer's shape: 1, as first kept, had neither Preference-Applied nor Vary (``_upcast``).
+ANSWER_VERSION = 2
 
 
 class IdempotencyKeyDoc(BasePlugin):
@@ -34,9 +45,11 @@ class IdempotencyKeyDoc(BasePlugin):
             return
         post.setdefault("parameters", []).append({
             "in": "header", "name": HEADER, "required": False, "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY},
-            "description": "Send it again with a retry: the first answer is replayed, byte for byte, with `Idempotent-Replayed: true` "
-                           "(24 hours; scoped to the token). The same key with another request is 422; while the first is in "
-                           "flight, 409. On random hazards the key names the job.",
+            "description": "Send it again with a retry: the first answer is replayed, byte for byte, with the headers that describe it "
+                           "(ETag, Location, Preference-Applied, Vary, ...) and `Idempotent-Replayed: true` (24 hours; scoped to the "
+                           "token). A retry's Prefer does not change the replay: it comes in the form the first request asked for, "
+                           "as its Preference-Applied says. The same key with another request (method, path, body) is 422; while the "
+                           "first is in flight, 409. On random hazards the key names the job.",
         })
 
 
@@ -63,7 +76,8 @@ def _scope() -> str:
 
 
 def _fingerprint() -> str:
-    """Method, path and the body in canonical form (keys sorted), so a reformatted body is the same request."""
+    """Method, path and the body in canonical form (keys sorted), so a reformatted body is the same
+    request. Not ``Prefer``: a retry preferring another form is the same command (module docstring)."""
     raw = request.get_data(cache=True)
     try:
         body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
@@ -72,11 +86,36 @@ def _fingerprint() -> str:
     return hashlib.sha256(f"{request.method} {request.full_path}\n".encode() + body).hexdigest()
 
 
-def _replay(status: int, headers: dict[str, str], body: bytes) -> Response:
+def _upcast(answer: dict[str, Any]) -> dict[str, str]:
+    """The headers of a kept answer, as the current version keeps them. Version 1 kept neither
+    Preference-Applied nor Vary: every POST's answer varied on Prefer, and the preference applied
+    shows in a success's body (the chase's envelope alone; the actions' templates)."""
+    headers = dict(answer["headers"])
+    if answer["version"] >= 2:
+        return headers
+    headers.setdefault("Vary", "Prefer")
+    chase = None
+    if answer["status"] < 300:
+        try:
+            chase = json.loads(answer["body"]).get("chase")
+        except (ValueError, AttributeError):
+            pass
+    if isinstance(chase, dict) and "action_templates" in chase:
+        headers["Preference-Applied"] = COMPACT
+    elif isinstance(chase, dict) and chase.keys() <= set(MINIMAL_CHASE):
+        headers["Preference-Applied"] = MINIMAL
+    return headers
+
+
+def _replay(status: int, headers: dict[str, str], body: bytes, *, described: bool = True) -> Response:
+    """``described``: the headers say the answer's form (a kept answer); else (an answer rendered
+    again) api/representation.py says it, after this request's Prefer."""
     response = Response(body, status=status)
     for name, value in headers.items():
         response.headers[name] = value
     response.headers["Idempotent-Replayed"] = "true"
+    if described:
+        request.environ[DESCRIBED] = True
     return response
 
 
@@ -91,11 +130,11 @@ def install(app: Flask) -> None:
         begun = ledger().retries.begin(_scope(), key, _fingerprint())
         if begun.outcome == "replay":
             answer = begun.answer
-            return _replay(answer["status"], answer["headers"], answer["body"])
+            return _replay(answer["status"], _upcast(answer), answer["body"])
         if begun.outcome == "rerender":  # recorded, but the process died before keeping its answer
             body, status, headers = result(ledger().history.track_at(UUID(begun.chase_id), begun.version))
             # The app's own encoder: the answer may hold participants encoded already (api/affordances.py).
-            return _replay(status, dict(headers, **{"Content-Type": "application/json"}), current_app.json.dumps(body).encode())
+            return _replay(status, dict(headers, **{"Content-Type": "application/json"}), current_app.json.dumps(body).encode(), described=False)
         if begun.outcome == "mismatch":
             return problem(422, "idempotency-key-reused", "Idempotency-Key reused", f"this {HEADER} was used for another request: send a new key for a new request",
                            errors=[{"field": HEADER, "message": "already used for another request"}])
@@ -104,17 +143,6 @@ def install(app: Flask) -> None:
         g.idempotency_claim = begun.claim
         g.idempotency_token = PENDING.set(begun.claim)
         return None
-
-    @app.after_request
-    def keep_the_answer(response: Response) -> Response:
-        state = g._get_current_object()  # type: ignore[attr-defined]
-        claim = state.pop("idempotency_claim", None)
-        if claim is not None and state.get("dry_run"):  # recorded nothing: the key stays free for the real command
-            ledger().retries.abandon(claim)
-        elif claim is not None:
-            headers = {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers}
-            ledger().retries.finish(claim, response.status_code, headers, response.get_data())
-        return response
 
     @app.teardown_request
     def let_go(error: BaseException | None) -> None:
@@ -125,3 +153,19 @@ def install(app: Flask) -> None:
         claim = state.pop("idempotency_claim", None)  # still here: no answer was sent
         if claim is not None:
             ledger().retries.abandon(claim)
+
+
+def keep_answers(app: Flask) -> None:
+    """Before representation.install: hooks after a request run in the reverse order of their
+    installing, so the answer is kept once Preference-Applied and Vary are written on it."""
+
+    @app.after_request
+    def keep_the_answer(response: Response) -> Response:
+        state = g._get_current_object()  # type: ignore[attr-defined]
+        claim = state.pop("idempotency_claim", None)
+        if claim is not None and state.get("dry_run"):  # recorded nothing: the key stays free for the real command
+            ledger().retries.abandon(claim)
+        elif claim is not None:
+            headers = {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers}
+            ledger().retries.finish(claim, response.status_code, headers, response.get_data(), ANSWER_VERSION)
+        return response

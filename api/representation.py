@@ -28,6 +28,9 @@ MINIMAL_CHASE = ("chase_id", "system", "phase", "version", "round", "whose_turn"
 
 PREFERS_MINIMAL = "chase_ledger.prefers_minimal"  # the answer, kept in the request's environ: asked 3 times a command
 COMPACT_ACTIONS = "chase_ledger.compact_actions"  # set when a track view's actions were shown: whether compact
+# Set by a replayed answer (api/idempotency.py): it says its own Preference-Applied and Vary, the
+# first answer's, whatever this request prefers.
+DESCRIBED = "chase_ledger.described"
 
 
 def _preferences() -> list[str]:
@@ -139,6 +142,8 @@ def install(app: Flask) -> None:
     app.json.sort_keys = False  # keep the views' own order: chase first, then details
     @app.after_request
     def preference_applied(response: Response) -> Response:
+        if DESCRIBED in request.environ:
+            return response
         compact = request.environ.get(COMPACT_ACTIONS)  # None: no track view's actions shown
         if request.method == "GET" and compact is None:  # (never minimal: reads answer in full)
             return response

@@ -8,8 +8,9 @@ request (method, path, canonical body). Then:
 * the command's events record the key (chase id and resulting version) in their own
   transaction (a write along, application/ports.py ``AlongWrite``), so no crash can ever record
   the command without its key;
-* the answer (status, the headers that matter, body) is stored once sent; a request arriving
-  with the key later gets it again, byte for byte, marked ``Idempotent-Replayed: true``; when the
+* the answer (status, the headers that describe it, body, and the version of that shape, the
+  API's) is stored once sent; a request arriving with the key later gets it again, byte for
+  byte, marked ``Idempotent-Replayed: true``; when the
   process died between the commit and storing the answer, the answer is rendered again from
   the chase at the recorded version;
 * the same key with another request (fingerprint) is refused (422), and while the first is
@@ -112,7 +113,7 @@ class Retries:
             return ()
         return (KeyRecorded(self.keys, claim, str(chase.id), chase.version),)
 
-    def finish(self, claim: Claim, status: int, headers: dict[str, str], body: bytes) -> None:
+    def finish(self, claim: Claim, status: int, headers: dict[str, str], body: bytes, version: int) -> None:
         """Keep the answer sent for the claimed key. A server error or a conflict (409: the
         chase changed under the command, "try again") with nothing recorded releases the key
         instead, so that the request may be sent again (Stripe keeps no answer for a request
@@ -120,7 +121,7 @@ class Retries:
         if (status >= 500 or status == 409) and claim.recorded is None:
             self.keys.release(claim.scope, claim.key, claim.claim_id)
             return
-        self.keys.answer(claim.scope, claim.key, claim.claim_id, {"status": status, "headers": headers, "body": body})
+        self.keys.answer(claim.scope, claim.key, claim.claim_id, {"status": status, "headers": headers, "body": body, "version": version})
 
     def abandon(self, claim: Claim) -> None:
         """The request ended without an answer to keep: free the key unless it recorded something."""

@@ -42,8 +42,9 @@ def _sealing_key(scope: str, key: str) -> bytes:
 
 
 def seal(scope: str, key: str, answer: dict[str, Any]) -> bytes:
-    """The answer (status, headers, body bytes), encrypted and authenticated under the key."""
-    plain = json.dumps({"status": answer["status"], "headers": answer["headers"], "body": base64.b64encode(answer["body"]).decode()})
+    """The answer (status, headers, body bytes, and its shape's version when it has one),
+    encrypted and authenticated under the key."""
+    plain = json.dumps({**answer, "body": base64.b64encode(answer["body"]).decode()})
     nonce = os.urandom(12)
     return nonce + AESGCM(_sealing_key(scope, key)).encrypt(nonce, plain.encode(), key_hash(scope, key).encode())
 
@@ -53,7 +54,8 @@ def unseal(scope: str, key: str, sealed: bytes | None) -> dict[str, Any] | None:
         return None
     sealed = bytes(sealed)
     plain = json.loads(AESGCM(_sealing_key(scope, key)).decrypt(sealed[:12], sealed[12:], key_hash(scope, key).encode()))
-    return {"status": plain["status"], "headers": plain["headers"], "body": base64.b64decode(plain["body"])}
+    # Sealed before answers had versions: version 1 (api/idempotency.py upcasts it).
+    return {"status": plain["status"], "headers": plain["headers"], "body": base64.b64decode(plain["body"]), "version": plain.get("version", 1)}
 
 
 class _Purge:

@@ -3,7 +3,9 @@
 The same dice roll sent at once from many threads with one ``Idempotency-Key`` is recorded
 exactly once: one request runs it, the others are told it is in flight (409) or, once it is
 answered, get its answer again, byte for byte. The SQLite scenarios of tests/e2e/test_idempotency.py
-run here on PostgreSQL too.
+run here on PostgreSQL too, and those of tests/e2e/test_idempotency_preferences.py: the headers
+that describe a kept answer (Preference-Applied, Vary) go through the store, as answers kept by
+the earlier version without them come out of it.
 """
 from __future__ import annotations
 
@@ -20,6 +22,11 @@ from tests.e2e.test_idempotency import (  # noqa: F401 - collected here, on Post
     test_a_roll_retried_three_times_is_recorded_once_and_answered_the_same,
     test_keys_are_scoped_to_the_token,
     test_the_same_key_with_another_request_is_refused_naming_the_header,
+)
+from tests.e2e.test_idempotency_preferences import (  # noqa: F401 - collected here, on PostgreSQL
+    test_a_compact_answer_is_replayed_with_the_headers_that_describe_it,
+    test_a_retry_preferring_another_form_gets_the_first_answer_saying_its_form,
+    test_an_answer_kept_by_the_earlier_version_still_replays_saying_its_form,
 )
 
 pytestmark = pytest.mark.postgres
