@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Sequence
+from typing import Any, ClassVar, Sequence
 from uuid import UUID
 
 import psycopg
@@ -94,7 +94,7 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
 
     _selects: dict[tuple[bool, bool, bool, bool], bytes]
     _statements: dict[str, list[bytes]]
-    startup_settings = STARTUP_SETTINGS  # (none: PostgresChaseRecorderPlainStart)
+    startup_settings: ClassVar[dict[str, str]] = STARTUP_SETTINGS  # (none: PostgresChaseRecorderPlainStart)
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         # Before eventsourcing's recorder opens the pool (to register its types).
@@ -282,4 +282,4 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
 class PostgresChaseRecorderPlainStart(PostgresChaseRecorder):
     """The recorder whose connections start without settings (CHASE_LEDGER_POSTGRES_STARTUP_OPTIONS=off)."""
 
-    startup_settings: dict[str, str] = {}
+    startup_settings: ClassVar[dict[str, str]] = {}
