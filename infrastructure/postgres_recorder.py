@@ -6,12 +6,14 @@ sends the writes handed to ``save(..., along=...)`` (application/ports.py ``Alon
 the same transaction as the insert: one commit and one round trip per command (the stock
 recorder takes two for the events alone). A command's usual writes (its events and its chase's
 views) are one statement, a call of ``RECORD_FUNCTION``; other writes along (an idempotency
-key, undo marks) go with BEGIN, the lock, the insert and its NOTIFY (``_insert_notifying``) and
-COMMIT in one pipeline.
+key, undo marks, a write the stand-in cursor ``FoldedWrites`` cannot take), and every write of
+a process that found the function missing, go with BEGIN, the lock, the insert and its NOTIFY
+(``_insert_notifying``) and COMMIT in one pipeline.
 
 When the transaction fails, the error says why. The events' own unique key (a concurrent
 command recorded that version first) and a store away or busy are raised as they were. Any
-other error is a write along that the store refused (PostgreSQL's jsonb refuses ``\\u0000``):
+other error is a write along that the store refused (PostgreSQL's jsonb refuses ``\\u0000``, a
+btree index a row over its size: class 54, an OperationalError that no retry would get past):
 the events are then recorded again without the optional writes, which are told why (the read
 side sets the chase aside), so a refused view never loses or fails the command's events.
 
@@ -22,8 +24,9 @@ and the NOTIFY that go before each insert.
 """
 from __future__ import annotations
 
+import logging
 import os
-from typing import Any, Sequence
+from typing import Any, ClassVar, Sequence
 from uuid import UUID
 
 import psycopg
@@ -32,21 +35,11 @@ from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import retry
 from psycopg.sql import SQL, Composable, Identifier, Literal
 
-from infrastructure.postgres_tables import table
+from infrastructure.postgres_startup import STARTUP_SETTINGS, StartupOptions
+from infrastructure.postgres_tables import lasting, over_a_limit, table
 from infrastructure.postgres_view_sql import VIEW_TABLES, WRITE_VIEWS_WITH
 
-
-# Settings each of this process's connections starts with (libpq's ``options``, sent with the
-# connection's start-up: no statement, no round trip).
-# - plan_cache_mode: psycopg prepares every statement run five times, but PostgreSQL still
-#   planned the three of every command afresh each time (a custom plan: its estimate for a
-#   constant beat the generic plan's, ``originator_version > $2``, ``unnest($1)``): some 30% of
-#   the backend's time in GetCachedPlan (perf). Every statement here looks rows up by their keys,
-#   which a generic plan does as well.
-# - lock_timeout: eventsourcing sets it (SET LOCAL) in every transaction that locks the events
-#   table, one statement more in every command's pipeline (some 100,000 instructions of this
-#   process's); set for the session, the same timeout holds for every transaction on it.
-SESSION_SETTINGS = {"plan_cache_mode": "force_generic_plan"}
+log = logging.getLogger(__name__)
 
 # A command's whole transaction as one statement, in autocommit (a statement is a transaction):
 # its views (the CAS write of infrastructure/postgres_view_sql.py; none when NULL), then the
@@ -96,28 +89,20 @@ class FoldedWrites:
         return self
 
 
-def start_sessions_with(datastore: Any, settings: dict[str, str]) -> bool:
-    """Have the datastore's connections start with these settings; False when too late (its
-    pool has opened, its connections made)."""
-    pool = datastore.pool
-    if not getattr(pool, "_closed", False) or pool.kwargs is None:
-        return False
-    given = pool.kwargs.get("options") or os.environ.get("PGOPTIONS", "")  # libpq takes one or the other
-    pool.kwargs["options"] = " ".join([given, *(f"-c {name}={value}" for name, value in settings.items())]).strip()
-    return True
-
-
 class PostgresChaseRecorder(PostgresApplicationRecorder):
     """Records events, and the writes that go along with them, in one transaction."""
 
     _selects: dict[tuple[bool, bool, bool, bool], bytes]
     _statements: dict[str, list[bytes]]
+    startup_settings: ClassVar[dict[str, str]] = STARTUP_SETTINGS  # (none: PostgresChaseRecorderPlainStart)
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
-        # Before eventsourcing's recorder opens the pool (to register its types). The session's
-        # lock timeout, when it has one, spares the SET LOCAL in each transaction.
-        timeout = {"lock_timeout": f"{datastore.lock_timeout}s"}
-        self._session_lock_timeout = start_sessions_with(datastore, {**SESSION_SETTINGS, **timeout})
+        # Before eventsourcing's recorder opens the pool (to register its types).
+        self.startup_options = StartupOptions.start(datastore, self.startup_settings)
+        # The process that found the recording function missing (an older schema): its commands
+        # go straight to the pipeline, not each through a failed call and an ERROR in the server's
+        # log; tried again by a new process, or once the tables are created (``create_table``).
+        self._function_missing_in: int | None = None
         super().__init__(datastore, **kwargs)
         self.record_function = table(datastore, f"{self.events_table_name}_record")
         self.sql_create_statements.append(SQL(RECORD_FUNCTION).format(
@@ -136,9 +121,13 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
             rendered = statements[name] = [s.as_bytes(curs.connection) if isinstance(s, Composable) else s for s in compose()]
         return rendered
 
+    def create_table(self) -> None:
+        super().create_table()
+        self._function_missing_in = None  # made again: tried again
+
     def _lock_table(self, curs: Any) -> None:
-        for statement in self._rendered(curs, "lock", lambda: [
-                s for s in self.lock_table_statements if not (self._session_lock_timeout and "lock_timeout" in s.as_string())]):
+        # eventsourcing's SET LOCAL lock_timeout and LOCK TABLE: for this transaction alone.
+        for statement in self._rendered(curs, "lock", lambda: self.lock_table_statements):
             curs.execute(statement, prepare=True)
 
     def _notify_channel(self, curs: Any) -> None:
@@ -187,12 +176,13 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
         along = tuple(kwargs.pop("along", None) or ())
         if not stored_events or kwargs.get("tracking") is not None or self.datastore.enable_db_functions:
             return super().insert_events(stored_events, **kwargs)
-        folded = FoldedWrites()
-        for write in along:
-            write.send(folded)
         last_try = not any(w.optional for w in along)
-        notification_ids, refused = self._record(stored_events, along, folded, last_try) if folded.foldable else (None, None)
-        if not folded.foldable or isinstance(refused, psycopg.errors.UndefinedFunction):  # (a database not yet given the function)
+        folded = self._folded(along)
+        notification_ids, refused = self._record(stored_events, along, folded, last_try) if folded is not None else (None, None)
+        if isinstance(refused, psycopg.errors.UndefinedFunction):  # (a database not given the function)
+            self._function_missing_in, folded = os.getpid(), None
+            log.warning("the recording function is missing: this process records commands without it until it restarts (%s)", refused)
+        if folded is None:
             notification_ids, refused = self._insert_along(stored_events, along, last_try)  # the writes sent again, to its cursors
         if refused is None:
             return notification_ids
@@ -202,6 +192,19 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
             if write.optional:
                 write.drop(refused)
         return notification_ids
+
+    def _folded(self, along: Sequence[Any]) -> FoldedWrites | None:
+        """The writes along, sent to the stand-in cursor; None when they do not all fit the
+        recording function (or it is missing): they then go in the pipeline."""
+        if self._function_missing_in is not None and self._function_missing_in == os.getpid():
+            return None
+        folded = FoldedWrites()
+        try:
+            for write in along:
+                write.send(folded)
+        except Exception:  # noqa: BLE001 - a write the stand-in cannot take: sent again in the pipeline, which answers for it
+            return None
+        return folded if folded.foldable else None
 
     def _insert_along(self, stored_events: Sequence[StoredEvent], along: Sequence[Any], last_try: bool) -> tuple[Sequence[int] | None, BaseException | None]:
         """Insert the events and send the writes in one pipelined transaction; the notification
@@ -236,7 +239,7 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
                 if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                     conn.execute("ROLLBACK")
             if exc is not None and (last_try or self._not_along(exc)):
-                raise exc  # inside get_connection: translated to eventsourcing's errors
+                raise lasting(exc)  # inside get_connection: translated to eventsourcing's errors
         if exc is not None:
             return None, exc
         for write in along:  # committed
@@ -259,7 +262,7 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
             except Exception as e:  # noqa: BLE001 - raised or answered below
                 exc = e
             if exc is not None and (last_try or self._not_along(exc)) and not isinstance(exc, psycopg.errors.UndefinedFunction):
-                raise exc  # inside get_connection: translated to eventsourcing's errors
+                raise lasting(exc)  # inside get_connection: translated to eventsourcing's errors
         if exc is not None:
             return None, exc
         folded.views_written = bool(rows and rows[0]["views_written"])
@@ -271,4 +274,12 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
         """An error the writes along did not cause: the events' unique key, or the store away or busy."""
         if isinstance(exc, psycopg.errors.UniqueViolation):
             return exc.diag.table_name == self.events_table_name
+        if over_a_limit(exc):  # (an OperationalError, but no store busy: the write refused for good)
+            return False
         return isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError, OperationalError, InterfaceError))
+
+
+class PostgresChaseRecorderPlainStart(PostgresChaseRecorder):
+    """The recorder whose connections start without settings (CHASE_LEDGER_POSTGRES_STARTUP_OPTIONS=off)."""
+
+    startup_settings: ClassVar[dict[str, str]] = {}

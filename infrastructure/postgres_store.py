@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Iterable, Sequence
 
+import psycopg
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from psycopg.sql import SQL, Identifier
 
 from application.ports import PositionMoved
 from infrastructure import json_docs, track_rows
-from infrastructure.postgres_tables import table as _table
+from infrastructure.postgres_tables import lasting, table as _table
 from infrastructure.postgres_view_sql import ROLL_FILTERS, VIEW_TABLES, WRITE_VIEWS, UNSYNCED, MARK_WRITTEN, MARK_FACTS_WRITTEN
 
 class PostgresChaseViews(PostgresTrackingRecorder):
@@ -177,7 +178,10 @@ class PostgresChaseViews(PostgresTrackingRecorder):
 
     def _write(self, c: Any, ids: list[str], by_id: dict[str, dict[str, Any]], heads: dict[str, tuple[Any, Any]]) -> set[str]:
         statement = SQL(WRITE_VIEWS).format(tracks=self.tracks, track_rows=self.track_rows, rolls=self.rolls, facts=self.facts, unsynced=SQL(UNSYNCED))
-        c.execute(statement, self._params(ids, by_id, heads))
+        try:
+            c.execute(statement, self._params(ids, by_id, heads))
+        except psycopg.Error as e:  # a row over an index's size limit: refused for good, the chase set aside (the projector)
+            raise lasting(e)
         return {r["chase_id"] for r in c.fetchall()}
 
     @staticmethod

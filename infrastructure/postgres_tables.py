@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import psycopg
+from eventsourcing.persistence import DataError
 from eventsourcing.postgres import PostgresDatastore, PostgresRecorder
 from psycopg.sql import SQL, Composed, Identifier
 from psycopg.types.json import Jsonb
@@ -16,6 +18,23 @@ APPEND_TRIES = 20  # a session entry numbered at the same time as another is num
 def table(datastore: PostgresDatastore, name: str) -> Composed:
     """A table of the datastore's schema, quoted."""
     return SQL("{0}.{1}").format(Identifier(datastore.schema), Identifier(name))
+
+
+def over_a_limit(exc: BaseException) -> bool:
+    """PostgreSQL's class 54, program limit exceeded (an index row over its maximum size, a
+    statement too complex): the same write is refused every time it is made."""
+    return isinstance(exc, psycopg.Error) and (exc.sqlstate or "").startswith("54")
+
+
+def lasting(exc: BaseException) -> BaseException:
+    """The error to raise for ``exc``: over a program limit, eventsourcing's DataError, which no
+    one tries again (psycopg's OperationalError becomes eventsourcing's, taken for a store busy
+    and tried again: ``retry``, the projector's TRANSIENT); any other, itself."""
+    if not over_a_limit(exc):
+        return exc
+    error = DataError(str(exc))
+    error.__cause__ = exc
+    return error
 
 
 class PostgresSeedVault(BaseSeedVault, PostgresRecorder):

@@ -13,6 +13,9 @@ RECORDERS = {
     SQLITE: "infrastructure.sqlite_recorder:SQLiteChaseRecorder",
     POSTGRES: "infrastructure.postgres_recorder:PostgresChaseRecorder",
 }
+# CHASE_LEDGER_POSTGRES_STARTUP_OPTIONS=off: connections that start without settings, for a
+# pooler that refuses libpq's startup options (infrastructure/postgres_startup.py).
+PLAIN_START_RECORDER = "infrastructure.postgres_recorder:PostgresChaseRecorderPlainStart"
 
 # Variables passed through to eventsourcing, which reads them itself.
 PASSTHROUGH = (
@@ -48,6 +51,11 @@ def persistence_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
             env[key] = environ[key]
     # The events' recorder also makes a command's view writes in their transaction (one commit per command).
     env["APPLICATION_RECORDER_TOPIC"] = RECORDERS[module]
+    startup_options = environ.get("CHASE_LEDGER_POSTGRES_STARTUP_OPTIONS", "on")
+    if startup_options not in ("on", "off"):
+        raise ConfigurationError(f"CHASE_LEDGER_POSTGRES_STARTUP_OPTIONS must be on or off, not {startup_options!r}")
+    if module == POSTGRES and startup_options == "off":
+        env["APPLICATION_RECORDER_TOPIC"] = PLAIN_START_RECORDER
     # eventsourcing's JSON transcoder, its encoder made once (the same bytes: infrastructure/transcodings.py).
     env["TRANSCODER_TOPIC"] = "infrastructure.transcodings:ChaseTranscoder"
     if module == SQLITE:

@@ -1,0 +1,81 @@
+"""The settings each PostgreSQL connection of this process starts with, unless they are refused.
+
+They go in libpq's ``options``, sent with the connection's start-up: no statement, no round
+trip. A pooler may refuse them (PgBouncer does, unless told ``ignore_startup_parameters =
+options``), and the API then could not connect at all: a connection refused for them is made
+again without them, and from then on every connection of the pool is (logged once).
+``CHASE_LEDGER_POSTGRES_STARTUP_OPTIONS=off`` (infrastructure/settings.py) sends none at all.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from typing import Any
+
+import psycopg
+
+log = logging.getLogger(__name__)
+
+# - plan_cache_mode: psycopg prepares every statement run five times, but PostgreSQL still
+#   planned the three of every command afresh each time (a custom plan: its estimate for a
+#   constant beat the generic plan's, ``originator_version > $2``, ``unnest($1)``): some 30% of
+#   the backend's time in GetCachedPlan (perf). Every statement of the recorder looks rows up by
+#   their keys, which a generic plan does as well.
+# The lock timeout is not one of them: set for the session, it held for every statement of every
+# store on the pool; it is set in the transactions that lock the events table instead
+# (infrastructure/postgres_recorder.py).
+STARTUP_SETTINGS = {"plan_cache_mode": "force_generic_plan"}
+
+# How a server or a pooler refuses them, in the error that ends the connection: PgBouncer's
+# "unsupported startup parameter: options" (1.20 on: "... in options: plan_cache_mode"), RDS
+# Proxy's "doesn't support command-line options", a server that does not know the setting
+# "unrecognized configuration parameter "plan_cache_mode"".
+REFUSALS = ("startup parameter", "command-line option", *STARTUP_SETTINGS)
+
+
+class StartupOptions:
+    """Has a pool's connections start with settings, and without them once they are refused."""
+
+    def __init__(self, pool: Any, settings: dict[str, str]) -> None:
+        self.pool = pool
+        self._connect = pool._connect
+        self.given = pool.kwargs.get("options") or os.environ.get("PGOPTIONS", "")  # libpq takes one or the other
+        self.sent = " ".join([self.given, *(f"-c {name}={value}" for name, value in settings.items())]).strip()
+        self.refused = False
+        self._lock = threading.Lock()  # (the pool's workers connect at once)
+        pool.kwargs["options"] = self.sent
+        pool._connect = self.connect
+
+    @classmethod
+    def start(cls, datastore: Any, settings: dict[str, str]) -> StartupOptions | None:
+        """Have the datastore's connections start with these settings; None when there are none,
+        or when too late (its pool has opened, its connections made)."""
+        pool = datastore.pool
+        if not settings or not getattr(pool, "_closed", False) or pool.kwargs is None:
+            return None
+        return cls(pool, settings)
+
+    def connect(self, timeout: float | None = None) -> Any:
+        """The pool's own connect; again without the settings when they were what was refused."""
+        try:
+            return self._connect(timeout=timeout)
+        except psycopg.OperationalError as e:
+            if not any(refusal in str(e) for refusal in REFUSALS):
+                raise
+            self._refuse(e)  # (or another connection did, since this one set out)
+        return self._connect(timeout=timeout)
+
+    def _refuse(self, error: BaseException) -> None:
+        with self._lock:
+            if self.refused:
+                return
+            self.refused = True
+            if self.given:
+                self.pool.kwargs["options"] = self.given
+            else:
+                self.pool.kwargs.pop("options", None)
+        log.warning(
+            "PostgreSQL (or a pooler before it) refused the connection's startup options %r: connecting without them "
+            "(set CHASE_LEDGER_POSTGRES_STARTUP_OPTIONS=off to send none): %s", self.sent, str(error).strip().splitlines()[-1],
+        )
