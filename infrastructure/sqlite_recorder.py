@@ -238,10 +238,9 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
     def _settle(self, conn: SQLiteConnection) -> None:
         """Rolls back what a failed write left open; a connection that cannot is closed, and
         the thread's next command makes a fresh one (``_reader``)."""
-        sqlite_conn: sqlite3.Connection = conn._sqlite_conn
         try:
-            if sqlite_conn.in_transaction:
-                sqlite_conn.rollback()
+            if conn._sqlite_conn.in_transaction:
+                conn.rollback()
         except sqlite3.Error as e:
             log.warning("SQLite connection left in a failed transaction (%s): closed, a fresh one is made", e)
             conn.close()

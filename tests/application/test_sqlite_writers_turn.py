@@ -146,3 +146,29 @@ def test_a_commit_the_store_refuses_leaves_the_threads_next_command_working(tmp_
         assert ledger.track(chase_id)["version"] == 2
     finally:
         ledger.close()
+
+
+def test_a_connection_that_cannot_roll_back_a_refused_commit_is_replaced(tmp_path):
+    # Given a chase on a SQLite file, and this thread's connection, whose next commit and
+    # rollback both fail (a disk gone away and back)
+    ledger = sqlite_ledger(tmp_path / "chase.sqlite3")
+    try:
+        view, _ = ledger.start_chase("Broken connection", dice="server")
+        chase_id = UUID(view["chase_id"])
+        connection = ledger.recorder._reader()
+
+        def fail(*_):
+            raise sqlite3.OperationalError("disk I/O error")
+
+        connection.commit = connection.rollback = fail
+        # When the Keeper rolls, is refused, and rolls again
+        roll = ledger.commands["coc7e"].roll_dice
+        with pytest.raises(Exception, match="disk I/O error"):
+            roll(chase_id, "1D6", dice=DiceChoice())
+        roll(chase_id, "1D6", dice=DiceChoice())
+        # Then the second roll is recorded, on a fresh connection, and the first not at all
+        assert ledger.recorder._reader() is not connection
+        assert len(ledger.rolls(chase_id)) == 1
+        assert ledger.track(chase_id)["version"] == 2
+    finally:
+        ledger.close()
