@@ -231,7 +231,7 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
                 return self._send(c, stored_events, along, kwargs)
         except BaseException as e:
             self._settle(conn)
-            if _busy(e):
+            if _busy(e) and not isinstance(e, _Refused):  # (a refused view goes again without it, as before)
                 raise ConnectionUnavailableError(f"the store is busy: {e}") from e
             raise
 
