@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from eventsourcing.persistence import ConnectionUnavailableError
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
@@ -115,6 +116,14 @@ def register(app: Flask) -> None:
             return problem(503, "views-unavailable", "Views unavailable", str(e), chase_id=e.chase_id, recorded=True, version=e.recorded)
         response = problem(503, "views-unavailable", "Views unavailable", str(e), chase_id=e.chase_id, recorded=False)
         response.headers["Retry-After"] = "60"
+        return response
+
+    @app.errorhandler(ConnectionUnavailableError)
+    def store_busy(e: ConnectionUnavailableError) -> Response:
+        # No turn at the store within its lock timeout (other writers held it): transient, and
+        # raised before the command's transaction commits (infrastructure/sqlite_recorder.py).
+        response = problem(503, "store-busy", "Store busy", f"{e}; nothing was recorded by it unless its events show: retry shortly")
+        response.headers["Retry-After"] = "1"
         return response
 
     @app.errorhandler(RecursionError)

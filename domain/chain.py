@@ -33,7 +33,7 @@ from datetime import datetime
 from typing import Any, Callable
 from uuid import UUID
 
-from domain.jcs import INTEGER_MAX, canonicalize, sorted_compact
+from domain.jcs import canonicalize, plain_json, sorted_compact
 from domain.json_encoding import isoformat
 
 GENESIS = "0" * 64  # the "previous hash" of a chase's first event
@@ -135,32 +135,9 @@ def hash_event(event: Any, encoding: str) -> str:
             "recorded_at": isoformat(event.timestamp),
             "data": {k: v for k, v in state.items() if k not in ENVELOPE},
         }
-        if _plain(record):
+        if plain_json(record):
             try:
                 return hashlib.sha256(sorted_compact(record).encode("utf-8")).hexdigest()
             except UnicodeEncodeError:
                 pass  # a lone surrogate: refused below, as each encoding refuses it
     return hash_record(record_of(event), encoding)
-
-
-def _plain(value: Any) -> bool:
-    """Whether ``value`` is JSON that ``jsonable`` leaves as it is and that both encodings write
-    as ``sorted_compact`` does: exact types only (a subclass's text may differ), no float, no
-    integer beyond what a double holds, no member name beyond the BMP (where code point order
-    and RFC 8785's UTF-16 order agree)."""
-    kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return True
-    if kind is int:
-        return -INTEGER_MAX <= value <= INTEGER_MAX
-    if kind is dict:
-        for k, v in value.items():
-            if type(k) is not str or not (k.isascii() or max(k) <= "\uffff") or not _plain(v):
-                return False
-        return True
-    if kind is list:
-        for v in value:
-            if not _plain(v):
-                return False
-        return True
-    return False

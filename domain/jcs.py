@@ -43,7 +43,7 @@ class NotCanonicalizable(ValueError):
 
 def canonicalize(value: Any) -> bytes:
     """The RFC 8785 canonical UTF-8 bytes of a JSON value."""
-    plain = value if _plain(value) else _floats_as_python_writes_them(value)
+    plain = value if plain_json(value) else _floats_as_python_writes_them(value)
     if plain is not None:
         # The standard library's C encoder writes JCS's bytes when nothing differs: no integer out
         # of range, no member name beyond the BMP (there, and only there, code point order and
@@ -60,8 +60,13 @@ def canonicalize(value: Any) -> bytes:
         raise NotCanonicalizable("a string holds a lone surrogate, which is not Unicode text") from None
 
 
-def _plain(value: Any) -> bool:
-    """Whether ``value`` holds only what json.dumps writes as JCS does (and no float)."""
+def plain_json(value: Any) -> bool:
+    """Whether ``value`` is JSON that ``sorted_compact`` writes as JCS does, so that its one
+    pass is the canonical form (``canonicalize``, and domain/chain.py ``hash_event``, which
+    hashes such a record without its JSON form made first): exact types only (a subclass's text
+    may differ, and ``jsonable`` passes it on as it is), no float, no integer beyond what a double
+    holds (RFC 8785 3.2.2.3), no member name beyond the BMP (there, and only there, code point
+    order and RFC 8785 3.2.3's UTF-16 order agree)."""
     kind = type(value)
     if kind is str or kind is bool or value is None:  # (by exact type first: asked of every value hashed)
         return True
@@ -69,18 +74,19 @@ def _plain(value: Any) -> bool:
         return -INTEGER_MAX <= value <= INTEGER_MAX
     if kind is dict:
         for k, v in value.items():
-            if not (isinstance(k, str) and (k.isascii() or max(k) <= "\uffff") and _plain(v)):
+            if type(k) is not str or not _ordered_as_utf16(k) or not plain_json(v):
                 return False
         return True
-    if isinstance(value, (str, bool)):
+    if kind is list:
+        for v in value:
+            if not plain_json(v):
+                return False
         return True
-    if isinstance(value, int):
-        return -INTEGER_MAX <= value <= INTEGER_MAX
-    if isinstance(value, (list, tuple)):
-        return all(_plain(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and (k.isascii() or max(k) <= "\uffff") and _plain(v) for k, v in value.items())
     return False
+
+
+def _ordered_as_utf16(name: str) -> bool:
+    return name.isascii() or max(name) <= "\uffff"
 
 
 class _NotPlain(Exception):
@@ -105,12 +111,12 @@ def _floats_as_python_writes_them(value: Any) -> Any:
         if isinstance(v, (list, tuple)):
             return [copy(item) for item in v]
         if isinstance(v, dict):
-            if not all(isinstance(k, str) and (k.isascii() or max(k) <= "\uffff") for k in v):
+            if not all(type(k) is str and _ordered_as_utf16(k) for k in v):
                 raise _NotPlain
             return {k: copy(item) for k, item in v.items()}
-        if _plain(v):
+        if plain_json(v):
             return v
-        raise _NotPlain
+        raise _NotPlain  # (a subclass: written below)
 
     try:
         return copy(value)
@@ -128,7 +134,7 @@ def _write(value: Any, parts: list[str]) -> None:
     elif isinstance(value, int):
         if not -INTEGER_MAX <= value <= INTEGER_MAX:
             raise NotCanonicalizable(f"the integer {value} is beyond what a JSON number holds exactly (2**53 - 1)")
-        parts.append(str(value))  # an integer's shortest ECMAScript form is its decimal digits
+        parts.append(int.__repr__(value))  # its decimal digits, its shortest ECMAScript form (as json.dumps writes a subclass's)
     elif isinstance(value, float):
         parts.append(number(value))
     elif isinstance(value, str):

@@ -74,6 +74,14 @@ def _connect(pool: SQLiteConnectionPool) -> SQLiteConnection:
     return SQLiteConnection(sqlite_conn=c, max_age=pool.max_age)
 
 
+def _busy(error: BaseException) -> bool:
+    """Whether SQLite gave up waiting for its lock (SQLITE_BUSY, SQLITE_LOCKED), here or as the cause."""
+    for e in (error, error.__cause__):
+        if isinstance(e, sqlite3.OperationalError) and (getattr(e, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            return True
+    return False
+
+
 class _Refused(Exception):
     """An optional write the store refused: the events go again without it."""
 
@@ -100,10 +108,14 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
             readers, self._readers = list(self._readers), weakref.WeakSet()
         for conn in readers:
             conn.close()
-        with self._turn:
+        if not self._turn.acquire(timeout=self._patience()):  # a writer still at it: its descriptor goes with the recorder
+            return
+        try:
             if self._turn_file is not None and self._turn_file[0] == os.getpid() and self._turn_file[2] is not None:
                 self._turn_file[2]()  # (a finalizer runs once: never again on a reused number)
             self._turn_file = None
+        finally:
+            self._turn.release()
 
     def _reader(self) -> SQLiteConnection | None:
         """This thread's reading connection; None for an in-memory database (the pool's)."""
@@ -140,16 +152,23 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         other writer slept. A lock file taken with ``flock`` wakes the next writer the moment the
         last one commits, in the kernel, without the GIL. Where the lock file cannot be opened
         (another account's, a read-only folder), SQLite's own lock alone keeps the processes'
-        writes apart, as before. Returns the descriptor locked, for ``_end_turn``."""
-        fd = self._turn_descriptor()
-        if not self._turn.acquire(timeout=self.datastore.pool.pool_timeout):
-            raise ConnectionUnavailableError("Timed out waiting for return of writer")  # (as eventsourcing's pool says it)
-        if fd is not None:
-            try:
+        writes apart, as before. Returns the descriptor locked, for ``_end_turn``.
+
+        The wait for this process's turn is bounded by SQLite's own lock timeout (``_patience``),
+        not the pool's: a writer here queues behind the one waiting on another process's turn,
+        and gives up as SQLite would have, the store busy (ConnectionUnavailableError, nothing
+        recorded). The ``flock`` itself is not timed (the kernel has no timed flock): only one
+        thread a process waits in it, for another process's one transaction, whose statements
+        SQLite bounds by that same timeout."""
+        if not self._turn.acquire(timeout=self._patience()):
+            raise ConnectionUnavailableError("the store is busy: timed out waiting for this process's turn to write")
+        try:
+            fd = self._turn_descriptor()  # (under the turn: close() cannot take it away meanwhile)
+            if fd is not None:
                 fcntl.flock(fd, fcntl.LOCK_EX)
-            except BaseException:
-                self._turn.release()
-                raise
+        except BaseException:
+            self._turn.release()
+            raise
         return fd
 
     def _end_turn(self, fd: int | None) -> None:
@@ -159,28 +178,29 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         finally:
             self._turn.release()
 
+    def _patience(self) -> float:
+        """Seconds a writer waits for its turn: what SQLite lets it wait for its lock (``_connect``)."""
+        return self.datastore.pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT
+
     def _turn_descriptor(self) -> int | None:
         """This process's descriptor of ``<db>.writers`` (read-only: ``flock`` needs no more),
-        made with the database file's permissions and owner, as SQLite makes its -wal file."""
+        made with the database file's permissions and owner, as SQLite makes its -wal file.
+        Called holding the turn, which keeps one descriptor a process."""
         turn = self._turn_file
-        if turn is not None and turn[0] == os.getpid():
-            return None if turn[1] < 0 else turn[1]
-        with self._turn:
-            if self._turn_file is None or self._turn_file[0] != os.getpid():
-                database = self.datastore.pool.db_name.removeprefix("file:").split("?")[0]
-                try:
-                    made = os.stat(database)
-                    fd = os.open(database + ".writers", os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, made.st_mode & 0o666)
-                    if os.geteuid() == 0 and os.fstat(fd).st_uid != made.st_uid:
-                        os.fchown(fd, made.st_uid, made.st_gid)
-                except OSError as e:
-                    log.warning("SQLite writers' lock file unusable (%s): writers take turns on SQLite's own lock", e)
-                    fd, closer = -1, None
-                else:
-                    closer = weakref.finalize(self, _close_quietly, fd)
-                self._turn_file = (os.getpid(), fd, closer)
-            fd = self._turn_file[1]
-        return None if fd < 0 else fd
+        if turn is None or turn[0] != os.getpid():
+            database = self.datastore.pool.db_name.removeprefix("file:").split("?")[0]
+            try:
+                made = os.stat(database)
+                fd = os.open(database + ".writers", os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, made.st_mode & 0o666)
+                if os.geteuid() == 0 and os.fstat(fd).st_uid != made.st_uid:
+                    os.fchown(fd, made.st_uid, made.st_gid)
+            except OSError as e:
+                log.warning("SQLite writers' lock file unusable (%s): writers take turns on SQLite's own lock", e)
+                fd, closer = -1, None
+            else:
+                closer = weakref.finalize(self, _close_quietly, fd)
+            turn = self._turn_file = (os.getpid(), fd, closer)
+        return None if turn[1] < 0 else turn[1]
 
     def _insert_along(self, stored_events: Sequence[StoredEvent], along: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[int] | None:
         conn = self._reader()
@@ -193,13 +213,37 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
             # inserts. The pool's writers still wait for this one, on the writer lock (_take_turn).
             fd = self._take_turn()
             try:
-                with SQLiteTransaction(conn, commit=True) as c, c:
-                    notification_ids = self._send(c, stored_events, along, kwargs)
+                notification_ids = self._write(conn, stored_events, along, kwargs)
             finally:
                 self._end_turn(fd)
         for write in along:  # committed
             write.receive()
         return notification_ids
+
+    def _write(self, conn: SQLiteConnection, stored_events: Sequence[StoredEvent], along: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[int] | None:
+        """The command's transaction on the thread's connection. eventsourcing's transaction
+        does not roll back a COMMIT that failed (SQLITE_BUSY, a constraint checked at commit):
+        the connection stayed in it, and the thread's next command read that old snapshot or
+        failed to BEGIN. A failed write leaves nothing open here; the store busy is said as
+        eventsourcing's pool says it (ConnectionUnavailableError: nothing recorded)."""
+        try:
+            with SQLiteTransaction(conn, commit=True) as c, c:
+                return self._send(c, stored_events, along, kwargs)
+        except BaseException as e:
+            self._settle(conn)
+            if _busy(e) and not isinstance(e, _Refused):  # (a refused view goes again without it, as before)
+                raise ConnectionUnavailableError(f"the store is busy: {e}") from e
+            raise
+
+    def _settle(self, conn: SQLiteConnection) -> None:
+        """Rolls back what a failed write left open; a connection that cannot is closed, and
+        the thread's next command makes a fresh one (``_reader``)."""
+        try:
+            if conn._sqlite_conn.in_transaction:
+                conn.rollback()
+        except sqlite3.Error as e:
+            log.warning("SQLite connection left in a failed transaction (%s): closed, a fresh one is made", e)
+            conn.close()
 
     def _send(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], along: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[int] | None:
         notification_ids = self._insert_events(c, stored_events, **kwargs)
