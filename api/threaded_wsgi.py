@@ -6,8 +6,8 @@ Each request's body is read on the event loop before a thread takes the request:
 sends its body slowly (or never finishes it) holds a socket, never one of the threads. A thread
 then makes the whole answer, which the loop sends as the pieces Flask made it of (never joined
 into one copy); the answer's iterable is closed exactly once, however the request ends (PEP 3333).
-a2wsgi serves what is left: a body declared
-over the limit (refused 413 unread) or sent in chunks past it, which Flask reads on the thread.
+a2wsgi serves what is left: a body declared over the limit (refused 413 unread) or sent in
+chunks past it, which Flask reads on the thread.
 """
 from __future__ import annotations
 
