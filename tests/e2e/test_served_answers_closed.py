@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import pytest
 from flask import Response
@@ -134,10 +133,50 @@ def test_an_answer_whose_request_is_cancelled_mid_read_is_closed_once_after_the_
     assert pieces.made == 2
 
 
+def test_an_answer_made_after_its_request_was_cancelled_is_closed_once_unread():
+    pieces = Pieces(100)
+    viewing, go_on = threading.Event(), threading.Event()
+    app = bounded_app("closed")
+
+    @app.get("/pieces")
+    def slow() -> Response:  # a view still at work on its thread
+        viewing.set()
+        go_on.wait(30)
+        return Response(pieces, mimetype="text/plain")
+
+    host = ChaseLedgerHost(app, threads=1)
+
+    async def served() -> None:
+        async def send(message: dict) -> None:
+            pass
+
+        # Given a request whose answer a thread is still making
+        request = asyncio.ensure_future(host(scope_of("/pieces"), no_body, send))
+        await asyncio.get_running_loop().run_in_executor(None, viewing.wait, 30)
+        # When the request is cancelled, and the answer then made
+        request.cancel()
+        await asyncio.gather(request, return_exceptions=True)
+        go_on.set()
+        await asyncio.get_running_loop().run_in_executor(None, pieces.closed.wait, 30)
+
+    try:
+        asyncio.run(served())
+    finally:
+        host.close()
+
+    # Then the answer nobody waits for is closed once, and none of it made
+    assert pieces.closes == 1
+    assert pieces.made == 0
+
+
 def test_an_answer_whose_next_read_the_stopping_worker_drops_is_closed_once():
     pieces = Pieces(100)
     host = host_of(pieces)
-    busy = threading.Event()
+    holding, busy = threading.Event(), threading.Event()
+
+    def hold() -> None:  # work that holds the only thread
+        holding.set()
+        busy.wait(30)
 
     async def served() -> None:
         loop = asyncio.get_running_loop()
@@ -151,7 +190,8 @@ def test_an_answer_whose_next_read_the_stopping_worker_drops_is_closed_once():
         # Given a request whose next read waits in the queue behind work holding the only thread
         request = asyncio.ensure_future(host(scope_of("/pieces"), no_body, send))
         await sending.wait()
-        held = loop.run_in_executor(host.served.executor, busy.wait, 30)
+        held = loop.run_in_executor(host.served.executor, hold)
+        await loop.run_in_executor(None, holding.wait, 30)
         go_on.set()
         await asyncio.sleep(0)  # (the request's turn comes first: its send returns and it queues the read)
         # When the worker stops, dropping the work queued
