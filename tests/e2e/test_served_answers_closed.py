@@ -20,7 +20,7 @@ import pytest
 from flask import Response
 
 from api.asgi import ChaseLedgerHost
-from tests.e2e.test_served_bodies import bounded_app, no_body, scope_of
+from tests.e2e.test_served_bodies import bounded_app, no_body, scope_of, sent_for
 
 
 class Pieces:
@@ -62,19 +62,34 @@ def host_of(pieces: Pieces, threads: int = 1) -> ChaseLedgerHost:
     return ChaseLedgerHost(app, threads)
 
 
-def test_an_answer_read_to_its_end_is_closed_once():
-    pieces = Pieces(3)
-    host = host_of(pieces)
-    sent: list[dict] = []
+def cancelled_at_work(host: ChaseLedgerHost, at_work: threading.Event, then: threading.Event, pieces: Pieces) -> None:
+    """A GET of /pieces cancelled once a thread is ``at_work`` on it, its work then let end (``then``),
+    and the answer's close waited for."""
+    async def served() -> None:
+        loop = asyncio.get_running_loop()
 
-    async def send(message: dict) -> None:
-        sent.append(message)
+        async def send(message: dict) -> None:
+            pass
+
+        request = asyncio.ensure_future(host(scope_of("/pieces"), no_body, send))
+        await loop.run_in_executor(None, at_work.wait, 30)
+        request.cancel()
+        await asyncio.gather(request, return_exceptions=True)
+        then.set()
+        await loop.run_in_executor(None, pieces.closed.wait, 30)
 
     try:
-        asyncio.run(host(scope_of("/pieces"), no_body, send))
+        asyncio.run(served())
     finally:
         host.close()
 
+
+def test_an_answer_read_to_its_end_is_closed_once():
+    # Given an answer of three pieces, when it is sent whole
+    pieces = Pieces(3)
+    sent = sent_for(host_of(pieces), "/pieces")
+
+    # Then each piece is sent, and the answer closed once
     assert [m.get("body") for m in sent[1:]] == [b"piece 1\n", b"piece 2\n", b"piece 3\n", b""]
     assert pieces.closes == 1
 
@@ -108,24 +123,9 @@ def test_an_answer_whose_request_is_cancelled_mid_read_is_closed_once_after_the_
     pieces = Pieces(100, hold_at=1)
     host = host_of(pieces, threads=2)  # a thread free to close while the other reads
 
-    async def served() -> None:
-        async def send(message: dict) -> None:
-            pass
-
-        # Given a request whose thread is reading the answer's second piece
-        request = asyncio.ensure_future(host(scope_of("/pieces"), no_body, send))
-        await asyncio.get_running_loop().run_in_executor(None, pieces.holding.wait, 30)
-        # When the request is cancelled (the worker stopping, or its client gone)
-        request.cancel()
-        await asyncio.gather(request, return_exceptions=True)
-        # and the read then ends
-        pieces.release.set()
-        await asyncio.get_running_loop().run_in_executor(None, pieces.closed.wait, 30)
-
-    try:
-        asyncio.run(served())
-    finally:
-        host.close()
+    # Given a request whose thread is reading the answer's second piece: when the request is
+    # cancelled (the worker stopping, or its client gone), and the read then ends
+    cancelled_at_work(host, pieces.holding, pieces.release, pieces)
 
     # Then the answer is closed once, after the read (never under it), and read no further
     assert pieces.closes == 1
@@ -144,25 +144,9 @@ def test_an_answer_made_after_its_request_was_cancelled_is_closed_once_unread():
         go_on.wait(30)
         return Response(pieces, mimetype="text/plain")
 
-    host = ChaseLedgerHost(app, threads=1)
-
-    async def served() -> None:
-        async def send(message: dict) -> None:
-            pass
-
-        # Given a request whose answer a thread is still making
-        request = asyncio.ensure_future(host(scope_of("/pieces"), no_body, send))
-        await asyncio.get_running_loop().run_in_executor(None, viewing.wait, 30)
-        # When the request is cancelled, and the answer then made
-        request.cancel()
-        await asyncio.gather(request, return_exceptions=True)
-        go_on.set()
-        await asyncio.get_running_loop().run_in_executor(None, pieces.closed.wait, 30)
-
-    try:
-        asyncio.run(served())
-    finally:
-        host.close()
+    # Given a request whose answer a thread is still making: when the request is cancelled, and
+    # the answer then made
+    cancelled_at_work(ChaseLedgerHost(app, threads=1), viewing, go_on, pieces)
 
     # Then the answer nobody waits for is closed once, and none of it made
     assert pieces.closes == 1

@@ -143,20 +143,25 @@ async def no_body() -> dict:
     return {"type": "http.request", "body": b"", "more_body": False}
 
 
-def test_an_answer_of_unknown_length_is_sent_piece_by_piece():
-    # Given an app whose answer is made as it is sent (no Content-Length)
-    app = bounded_app("pieces")
-    app.get("/pieces")(lambda: Response((f"piece {n}\n" for n in range(3)), mimetype="text/plain"))
-    host = ChaseLedgerHost(app, threads=1)
+def sent_for(host: ChaseLedgerHost, path: str) -> list[dict]:
+    """What the host sends for a GET of ``path`` (then it is stopped, as a worker stops)."""
     sent: list[dict] = []
 
     async def send(message: dict) -> None:
         sent.append(message)
 
     try:
-        asyncio.run(host(scope_of("/pieces"), no_body, send))
+        asyncio.run(host(scope_of(path), no_body, send))
     finally:
         host.close()
+    return sent
+
+
+def test_an_answer_of_unknown_length_is_sent_piece_by_piece():
+    # Given an app whose answer is made as it is sent (no Content-Length)
+    app = bounded_app("pieces")
+    app.get("/pieces")(lambda: Response((f"piece {n}\n" for n in range(3)), mimetype="text/plain"))
+    sent = sent_for(ChaseLedgerHost(app, threads=1), "/pieces")
 
     # Then it is sent in pieces, ended by an empty one, and reads whole
     assert sent[0]["status"] == 200 and not any(name == b"content-length" for name, _ in sent[0]["headers"])
@@ -175,17 +180,8 @@ def blocks_app() -> Flask:
 
 
 def test_an_answer_made_of_many_blocks_is_sent_as_those_blocks_never_joined():
-    host = ChaseLedgerHost(blocks_app(), threads=1)
-    sent: list[dict] = []
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
     # When the answer of 1,000 blocks is sent
-    try:
-        asyncio.run(host(scope_of("/blocks"), no_body, send))
-    finally:
-        host.close()
+    sent = sent_for(ChaseLedgerHost(blocks_app(), threads=1), "/blocks")
 
     # Then it declares its whole length, and each block goes out as it is (no 10 MB copy), the last ending it
     assert (b"content-length", str(len(BLOCKS) * 10_000).encode()) in sent[0]["headers"]
