@@ -9,12 +9,14 @@ Events are always read from the store, so a stream misses none and repeats none.
 The feed's reads and sends give way to the requests the process is serving (``Requests``): a
 thousand sends on the event loop hold Python's GIL, which a command's thread must take back after
 each of its store calls, so a roll sent to a thousand streams of its own process answered in 8 ms
-instead of 1.7 (bench/streams.py). The feed reads and sends between requests, and waits at most
-``GIVE_WAY`` seconds for a pause: events that come meanwhile are read at once and sent to each
-stream in one write. For the same reason a feed reads new events ``SPACING`` seconds apart at
-least: a process whose streams hear another's commands (through Redis, or the log's poll) sends
-a busy chase's events a few at a time, so its CPU for a thousand streams stays bounded however
-fast the chase is played.
+instead of 1.7 (bench/streams.py). The feed reads and sends between requests: events that come
+meanwhile are read at once and sent to each stream in one write. For the same reason a feed reads
+new events ``SPACING`` seconds apart at least: a process whose streams hear another's commands
+(through Redis, or the log's poll) sends a busy chase's events a few at a time, so its CPU for a
+thousand streams stays bounded however fast the chase is played. An event waits ``GIVE_WAY``
+seconds at most in all, from its announcement to its streams' wake, the spacing included: its
+read and its sends share one deadline, so a process that is never without a request sends it
+``GIVE_WAY`` after it is heard (and then at the pace of the read and the sends themselves).
 """
 from __future__ import annotations
 
@@ -34,8 +36,8 @@ KEPT = 256  # latest events a feed keeps for its streams
 PAGES_KEPT = 50  # full pages of older events a feed keeps for streams catching up
 NOTIFICATIONS = 500  # notifications per read of the log
 WAKE_SLICE = 50  # streams woken per turn of the event loop
-GIVE_WAY = 0.25  # seconds a feed's read, or its sends, wait at most for a pause in the requests
-SPACING = 0.05  # seconds at least between a feed's reads of new events (so, between its sends)
+GIVE_WAY = 0.25  # seconds an event waits at most in all (for the spacing, and a pause in the requests) to be sent
+SPACING = 0.05  # seconds at least between a feed's reads of new events (so, between its sends); under GIVE_WAY
 _running: set[asyncio.Task[Any]] = set()
 
 
@@ -104,7 +106,7 @@ class ChaseFeed:
         self.generation = 0  # grows with the version, and with each tick of the clock
         self._waiting: list[asyncio.Future[None]] = []
         self._refreshing = False
-        self._again = False
+        self._due: float | None = None  # (loop time) by which the events heard of and not yet read are sent
         self._read_at = float("-inf")  # (loop time) of the last read of new events
 
     async def start(self) -> None:
@@ -121,20 +123,23 @@ class ChaseFeed:
             self._waiting.append(waiter)
             await waiter
 
-    def nudge(self) -> None:
+    def nudge(self, deadline: float | None = None) -> None:
         """Wake every waiting stream, a slice at a time: the loop serves requests in between, so
-        a thousand streams woken by one roll never hold up the next command for long."""
+        a thousand streams woken by one roll never hold up the next command for long. Each slice
+        gives way to the requests until the loop's time ``deadline`` at most (new events: the one
+        their read gave way until; else ``GIVE_WAY`` from now)."""
         self.generation += 1
         waiting, self._waiting = self._waiting, []
         if waiting:
-            background(wake(waiting, self.requests, asyncio.get_running_loop().time() + GIVE_WAY))
+            loop_time = asyncio.get_running_loop().time()
+            background(wake(waiting, self.requests, loop_time + GIVE_WAY if deadline is None else deadline))
 
-    def keep(self, messages: list[tuple[int, bytes]]) -> None:
+    def keep(self, messages: list[tuple[int, bytes]], deadline: float | None = None) -> None:
         for version, message in messages:
             self.recent[version] = message
         if messages and messages[-1][0] > self.version:
             self.version = messages[-1][0]
-            self.nudge()
+            self.nudge(deadline)
         for version in [v for v in self.recent if v <= self.version - KEPT]:
             del self.recent[version]
 
@@ -184,22 +189,27 @@ class ChaseFeed:
     async def refresh(self) -> None:
         """Read the events recorded since the feed's version; announcements that come while it
         waits or reads make it read once more, not once each. Reads are ``SPACING`` apart at
-        least: a burst of events goes to each stream in a few writes, not one write per event."""
+        least: a burst of events goes to each stream in a few writes, not one write per event.
+        The spacing, the read's wait for a pause and the sends' share one deadline, ``GIVE_WAY``
+        after the first announcement not yet read (so the waits never add up past it)."""
+        loop = asyncio.get_running_loop()
+        if self._due is None:
+            self._due = loop.time() + GIVE_WAY
         if self._refreshing:
-            self._again = True
-            return
+            return  # read next, by the deadline of the first announcement not read
         self._refreshing = True
         try:
             await self.ready.wait()
-            loop = asyncio.get_running_loop()
             while True:
                 await asyncio.sleep(self._read_at + SPACING - loop.time())
-                await self.requests.pause(loop.time() + GIVE_WAY)
-                self._again = False
+                await self.requests.pause(self._due)
+                due, self._due = self._due, None  # announcements from here on: the next read's
                 self._read_at = loop.time()
                 messages = await self.store.messages(self.chase_id, self.version, PAGE)
-                self.keep(messages)
-                if len(messages) < PAGE and not self._again:
+                self.keep(messages, due)
+                if len(messages) == PAGE:
+                    self._due = due  # more of the same news to read, by the same deadline
+                if self._due is None:
                     return
         except Exception:  # noqa: BLE001 - a failed read only delays: the next wake reads again
             log.warning("live streams: reading chase %s failed; its streams wait for the next wake", self.chase_id, exc_info=True)

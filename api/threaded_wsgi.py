@@ -4,14 +4,17 @@ bench/http.py compares the two apps under one server.
 
 Each request's body is read on the event loop before a thread takes the request: a client that
 sends its body slowly (or never finishes it) holds a socket, never one of the threads. A thread
-then makes the whole answer, which the loop sends. a2wsgi serves what is left: a body declared
-over the limit (refused 413 unread) or sent in chunks past it, which Flask reads on the thread.
+then makes the whole answer, which the loop sends as the pieces Flask made it of (never joined
+into one copy); the answer's iterable is closed exactly once, however the request ends (PEP 3333).
+a2wsgi serves what is left: a body declared over the limit (refused 413 unread) or sent in
+chunks past it, which Flask reads on the thread.
 """
 from __future__ import annotations
 
 import asyncio
 import contextvars
 import io
+from concurrent.futures import Executor, Future
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
@@ -60,29 +63,43 @@ class ThreadedWsgi:
         """A request whose body is read: Flask answers it on a thread in one go, and the answer is
         sent from the event loop. a2wsgi would cross between the thread and the loop four times
         (the body, the status, the body, its end), each a wake-up of the other thread and a wait
-        for the GIL. An answer of unknown length (none is, but for the streams, sent apart) is
-        sent as Flask makes it, piece by piece."""
-        loop, context = asyncio.get_running_loop(), contextvars.copy_context()
+        for the GIL. An answer of known length is sent as the pieces Flask made it of (a big
+        chase's answer is a list of encoded blocks, api/joined.py), never joined into one copy;
+        one of unknown length (none is, but for the streams, sent apart) is sent as Flask makes
+        it, piece by piece."""
+        context = contextvars.copy_context()
         environ = build_environ(scope, io.BytesIO(body))
-        status, headers, pieces, rest = await loop.run_in_executor(self.executor, context.run, self.respond, environ)
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        if rest is None:
-            await send({"type": "http.response.body", "body": pieces})
-            return
+        made = self.executor.submit(context.run, self.respond, environ)
         try:
-            if pieces:
-                await send({"type": "http.response.body", "body": pieces, "more_body": True})
-            piece_by_piece = iter(rest)
-            while (piece := await loop.run_in_executor(self.executor, context.run, next, piece_by_piece, None)) is not None:
+            status, headers, pieces, rest = await asyncio.wrap_future(made)
+        except asyncio.CancelledError:
+            made.add_done_callback(close_unsent)  # an answer made for nobody is closed all the same
+            raise
+        if rest is None:  # (closed on the thread)
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            for piece in pieces[:-1]:
+                await send({"type": "http.response.body", "body": piece, "more_body": True})
+            await send({"type": "http.response.body", "body": pieces[-1] if pieces else b""})
+            return
+        unsent = Unsent(rest, self.executor, context)
+        try:
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            for piece in pieces:
+                await send({"type": "http.response.body", "body": piece, "more_body": True})
+            while (piece := await unsent.next()) is not None:
                 await send({"type": "http.response.body", "body": piece, "more_body": True})
             await send({"type": "http.response.body", "body": b""})
-        finally:
-            if hasattr(rest, "close"):
-                await loop.run_in_executor(self.executor, context.run, rest.close)
+        except BaseException:
+            unsent.close()  # the client gone, or the task cancelled: closed all the same, not waited for
+            raise
+        closing = unsent.close()
+        if closing is not None:
+            await asyncio.wrap_future(closing)
 
-    def respond(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes, Any]:
-        """Flask's answer (on a pool thread): its status, headers, and body, whole when its length
-        is known; else what was written so far and the rest still to read (Flask's iterable)."""
+    def respond(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], list[bytes], Any]:
+        """Flask's answer (on a pool thread): its status, headers, and body as the pieces Flask
+        made it of, all of them when its length is known (Flask's iterable then closed); else
+        those written so far and the rest still to read (Flask's iterable)."""
         started: list[Any] = []
         written: list[bytes] = []
 
@@ -96,11 +113,11 @@ class ThreadedWsgi:
         encoded = [(name.strip().encode("latin-1").lower(), value.strip().encode("latin-1")) for name, value in headers]
         if code in (204, 304) or environ["REQUEST_METHOD"] == "HEAD" or any(name == b"content-length" for name, _ in encoded):
             try:
-                return code, encoded, b"".join([*written, *answer]), None
+                return code, encoded, [*written, *answer], None
             finally:
                 if hasattr(answer, "close"):
                     answer.close()
-        return code, encoded, b"".join(written), answer
+        return code, encoded, written, answer
 
     def terminated(self, environ: dict[str, Any], start_response: Any) -> Any:
         """Flask, told that the server ends the body: one sent in chunks (no Content-Length) is
@@ -111,6 +128,54 @@ class ThreadedWsgi:
     def close(self) -> None:
         """Waits for the requests under way."""
         self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+class Unsent:
+    """The rest of a WSGI answer of unknown length: read a piece at a time on the pool, and closed
+    exactly once whatever becomes of the request (PEP 3333: ``close()`` is called whenever the
+    iterable has one; the client gone, the task cancelled and the pool shut down included)."""
+
+    def __init__(self, iterable: Any, executor: Executor, context: contextvars.Context) -> None:
+        self.iterable = iterable
+        self.pieces = iter(iterable)
+        self.executor = executor
+        self.context = context
+        self.reading: Future[Any] | None = None  # the pool's read of the next piece
+        self.closed = False
+
+    async def next(self) -> bytes | None:
+        """The next piece (read on the pool), or None at the end."""
+        self.reading = self.executor.submit(self.context.run, next, self.pieces, None)
+        return await asyncio.wrap_future(self.reading)
+
+    def close(self) -> Future[Any] | None:
+        """Closes the iterable, the first time only: on the pool, after the read under way if any
+        (a generator cannot be closed while it runs). Returns the pool's close to wait for, or
+        None when there is none to wait for."""
+        if self.closed or not hasattr(self.iterable, "close"):
+            return None
+        self.closed = True
+        if self.reading is not None and not self.reading.done():
+            # Run where the read ends (its pool thread), or where it is cancelled before it runs
+            self.reading.add_done_callback(lambda _: self.iterable.close())
+            return None
+        try:
+            closing = self.executor.submit(self.context.run, self.iterable.close)
+        except RuntimeError:  # the pool is shut down: close here
+            self.iterable.close()
+            return None
+        # Cancelled before it ran (the pool shut down with work queued): close where it was cancelled
+        closing.add_done_callback(lambda done: done.cancelled() and self.iterable.close())
+        return closing
+
+
+def close_unsent(made: Future[Any]) -> None:
+    """Closes the iterable of an answer (``respond``'s) whose request was cancelled meanwhile."""
+    if made.cancelled() or made.exception() is not None:
+        return  # never made
+    rest = made.result()[3]
+    if rest is not None and hasattr(rest, "close"):
+        rest.close()
 
 
 async def whole_body(scope: Any, receive: Any, limit: int | None) -> Any:

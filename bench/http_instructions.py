@@ -36,10 +36,10 @@ import collections  # noqa: E402
 import itertools  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
-import shutil  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 from typing import Any, Callable  # noqa: E402
+
+from bench.instruction_counts import each_side, options  # noqa: E402
 
 HARVEY = {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6}
 
@@ -86,11 +86,11 @@ def inner(side: str, chases: int, commands: int) -> None:
     collections.deque(itertools.starmap(send, [(commands,)]), maxlen=0)  # counted: inside starmap_next
 
 
-def count(side: str, args: argparse.Namespace, folder: Path, store_env: dict[str, str] | None) -> int:
-    from bench.http import OURS, sqlite_env
+def count(side: str, args: argparse.Namespace, folder: Path, store_env: dict[str, str]) -> int:
+    from bench.http import OURS
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(OURS)}
-    env.update(store_env or sqlite_env(folder, side))
+    env.update(store_env)
     out = folder / f"callgrind-{side}.out"
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=starmap_next", f"--callgrind-out-file={out}",
@@ -104,40 +104,18 @@ def count(side: str, args: argparse.Namespace, folder: Path, store_env: dict[str
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sides", default="api,floor", help="comma-separated: api, floor")
-    parser.add_argument("--commands", type=int, default=200, help="commands counted (and as many sent before, to warm up)")
-    parser.add_argument("--chases", type=int, default=50)
-    parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite")
-    parser.add_argument("--pg-database", default="chase_bench", help="dedicated database, dropped and created afresh")
+    parser = options(__doc__)
     parser.add_argument("--inner", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
         inner(args.inner, args.chases, args.commands)
         return
-    if shutil.which("valgrind") is None:
-        raise SystemExit("valgrind is not installed (apt-get install valgrind)")
-    from bench.http import _admin, postgres_env
 
-    if args.pg_database == "test":
-        raise SystemExit("--pg-database test is the test suite's database: name another")
-    folder = Path(tempfile.mkdtemp(prefix="chase-http-instructions-"))
-    pg = None
-    try:
-        counted: dict[str, float] = {}
-        for side in [s.strip() for s in args.sides.split(",") if s.strip()]:
-            if args.store == "postgresql":
-                pg = postgres_env(args.pg_database)  # afresh for each side
-                if pg is None:
-                    return
-            counted[side] = count(side, args, folder, pg) / args.commands
-            print(f"{args.store} {side:<5} {counted[side] / 1e6:6.2f} million instructions per command ({args.commands} commands, {args.chases} chases)", flush=True)
-        if "api" in counted and "floor" in counted:
-            print(f"API / floor: {counted['api'] / counted['floor']:.2f}x")
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-        if pg:
-            _admin(pg, f'DROP DATABASE IF EXISTS "{args.pg_database}" WITH (FORCE)')
+    def per_command(side: str, folder: Path, store_env: dict[str, str]) -> tuple[float, str]:
+        return count(side, args, folder, store_env) / args.commands, f" ({args.commands} commands, {args.chases} chases)"
+
+    each_side(args, ("valgrind",), per_command)
+
 
 if __name__ == "__main__":
     main()

@@ -33,26 +33,15 @@ import argparse  # noqa: E402
 import glob  # noqa: E402
 import http.client  # noqa: E402
 import os  # noqa: E402
-import shutil  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
 from bench import http_server_conf  # noqa: E402
-from bench.http import (  # noqa: E402
-    OURS,
-    Api,
-    Floor,
-    _admin,
-    free_port,
-    get_json,
-    postgres_env,
-    serve_command,
-    sqlite_env,
-)
+from bench.http import OURS, Api, Floor, free_port, get_json, serve_command  # noqa: E402
 from bench.http_load import RID, post  # noqa: E402
+from bench.instruction_counts import each_side, options  # noqa: E402
 
 APPS = {"api": ("api.asgi:app", Api), "floor": ("bench.floor_app:asgi", Floor)}
 BUILDS = {"api": "/ready", "floor": "/tallies/00000000-0000-0000-0000-000000000000"}  # a GET that builds the app's store
@@ -184,44 +173,19 @@ def measure(side: str, args: argparse.Namespace, folder: Path, store_env: dict[s
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sides", default="api,floor", help="comma-separated: api, floor")
-    parser.add_argument("--commands", type=int, default=200, help="commands counted (and as many sent before, to warm up)")
-    parser.add_argument("--chases", type=int, default=50)
+    parser = options(__doc__)
     parser.add_argument("--clients", type=int, default=1)
     parser.add_argument("--threads", type=int, default=int(os.environ.get("CHASE_LEDGER_THREADS", "4")))
     parser.add_argument("--idle", type=float, default=5, help="seconds the idle worker is counted for")
     parser.add_argument("--multiprocess-metrics", action="store_true", help="with PROMETHEUS_MULTIPROC_DIR set, as `chase serve` runs")
-    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (callgrind dumps, server logs)")
-    parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite")
-    parser.add_argument("--pg-database", default="chase_bench", help="dedicated database, dropped and created afresh")
     args = parser.parse_args()
-    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
-        raise SystemExit("valgrind is not installed (apt-get install valgrind)")
-    if args.pg_database == "test":
-        raise SystemExit("--pg-database test is the test suite's database: name another")
-    folder = Path(tempfile.mkdtemp(prefix="chase-http-server-instructions-"))
-    pg = None
-    try:
-        counted: dict[str, float] = {}
-        for side in [s.strip() for s in args.sides.split(",") if s.strip()]:
-            if args.store == "postgresql":
-                pg = postgres_env(args.pg_database)  # afresh for each side
-                if pg is None:
-                    return
-            store_env = pg if pg is not None else sqlite_env(folder, side)
-            counted[side], idle = measure(side, args, folder, store_env)
-            print(f"{args.store} {side:<5} {counted[side] / 1e6:6.2f} million instructions per command in the worker "
-                  f"(idle ticks left out: {idle / 1e6:.2f}; {args.commands} commands, {args.clients} client(s), {args.chases} chases)", flush=True)
-        if "api" in counted and "floor" in counted:
-            print(f"API / floor: {counted['api'] / counted['floor']:.2f}x; API - floor: {(counted['api'] - counted['floor']) / 1e6:.2f}M")
-    finally:
-        if args.keep:
-            print(f"kept {folder} (the worker's callgrind dumps, the server logs)")
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
-        if pg:
-            _admin(pg, f'DROP DATABASE IF EXISTS "{args.pg_database}" WITH (FORCE)')
+
+    def per_command(side: str, folder: Path, store_env: dict[str, str]) -> tuple[float, str]:
+        counted, idle = measure(side, args, folder, store_env)
+        return counted, (f" in the worker (idle ticks left out: {idle / 1e6:.2f}; {args.commands} commands, "
+                         f"{args.clients} client(s), {args.chases} chases)")
+
+    each_side(args, ("valgrind", "callgrind_control"), per_command)
 
 
 if __name__ == "__main__":

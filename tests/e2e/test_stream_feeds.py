@@ -2,15 +2,19 @@
 
 A stream whose client leaves while its feed is still being opened lets go of the feed: the
 process keeps no feed, reads and polls nothing more for it, and counts no stream that is gone.
+A feed gives way to the process's requests, but an event waits ``GIVE_WAY`` at most in all.
 """
 from __future__ import annotations
 
 import asyncio
-from uuid import UUID
+import selectors
+from typing import Any
+from uuid import UUID, uuid4
 
 import pytest
 
 from api import chase_feed
+from api.chase_feed import GIVE_WAY, ChaseFeed, background
 from api.live_streams import ChaseEvents, ChaseFeeds, Requests, chase_events
 from application.dice import DiceChoice
 from infrastructure.bootstrap import build_ledger
@@ -131,3 +135,80 @@ def test_requests_that_never_pause_do_not_keep_a_roll_from_the_stream(stored_led
     # Then the stream is sent it all the same
     version, ids = asyncio.run(play())
     assert ids == [version + 1]
+
+
+class SleeplessSelector(selectors.DefaultSelector):
+    """Waits that pass at once: the clock (``now``) moves on by the wait instead."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = 0.0
+
+    def select(self, timeout: float | None = None) -> list[Any]:
+        ready = super().select(0)
+        if ready or timeout is None:
+            return ready or super().select(None)  # (nothing due on the clock: wait for real)
+        self.now += timeout
+        return []
+
+
+class FakeClockLoop(asyncio.SelectorEventLoop):
+    """An event loop on a fake clock: it never sleeps; its time jumps to its next timer instead."""
+
+    def __init__(self) -> None:
+        self.clock = SleeplessSelector()
+        super().__init__(self.clock)
+
+    def time(self) -> float:
+        return self.clock.now
+
+
+class ChaseLog:
+    """A chase's log as the feed reads it, at once (no thread, no time passing)."""
+
+    def __init__(self) -> None:
+        self.events = 0
+        self.while_read: Any = None  # called once, as a read is made
+
+    async def last_version(self, _: UUID) -> int:
+        return self.events
+
+    async def messages(self, _: UUID, after: int, limit: int) -> list[tuple[int, bytes]]:
+        page = [(v, f"id: {v}\n\n".encode()) for v in range(after + 1, min(self.events, after + limit) + 1)]
+        if self.while_read is not None:
+            self.while_read, happening = None, self.while_read
+            happening()
+        return page
+
+
+def test_an_event_waits_for_the_requests_give_way_at_most_in_all():
+    async def play() -> dict[int, float]:
+        loop = asyncio.get_running_loop()
+        log, requests = ChaseLog(), Requests()
+        feed = ChaseFeed(uuid4(), log, requests)
+        await feed.start()
+        heard: dict[int, float] = {}
+
+        def recorded() -> None:  # a command records an event and announces it, as the live feed does
+            log.events += 1
+            heard[log.events] = loop.time()
+            background(feed.refresh())
+
+        # Given a process that is never without a request under way (its count never drains)
+        requests.started()
+        # When an event is recorded, and another while the feed reads the first (its read must
+        # then come SPACING after that one: the longest an event waited)
+        log.while_read = recorded
+        recorded()
+        # Then a stream of the chase hears each, after how long the feed gave way for it
+        waited: dict[int, float] = {}
+        while len(waited) < 2:
+            await feed.news(feed.generation)
+            waited.update({v: loop.time() - heard[v] for v in range(len(waited) + 1, feed.version + 1)})
+        return waited
+
+    with asyncio.Runner(loop_factory=FakeClockLoop) as runner:
+        waited = runner.run(play())
+
+    # ... GIVE_WAY in all, the read's wait for a pause and its sends' wait sharing one deadline
+    assert waited == {1: pytest.approx(GIVE_WAY), 2: pytest.approx(GIVE_WAY)}
