@@ -37,7 +37,8 @@ from api.distances import rivals as rivals_of
 from api.joined import FEW, Joined, joined
 from api.representation import Encoded, prefers_compact_actions
 from api.runtime import ledger
-from application.access import PLAYER
+from application.access import KEEPER, PLAYER
+from application.permissions import HEALER, alone, refusal
 
 TOKENS = 'README.md "HTTP in ten lines" (a player acts only for their own participants; only the Keeper undoes, rewinds, redoes and reveals the seed)'
 
@@ -46,11 +47,21 @@ TOKENS = 'README.md "HTTP in ten lines" (a player acts only for their own partic
 class Route:
     """Where a command is sent (its path after /chases/<id>, {participant_id} filled in) and who
     may send it: "player" (for their own participant), "healer" (any player, for the healer they
-    name), "keeper"."""
+    name), "keeper"; a participant-level command's ``who`` is its system's table's
+    (application/permissions.py), which its command refuses by."""
 
     method: str
     path: str
     who: str
+
+
+def participant_routes(paths: Mapping[str, tuple[str, str]], permissions: Mapping[str, Any]) -> dict[str, Route]:
+    """A system's participant-level Routes: each action's method and path (the API's), and who may
+    send it, from the table its command refuses by (application/permissions.py); an action on
+    one side only is a mistake caught at import."""
+    if paths.keys() != permissions.keys():
+        raise ValueError(f"actions with a path and no permission or the reverse: {sorted(paths.keys() ^ permissions.keys())}")
+    return {action: Route(method, path, permissions[action].who) for action, (method, path) in paths.items()}
 
 
 RECORD = {  # the record's commands, every system's (api/history.py, api/chases.py)
@@ -85,13 +96,14 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
         rivals = rivals_of(chase_id, participants)
         by_participant = legal["participants"] if legal else {}
         player = principal is not None and principal.role == PLAYER
+        acting_for = afford.acting_for(UUID(chase_id), view["version"]) if player and legal else None
         inputs_of = _Inputs(participants, by_participant, rivals, listed, frozenset(principal.participant_ids) if player else None)
         for pid in shown.to_look_at(inputs_of):
             p = participants[pid]
-            inputs = (p, by_participant.get(pid), _token_refusal(PARTICIPANT, principal, pid) if player else None, rivals.get(pid, NONE),
+            inputs = (p, by_participant.get(pid), _token_refusals(principal, pid, acting_for) if player else None, rivals.get(pid, NONE),
                       obstacles.get(p["obstacle_ahead"]) if "obstacle_ahead" in p else None)
             if not shown.reuse(pid, inputs):
-                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, compact))
+                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, compact, acting_for))
         answered = shown.keep(inputs_of)
     more = {"action_templates": templates(routes[0], prefix)} if compact else {}
     return {
@@ -106,11 +118,20 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
 
 NONE: list[Any] = []  # no rivals (shown as a list of its own: a participant's fragment is never shared with another's)
 PARTICIPANT = Route("POST", "", "player")  # what a token may do for a participant: its own, or any for the Keeper
+HEALING = Route("POST", "", HEALER)  # ... and for a participant a healer of theirs treats: any, if they have one
 
 
-def _participant(routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...], compact: bool) -> dict[str, Any]:
+def _token_refusals(principal: Any, pid: str, acting_for: Mapping[str, Any] | None) -> tuple[Any, Any]:
+    """Whatever a player's token is refused of a participant's actions turns on (a fragment shown to
+    one player is shown again to another only when these are the same)."""
+    return _token_refusal(PARTICIPANT, principal, pid, acting_for), _token_refusal(HEALING, principal, pid, acting_for)
+
+
+def _participant(
+    routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...], compact: bool, acting_for: Any,
+) -> dict[str, Any]:
     p, actions, _, distances, ahead = inputs
-    listed = _actions(routes, actions or {}, principal, prefix, pid) if legal else []
+    listed = _actions(routes, actions or {}, principal, prefix, pid, acting_for) if legal else []
     shown = {**p, **(compacted(listed) if compact else {"actions": listed}), "distances": list(distances)}
     if "obstacle_ahead" in p:  # a track with hazards and barriers (Call of Cthulhu)
         shown.update(obstacle_ahead=ahead, obstacle_ahead_id=p["obstacle_ahead"])
@@ -260,14 +281,14 @@ class _Shown:
 KEPT_BYTES = 64 * 2**20  # participants' answers kept, encoded, across chases: a dozen chases of 1,000
 
 
-def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, prefix: str, pid: str | None) -> list[dict[str, Any]]:
+def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, prefix: str, pid: str | None, acting_for: Any = None) -> list[dict[str, Any]]:
     out = []
     for action, route in routes.items():
         if action not in legal:
             continue
         href = prefix + (route.path.replace("{participant_id}", pid) if pid else route.path)
         entry = {"action": action, "method": route.method, "href": href}
-        refused = _token_refusal(route, principal, pid) or legal[action]
+        refused = _token_refusal(route, principal, pid, acting_for) or legal[action]
         if refused is None:
             entry["allowed"] = True
         else:
@@ -276,15 +297,19 @@ def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: A
     return out
 
 
-def _token_refusal(route: Route, principal: Any, pid: str | None) -> tuple[str, str] | None:
-    """What the token that asked may not do, whatever the rules say (application/access.py)."""
+def _token_refusal(route: Route, principal: Any, pid: str | None, acting_for: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """What the token that asked may not do, whatever the rules say: for a participant, what its
+    command would refuse (application/permissions.py; ``acting_for``: whom a player acts for,
+    where not their own alone); for the chase, the Keeper's commands."""
     if principal is None or principal.role != PLAYER:
         return None
-    if route.who == "keeper":
-        return "only the Keeper may do this", TOKENS
-    if route.who == "player" and pid is not None and pid not in principal.participant_ids:
-        return "not your participant", TOKENS
-    return None
+    if pid is None:
+        refused = KEEPER if route.who == KEEPER else None
+    else:
+        refused = refusal(principal, route.who, None if route.who == HEALER else acting_for.get(pid, ()) if acting_for is not None else alone(pid))
+    if refused is None:
+        return None
+    return ("only the Keeper may do this", TOKENS) if refused == KEEPER else ("not your participant", TOKENS)
 
 
 def _turn(view: dict[str, Any], ended: bool) -> dict[str, Any]:

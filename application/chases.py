@@ -108,7 +108,10 @@ class ChaseLedger(Application):
         self.job_kinds: dict[str, JobKind] = {kind: job for system in systems for kind, job in system.job_kinds.items()}
         self.outcome_odds_of = outcome_odds_of(systems)  # ... and of what a command decides from several
         # What may be done now, for the live track view (application/affordances.py).
-        self.affordances = Affordances(self.runner, self.events, {name: legal for system in systems for name, legal in system.affordances.items()})
+        self.affordances = Affordances(
+            self.runner, self.events, {name: legal for system in systems for name, legal in system.affordances.items()},
+            {name: acting for system in systems for name, acting in system.acting_for.items()},
+        )
 
     def construct_mapper(self) -> Mapper:
         # The composition root chooses the mapper: one that keeps an upcast event's record as
