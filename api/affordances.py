@@ -8,8 +8,8 @@ projections write (token-free, the same for every reader); this adds, when answe
   round's order), ended_by_last_command};
 - each participant's ``actions``: every participant-level command of the chase's system, with
   its method and path, ``allowed``, and when not, ``why`` and ``rule`` (the domain's own guard's
-  words, domain/affordances.py, or the token's: a player acts only for their own participants,
-  and some commands are the Keeper's); and the chase-level ``actions`` beside them (the old count
+  words, domain/affordances.py, or the token's, api/action_routes.py: what the command would
+  refuse the token, application/permissions.py); and the chase-level ``actions`` beside them (the old count
   of actions that count is ``actions_counted``);
 - each participant's ``distances`` to every rival (pursuer and quarry: roles that differ; racers
   race each other), in locations (``metres`` in D6);
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from itertools import compress
 from operator import is_not
 from typing import Any, Mapping
@@ -37,44 +36,10 @@ from api.distances import rivals as rivals_of
 from api.joined import FEW, Joined, joined
 from api.representation import Encoded, prefers_compact_actions
 from api.runtime import ledger
-from application.access import KEEPER, PLAYER
-from application.permissions import HEALER, alone, refusal
-
-TOKENS = 'README.md "HTTP in ten lines" (a player acts only for their own participants; only the Keeper undoes, rewinds, redoes and reveals the seed)'
+from api.action_routes import RECORD, Route, token_refusal, token_refusals
+from application.access import PLAYER
 
 
-@dataclass(frozen=True)
-class Route:
-    """Where a command is sent (its path after /chases/<id>, {participant_id} filled in) and who
-    may send it: "player" (for their own participant), "healer" (any player, for the healer they
-    name), "keeper"; a participant-level command's ``who`` is its system's table's
-    (application/permissions.py), which its command refuses by."""
-
-    method: str
-    path: str
-    who: str
-
-
-def participant_routes(paths: Mapping[str, tuple[str, str]], permissions: Mapping[str, Any]) -> dict[str, Route]:
-    """A system's participant-level Routes: each action's method and path (the API's), and who may
-    send it, from the table its command refuses by (application/permissions.py); an action on
-    one side only is a mistake caught at import."""
-    if paths.keys() != permissions.keys():
-        raise ValueError(f"actions with a path and no permission or the reverse: {sorted(paths.keys() ^ permissions.keys())}")
-    return {action: Route(method, path, permissions[action].who) for action, (method, path) in paths.items()}
-
-
-RECORD = {  # the record's commands, every system's (api/history.py, api/chases.py)
-    "undo": Route("POST", "/undo", "keeper"),
-    "rewind": Route("POST", "/rewind", "keeper"),
-    "redo": Route("POST", "/redo", "keeper"),
-    "request_undo": Route("POST", "/undo-requests", "player"),
-    "reveal_seed": Route("POST", "/reveal-seed", "keeper"),
-    "add_entropy": Route("POST", "/entropy", "player"),
-    "issue_token": Route("POST", "/tokens", "keeper"),
-    "end_chase": Route("POST", "/end", "keeper"),
-    "export": Route("GET", "/export", "player"),
-}
 
 
 def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
@@ -100,7 +65,7 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
         inputs_of = _Inputs(participants, by_participant, rivals, listed, frozenset(principal.participant_ids) if player else None)
         for pid in shown.to_look_at(inputs_of):
             p = participants[pid]
-            inputs = (p, by_participant.get(pid), _token_refusals(principal, pid, acting_for) if player else None, rivals.get(pid, NONE),
+            inputs = (p, by_participant.get(pid), token_refusals(principal, pid, acting_for) if player else None, rivals.get(pid, NONE),
                       obstacles.get(p["obstacle_ahead"]) if "obstacle_ahead" in p else None)
             if not shown.reuse(pid, inputs):
                 shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, compact, acting_for))
@@ -117,16 +82,6 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
 
 
 NONE: list[Any] = []  # no rivals (shown as a list of its own: a participant's fragment is never shared with another's)
-PARTICIPANT = Route("POST", "", "player")  # what a token may do for a participant: its own, or any for the Keeper
-HEALING = Route("POST", "", HEALER)  # ... and for a participant a healer of theirs treats: any, if they have one
-
-
-def _token_refusals(principal: Any, pid: str, acting_for: Mapping[str, Any] | None) -> tuple[Any, Any]:
-    """Whatever a player's token is refused of a participant's actions turns on (a fragment shown to
-    one player is shown again to another only when these are the same)."""
-    return _token_refusal(PARTICIPANT, principal, pid, acting_for), _token_refusal(HEALING, principal, pid, acting_for)
-
-
 def _participant(
     routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...], compact: bool, acting_for: Any,
 ) -> dict[str, Any]:
@@ -288,28 +243,13 @@ def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: A
             continue
         href = prefix + (route.path.replace("{participant_id}", pid) if pid else route.path)
         entry = {"action": action, "method": route.method, "href": href}
-        refused = _token_refusal(route, principal, pid, acting_for) or legal[action]
+        refused = token_refusal(route, principal, pid, acting_for) or legal[action]
         if refused is None:
             entry["allowed"] = True
         else:
             entry.update(allowed=False, why=refused[0], rule=refused[1])
         out.append(entry)
     return out
-
-
-def _token_refusal(route: Route, principal: Any, pid: str | None, acting_for: Mapping[str, Any] | None) -> tuple[str, str] | None:
-    """What the token that asked may not do, whatever the rules say: for a participant, what its
-    command would refuse (application/permissions.py; ``acting_for``: whom a player acts for,
-    where not their own alone); for the chase, the Keeper's commands."""
-    if principal is None or principal.role != PLAYER:
-        return None
-    if pid is None:
-        refused = KEEPER if route.who == KEEPER else None
-    else:
-        refused = refusal(principal, route.who, None if route.who == HEALER else acting_for.get(pid, ()) if acting_for is not None else alone(pid))
-    if refused is None:
-        return None
-    return ("only the Keeper may do this", TOKENS) if refused == KEEPER else ("not your participant", TOKENS)
 
 
 def _turn(view: dict[str, Any], ended: bool) -> dict[str, Any]:

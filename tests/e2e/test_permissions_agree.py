@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import pytest
 
-from api.affordances import TOKENS
+from api.action_routes import TOKENS
 from application.access import PLAYER
 from application.systems.coc7e.permissions import PARTICIPANT as COC7E
 from application.systems.d6.permissions import PARTICIPANT as D6

@@ -1,10 +1,10 @@
-"""Where each Call of Cthulhu command is sent, and who may send it (api/affordances.py): the
+"""Where each Call of Cthulhu command is sent, and who may send it (api/action_routes.py): the
 track view's ``actions`` name these, with what the domain's guards say of each now
 (domain/rules/coc7e/affordances.py). A participant's command's ``who`` is the table's its
 command refuses by (application/systems/coc7e/permissions.py); the chase's: "player", "keeper"."""
 from __future__ import annotations
 
-from api.affordances import Route, participant_routes
+from api.action_routes import Route, participant_routes
 from application.systems.coc7e.permissions import PARTICIPANT as WHO
 
 _P = "/participants/{participant_id}"
