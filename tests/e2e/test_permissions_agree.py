@@ -74,43 +74,48 @@ D6_BODIES: dict[str, Body] = {
 }
 
 
-def _chase(client: Any, system: str, add: str, a: dict[str, Any], b: dict[str, Any], **create: Any) -> tuple[BearerClient, str, str, str]:
+def _chase(client: Any, system: str, add: str, a: dict[str, Any], b: dict[str, Any], rider: dict[str, Any] | None = None,
+           **create: Any) -> tuple[BearerClient, str, list[str]]:
+    """A chase of ``system`` (server dice) with participants ``a`` and ``b`` and, if given, one
+    riding in ``a`` (a unit); the Keeper's client, the chase and the participants' ids."""
     keeper = BearerClient(client)
     made = keeper.post("/chases", json={"name": f"Who may ({system})", "system": system, "dice": "server", **create})
     assert made.status_code == 201, made.get_json()
     keeper.token = made.get_json()["keeper_token"]
     chase_id = made.get_json()["chase"]["chase_id"]
     ids = []
-    for spec in (a, b):
-        added = keeper.post(f"/chases/{chase_id}{add}", json=spec)
+    for spec in (a, b, *([rider] if rider else [])):
+        added = keeper.post(f"/chases/{chase_id}{add}", json={**spec, "with_id": ids[0]} if spec is rider else spec)
         assert added.status_code == 201, added.get_json()
         ids.append(added.get_json()["participant_id"])
-    return keeper, chase_id, ids[0], ids[1]
+    return keeper, chase_id, ids
 
 
-SAVAGE_A = {"name": "Ana", "role": "quarry", "maneuver_die": "d8", "spirit": "d6", "toughness": 6, "pace": 6}
+SAVAGE_A = {"name": "Sedan", "kind": "vehicle", "role": "quarry", "toughness": 10, "top_speed": 60}
+SAVAGE_RIDER = {"name": "Dan", "seat": "driver", "maneuver_die": "d8"}  # drives the Sedan: its player acts for the unit
 SAVAGE_B = {"name": "Bo", "role": "chaser", "maneuver_die": "d6", "spirit": "d6", "toughness": 5, "pace": 6}
 CHASES = {  # system -> (how to make the chase and its two participants, its table, the bodies)
     "coc7e": (lambda c: _chase(c, "coc7e", "/participants", HARVEY, FARMER, optional_rules=list(OPTIONAL_RULES)), COC7E, COC7E_BODIES),
     "coc7e-combat": (lambda c: _chase(c, "coc7e-combat", "/participants", HARVEY, FARMER), COC7E, COC7E_BODIES),
     "d6": (lambda c: _chase(c, "d6", "/d6/participants", {"name": "Ana", "role": "quarry", "move": 10, "physique": "3D"},
                             {"name": "Bo", "role": "pursuer", "move": 10, "physique": "3D"}), D6, D6_BODIES),
-    "swade": (lambda c: _chase(c, "swade", "/swade/participants", SAVAGE_A, SAVAGE_B), SAVAGE["swade"], SAVAGE_BODIES),
-    "swd": (lambda c: _chase(c, "swd", "/swd/participants", SAVAGE_A, SAVAGE_B), SAVAGE["swd"],
+    "swade": (lambda c: _chase(c, "swade", "/swade/participants", SAVAGE_A, SAVAGE_B, SAVAGE_RIDER), SAVAGE["swade"], SAVAGE_BODIES),
+    "swd": (lambda c: _chase(c, "swd", "/swd/participants", SAVAGE_A, SAVAGE_B, SAVAGE_RIDER), SAVAGE["swd"],
             {**SAVAGE_BODIES, "force": lambda me, rival, healer: {"target_id": rival, **SERVER}}),
 }
 
 
 def verdicts(client: Any, ledger: Any, system: str) -> dict[tuple[str, str], tuple[bool, int]]:
     """Each (action, token kind) -> (the view says refused for the token, the command's status)."""
-    keeper, chase_id, me, rival = CHASES[system][0](client)
+    keeper, chase_id, (me, rival, *riders) = CHASES[system][0](client)
     tokens = {
         "keeper": keeper.token,
         "own player": ledger.access.issue(chase_id, PLAYER, [me]),
         "another player": ledger.access.issue(chase_id, PLAYER, [rival]),
         "player of no one": ledger.access.issue(chase_id, PLAYER, []),
+        **{"player riding in it": ledger.access.issue(chase_id, PLAYER, riders) for _ in riders[:1]},
     }
-    healers = {"keeper": None, "own player": me, "another player": rival, "player of no one": None}
+    healers = {"keeper": None, "own player": me, "another player": rival, "player of no one": None, "player riding in it": None}
     bodies = CHASES[system][2]
     found = {}
     for kind, token in tokens.items():
@@ -146,6 +151,9 @@ def test_the_view_refuses_a_token_exactly_what_the_command_refuses_it(client, le
     assert not any(found[a, "keeper"][0] for a in tried)
     assert all(found[a, "player of no one"][0] for a in tried)
     assert all(found[a, "another player"][0] for a in tried if table[a].who == "keeper")
+    # Where players act together (a Savage Worlds unit), the driver's player acts for the vehicle.
+    if (next(iter(tried)), "player riding in it") in found:
+        assert not any(found[a, "player riding in it"][0] for a in tried if table[a].who == "player")
 
 
 def test_every_participant_level_action_is_offered_in_some_chase_of_its_system(client, ledger):
