@@ -8,8 +8,8 @@ projections write (token-free, the same for every reader); this adds, when answe
   round's order), ended_by_last_command};
 - each participant's ``actions``: every participant-level command of the chase's system, with
   its method and path, ``allowed``, and when not, ``why`` and ``rule`` (the domain's own guard's
-  words, domain/affordances.py, or the token's: a player acts only for their own participants,
-  and some commands are the Keeper's); and the chase-level ``actions`` beside them (the old count
+  words, domain/affordances.py, or the token's, api/action_routes.py: what the command would
+  refuse the token, application/permissions.py); and the chase-level ``actions`` beside them (the old count
   of actions that count is ``actions_counted``);
 - each participant's ``distances`` to every rival (pursuer and quarry: roles that differ; racers
   race each other), in locations (``metres`` in D6);
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from itertools import compress
 from operator import is_not
 from typing import Any, Mapping
@@ -37,33 +36,10 @@ from api.distances import rivals as rivals_of
 from api.joined import FEW, Joined, joined
 from api.representation import Encoded, prefers_compact_actions
 from api.runtime import ledger
+from api.action_routes import RECORD, Route, token_refusal, token_refusals
 from application.access import PLAYER
 
-TOKENS = 'README.md "HTTP in ten lines" (a player acts only for their own participants; only the Keeper undoes, rewinds, redoes and reveals the seed)'
 
-
-@dataclass(frozen=True)
-class Route:
-    """Where a command is sent (its path after /chases/<id>, {participant_id} filled in) and who
-    may send it: "player" (for their own participant), "healer" (any player, for the healer they
-    name), "keeper"."""
-
-    method: str
-    path: str
-    who: str
-
-
-RECORD = {  # the record's commands, every system's (api/history.py, api/chases.py)
-    "undo": Route("POST", "/undo", "keeper"),
-    "rewind": Route("POST", "/rewind", "keeper"),
-    "redo": Route("POST", "/redo", "keeper"),
-    "request_undo": Route("POST", "/undo-requests", "player"),
-    "reveal_seed": Route("POST", "/reveal-seed", "keeper"),
-    "add_entropy": Route("POST", "/entropy", "player"),
-    "issue_token": Route("POST", "/tokens", "keeper"),
-    "end_chase": Route("POST", "/end", "keeper"),
-    "export": Route("GET", "/export", "player"),
-}
 
 
 def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
@@ -85,13 +61,14 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
         rivals = rivals_of(chase_id, participants)
         by_participant = legal["participants"] if legal else {}
         player = principal is not None and principal.role == PLAYER
+        acting_for = afford.acting_for(UUID(chase_id), view["version"]) if player and legal else None
         inputs_of = _Inputs(participants, by_participant, rivals, listed, frozenset(principal.participant_ids) if player else None)
         for pid in shown.to_look_at(inputs_of):
             p = participants[pid]
-            inputs = (p, by_participant.get(pid), _token_refusal(PARTICIPANT, principal, pid) if player else None, rivals.get(pid, NONE),
+            inputs = (p, by_participant.get(pid), token_refusals(principal, pid, acting_for) if player else None, rivals.get(pid, NONE),
                       obstacles.get(p["obstacle_ahead"]) if "obstacle_ahead" in p else None)
             if not shown.reuse(pid, inputs):
-                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, compact))
+                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, compact, acting_for))
         answered = shown.keep(inputs_of)
     more = {"action_templates": templates(routes[0], prefix)} if compact else {}
     return {
@@ -105,12 +82,11 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
 
 
 NONE: list[Any] = []  # no rivals (shown as a list of its own: a participant's fragment is never shared with another's)
-PARTICIPANT = Route("POST", "", "player")  # what a token may do for a participant: its own, or any for the Keeper
-
-
-def _participant(routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...], compact: bool) -> dict[str, Any]:
+def _participant(
+    routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...], compact: bool, acting_for: Any,
+) -> dict[str, Any]:
     p, actions, _, distances, ahead = inputs
-    listed = _actions(routes, actions or {}, principal, prefix, pid) if legal else []
+    listed = _actions(routes, actions or {}, principal, prefix, pid, acting_for) if legal else []
     shown = {**p, **(compacted(listed) if compact else {"actions": listed}), "distances": list(distances)}
     if "obstacle_ahead" in p:  # a track with hazards and barriers (Call of Cthulhu)
         shown.update(obstacle_ahead=ahead, obstacle_ahead_id=p["obstacle_ahead"])
@@ -260,31 +236,20 @@ class _Shown:
 KEPT_BYTES = 64 * 2**20  # participants' answers kept, encoded, across chases: a dozen chases of 1,000
 
 
-def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, prefix: str, pid: str | None) -> list[dict[str, Any]]:
+def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, prefix: str, pid: str | None, acting_for: Any = None) -> list[dict[str, Any]]:
     out = []
     for action, route in routes.items():
         if action not in legal:
             continue
         href = prefix + (route.path.replace("{participant_id}", pid) if pid else route.path)
         entry = {"action": action, "method": route.method, "href": href}
-        refused = _token_refusal(route, principal, pid) or legal[action]
+        refused = token_refusal(route, principal, pid, acting_for) or legal[action]
         if refused is None:
             entry["allowed"] = True
         else:
             entry.update(allowed=False, why=refused[0], rule=refused[1])
         out.append(entry)
     return out
-
-
-def _token_refusal(route: Route, principal: Any, pid: str | None) -> tuple[str, str] | None:
-    """What the token that asked may not do, whatever the rules say (application/access.py)."""
-    if principal is None or principal.role != PLAYER:
-        return None
-    if route.who == "keeper":
-        return "only the Keeper may do this", TOKENS
-    if route.who == "player" and pid is not None and pid not in principal.participant_ids:
-        return "not your participant", TOKENS
-    return None
 
 
 def _turn(view: dict[str, Any], ended: bool) -> dict[str, Any]:

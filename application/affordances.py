@@ -16,16 +16,21 @@ domain/affordances.py ``bookkeeping_actions``), asked afresh each time. A dice r
 neither, so its answer asks four guards of the chase instead of some twenty.
 tests/application/record/from_scratch.py checks both against the guards asked afresh after
 every step of random chases of every system.
+
+Whom a player's token acts for, in a system whose players act together (a unit in Savage
+Worlds: application/permissions.py ``ActingFor``), is worked out from the same chase and kept
+beside: the view's ``actions`` say allowed or not for a token by it, as the commands refuse.
 """
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Mapping
 from uuid import UUID
 
 from application.chase_digest import Digest, digest
 from application.participant_steps import ParticipantSteps
+from application.permissions import ActingFor
 from application.runner import CommandRunner
 from domain.affordances import Judges, Legal, Refusal, bookkeeping_actions
 
@@ -35,11 +40,12 @@ CHASES_KEPT = 128  # chases whose chase-level answer is kept, with the digest it
 
 
 class Affordances:
-    def __init__(self, runner: CommandRunner, events: Any, by_system: Mapping[str, Callable[[Any], Legal]]) -> None:
+    def __init__(self, runner: CommandRunner, events: Any, by_system: Mapping[str, Callable[[Any], Legal]], acting_for: Mapping[str, ActingFor] | None = None) -> None:
         self.runner = runner
         self.events = events
         self.by_system = dict(by_system)
-        self._kept: OrderedDict[tuple[UUID, int], Legal | None] = OrderedDict()
+        self.acting_for_by_system = dict(acting_for or {})
+        self._kept: OrderedDict[tuple[UUID, int], tuple[Legal | None, Mapping[str, Collection[str]] | None]] = OrderedDict()
         self._lock = threading.Lock()
         self.steps = ParticipantSteps()
         self._chase_kept: OrderedDict[UUID, tuple[Digest, dict[str, Refusal]]] = OrderedDict()
@@ -48,25 +54,34 @@ class Affordances:
         """What each participant and the chase may do at ``version`` (the live view's); None when
         the chase's system tells nothing of it. A version never changes: its answer is kept
         (read-only: the API copies what it shows)."""
+        return self._answer(chase_id, version)[0]
+
+    def acting_for(self, chase_id: UUID, version: int) -> Mapping[str, Collection[str]] | None:
+        """Each participant at ``version`` -> the participants a player's token may hold one of to
+        act for it; None when the chase's system has players act for their own alone."""
+        return self._answer(chase_id, version)[1]
+
+    def _answer(self, chase_id: UUID, version: int) -> tuple[Legal | None, Mapping[str, Collection[str]] | None]:
         key = (chase_id, version)
         with self._lock:
             if key in self._kept:
                 self._kept.move_to_end(key)
                 return self._kept[key]
-        legal = self._worked_out(chase_id, version)
+        answer = self._worked_out(chase_id, version)
         with self._lock:
-            self._kept[key] = legal
+            self._kept[key] = answer
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
-        return legal
+        return answer
 
-    def _worked_out(self, chase_id: UUID, version: int) -> Legal | None:
+    def _worked_out(self, chase_id: UUID, version: int) -> tuple[Legal | None, Mapping[str, Collection[str]] | None]:
         cached = self.runner.cache.check_out(chase_id)
         try:
             if cached is not None and cached.version < version:
                 cached = self.runner.projector(cached, self.runner.store.repository.event_store.get(chase_id, gt=cached.version, lte=version))
             at = cached if cached is not None and cached.version == version else self.runner.load_at(chase_id, version)
-            legal = self._legal(at)
+            acting_for = self.acting_for_by_system.get(at.SYSTEM)
+            answer = self._legal(at), (acting_for(at) if acting_for is not None else None)
         except BaseException:
             self.runner.cache.release(chase_id)
             raise
@@ -74,7 +89,7 @@ class Affordances:
             self.runner.cache.check_in(cached)  # only read: given back as it was
         else:
             self.runner.cache.release(chase_id)
-        return legal
+        return answer
 
     def _legal(self, chase: Any) -> Legal | None:
         legal = self.by_system.get(chase.SYSTEM)

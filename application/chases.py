@@ -12,7 +12,6 @@ system.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import Any, Callable, Sequence
 from uuid import UUID, uuid4
 
@@ -25,7 +24,7 @@ from application.affordances import Affordances
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
 from application.chase_cache import DEFAULT_SIZE, ChaseCache
 from application.dice import DiceResolver
-from application.dry_run import DryRunAnswered, dry_run
+from application.dry_run import odds_before
 from application.history import ChaseHistory
 from application.plugins import GameSystem, JobKind, outcome_odds_of, roll_odds_of
 from application.ports import ChaseViews, IdempotencyKeys, LiveFeed, SeedVault, TokenStore
@@ -108,7 +107,10 @@ class ChaseLedger(Application):
         self.job_kinds: dict[str, JobKind] = {kind: job for system in systems for kind, job in system.job_kinds.items()}
         self.outcome_odds_of = outcome_odds_of(systems)  # ... and of what a command decides from several
         # What may be done now, for the live track view (application/affordances.py).
-        self.affordances = Affordances(self.runner, self.events, {name: legal for system in systems for name, legal in system.affordances.items()})
+        self.affordances = Affordances(
+            self.runner, self.events, {name: legal for system in systems for name, legal in system.affordances.items()},
+            {name: acting for system in systems for name, acting in system.acting_for.items()},
+        )
 
     def construct_mapper(self) -> Mapper:
         # The composition root chooses the mapper: one that keeps an upcast event's record as
@@ -275,31 +277,9 @@ class ChaseLedger(Application):
         return rows
 
     def try_out(self, command: Callable[[], Any]) -> dict[str, Any]:
-        """Odds before a roll: ``command`` (a call of any system's command) as a dry run
-        (application/dry_run.py), which records nothing; the rolls it would make, each with its
-        exact odds (``odds``: each outcome's chance {p, exact} and the chance of success; null
-        for a roll no system has odds for), the odds of what they decide together (``outcomes``:
-        who wins an opposed roll), and the chase version it was tried on."""
-        with dry_run():
-            try:
-                command()
-            except DryRunAnswered as answered:
-                by_sequence = {made["roll"]["sequence"]: made["roll"] for made in answered.rolls}
-                outcomes = []
-                for topic, fields in answered.decided:
-                    odds = self.outcome_odds_of(topic, fields, by_sequence)
-                    if odds is not None:
-                        outcomes.append({"event": topic.rsplit(".", 1)[-1], "odds": odds.as_json()})
-                return {"version": answered.version, "rolls": [self._odds_before(made) for made in answered.rolls], "outcomes": outcomes}
-        return {"version": None, "rolls": [], "outcomes": []}  # the command never came to a chase: it rolls nothing
-
-    def _odds_before(self, made: dict[str, Any]) -> dict[str, Any]:
-        roll = made["roll"]
-        odds = self.odds_of(roll)
-        return {
-            "sequence": roll["sequence"], "event": made["event"], "participant_id": made["participant_id"], "purpose": roll.get("purpose"),
-            "odds": None if odds is None else replace(odds, observed=None).as_json(),
-        }
+        """Odds before a roll: ``command`` (a call of any system's command) as a dry run, which
+        records nothing (application/dry_run.py ``odds_before``)."""
+        return odds_before(command, self.odds_of, self.outcome_odds_of)
 
     def roll_history(
         self, chase_id: UUID, version: int | None = None, after: int = 0, limit: int | None = None, **filters: Any,

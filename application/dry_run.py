@@ -8,8 +8,9 @@ One mechanism for every command of every system, in the core:
   dice -- a dry run through them would show the very faces the next real roll will have.
   Instead every die shows its lowest face (ProbeDice), unless the request gave table-dice
   faces, which are rolled as given: "what happens if the dice show these?".
-* The runner answers with the rolls the command made on the copy (DryRunAnswered), and the
-  ledger gives each its exact odds from the systems' roll_odds (application/chases.py).
+* The runner answers with the rolls the command made on the copy (DryRunAnswered), and
+  ``odds_before`` gives each its exact odds from the systems' roll_odds (the ledger's
+  ``try_out``, application/chases.py).
 
 The first roll of a command is the one the player is about to make. Rolls after it depend on
 how it went; they are the rolls of the path the dice above took (with lowest faces, usually the
@@ -19,7 +20,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterator, Sequence
+from dataclasses import replace
+from typing import Any, Callable, Iterator, Sequence
 
 from domain.dice import Die, Draw
 
@@ -59,3 +61,32 @@ class DryRunAnswered(Exception):
         self.rolls = rolls
         self.decided = decided
         self.version = version
+
+
+def odds_before(command: Callable[[], Any], odds_of: Callable[[Any], Any], outcome_odds_of: Callable[..., Any]) -> dict[str, Any]:
+    """Odds before a roll: ``command`` (a call of any system's command) as a dry run, which
+    records nothing; the rolls it would make, each with its
+    exact odds (``odds``: each outcome's chance {p, exact} and the chance of success; null
+    for a roll no system has odds for), the odds of what they decide together (``outcomes``:
+    who wins an opposed roll), and the chase version it was tried on."""
+    with dry_run():
+        try:
+            command()
+        except DryRunAnswered as answered:
+            by_sequence = {made["roll"]["sequence"]: made["roll"] for made in answered.rolls}
+            outcomes = []
+            for topic, fields in answered.decided:
+                odds = outcome_odds_of(topic, fields, by_sequence)
+                if odds is not None:
+                    outcomes.append({"event": topic.rsplit(".", 1)[-1], "odds": odds.as_json()})
+            return {"version": answered.version, "rolls": [_odds_of_roll(made, odds_of) for made in answered.rolls], "outcomes": outcomes}
+    return {"version": None, "rolls": [], "outcomes": []}  # the command never came to a chase: it rolls nothing
+
+
+def _odds_of_roll(made: dict[str, Any], odds_of: Callable[[Any], Any]) -> dict[str, Any]:
+    roll = made["roll"]
+    odds = odds_of(roll)
+    return {
+        "sequence": roll["sequence"], "event": made["event"], "participant_id": made["participant_id"], "purpose": roll.get("purpose"),
+        "odds": None if odds is None else replace(odds, observed=None).as_json(),
+    }

@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from application.analytics.facts import GameCounts
 from application.dice import DiceResolver
+from application.permissions import ActingFor
 from application.projections import Render
 from application.runner import CommandRunner
 from domain.odds import Odds, OutcomeOdds, RollOdds
@@ -51,6 +52,8 @@ class GameSystem:
     # system -> what may be done now in a chase of it, from its commands' guards (domain/affordances.py)
     affordances: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     optional_rules: Sequence[str] = ()  # names a chase's creation may list (POST /chases "optional_rules")
+    # system -> whom a player acts for, where not their own participants alone (application/permissions.py)
+    acting_for: Mapping[str, ActingFor] = field(default_factory=dict)
 
 
 def roll_odds_of(systems: Sequence[GameSystem]) -> RollOdds:

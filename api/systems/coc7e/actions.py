@@ -1,56 +1,57 @@
-"""Where each Call of Cthulhu command is sent, and who may send it (api/affordances.py): the
+"""Where each Call of Cthulhu command is sent, and who may send it (api/action_routes.py): the
 track view's ``actions`` name these, with what the domain's guards say of each now
-(domain/rules/coc7e/affordances.py). ``who``: "player" (a player for their own participant),
-"healer" (a player for the healer they name: any player with a participant), "keeper"."""
+(domain/rules/coc7e/affordances.py). A participant's command's ``who`` is the table's its
+command refuses by (application/systems/coc7e/permissions.py); the chase's: "player", "keeper"."""
 from __future__ import annotations
 
-from api.affordances import Route
+from api.action_routes import Route, participant_routes
+from application.systems.coc7e.permissions import PARTICIPANT as WHO
 
 _P = "/participants/{participant_id}"
 
-PARTICIPANT = {
-    "speed_roll": Route("POST", f"{_P}/speed-roll", "player"),
-    "move": Route("POST", f"{_P}/move", "player"),
-    "delay": Route("POST", f"{_P}/delay", "player"),
-    "end_turn": Route("POST", f"{_P}/end-turn", "player"),
-    "negotiate": Route("POST", f"{_P}/negotiate", "player"),
-    "break_barrier": Route("POST", f"{_P}/break-barrier", "player"),
-    "attack": Route("POST", f"{_P}/attack", "player"),
-    "fire": Route("POST", f"{_P}/fire", "player"),
-    "aim": Route("POST", f"{_P}/aim", "player"),
-    "reload": Route("POST", f"{_P}/reload", "player"),
-    "mishap_roll": Route("POST", f"{_P}/mishap-roll", "player"),
-    "consequences": Route("POST", f"{_P}/consequences", "keeper"),
-    "damage": Route("POST", f"{_P}/damage", "keeper"),
-    "dying_roll": Route("POST", f"{_P}/dying-roll", "player"),
-    "first_aid": Route("POST", f"{_P}/first-aid", "healer"),
-    "medicine": Route("POST", f"{_P}/medicine", "healer"),
-    "recovery": Route("POST", f"{_P}/recovery", "keeper"),
-    "condition": Route("POST", f"{_P}/condition", "keeper"),
+PARTICIPANT = participant_routes({
+    "speed_roll": ("POST", f"{_P}/speed-roll"),
+    "move": ("POST", f"{_P}/move"),
+    "delay": ("POST", f"{_P}/delay"),
+    "end_turn": ("POST", f"{_P}/end-turn"),
+    "negotiate": ("POST", f"{_P}/negotiate"),
+    "break_barrier": ("POST", f"{_P}/break-barrier"),
+    "attack": ("POST", f"{_P}/attack"),
+    "fire": ("POST", f"{_P}/fire"),
+    "aim": ("POST", f"{_P}/aim"),
+    "reload": ("POST", f"{_P}/reload"),
+    "mishap_roll": ("POST", f"{_P}/mishap-roll"),
+    "consequences": ("POST", f"{_P}/consequences"),
+    "damage": ("POST", f"{_P}/damage"),
+    "dying_roll": ("POST", f"{_P}/dying-roll"),
+    "first_aid": ("POST", f"{_P}/first-aid"),
+    "medicine": ("POST", f"{_P}/medicine"),
+    "recovery": ("POST", f"{_P}/recovery"),
+    "condition": ("POST", f"{_P}/condition"),
     # a fight (coc7e-combat.txt; api/systems/coc7e/encounters.py): joining names the combatant in its body
-    "join_fight": Route("POST", "/fight/join", "keeper"),
-    "ready_firearm": Route("POST", f"{_P}/ready-firearm", "player"),
-    "flee": Route("POST", f"{_P}/flee", "player"),
+    "join_fight": ("POST", "/fight/join"),
+    "ready_firearm": ("POST", f"{_P}/ready-firearm"),
+    "flee": ("POST", f"{_P}/flee"),
     # optional rules (coc7e-chases.txt part 5; api/systems/coc7e/optional_rules.py)
-    "choose_route": Route("POST", f"{_P}/choose-route", "player"),
-    "join": Route("POST", f"{_P}/join", "keeper"),
-    "leave": Route("POST", f"{_P}/leave", "keeper"),
-    "switch_mode": Route("POST", f"{_P}/switch-mode", "keeper"),
-    "board": Route("POST", f"{_P}/board", "player"),
-    "alight": Route("POST", f"{_P}/alight", "player"),
-    "substitute_skill": Route("POST", f"{_P}/substitute-skill", "keeper"),
-    "accelerate": Route("POST", f"{_P}/accelerate", "player"),
-    "visibility": Route("POST", f"{_P}/visibility", "keeper"),
-    "navigate": Route("POST", f"{_P}/navigate", "player"),
-    "keep_control": Route("POST", f"{_P}/keep-control", "player"),
-    "attack_on_the_move": Route("POST", f"{_P}/attack-on-the-move", "player"),
-    "fire_on_the_move": Route("POST", f"{_P}/fire-on-the-move", "player"),
-    "shoot_tire": Route("POST", f"{_P}/shoot-tire", "player"),
-    "create_hazard": Route("POST", f"{_P}/create-hazard", "player"),
-    "fly_over": Route("POST", f"{_P}/fly-over", "player"),
-    "hide": Route("POST", f"{_P}/hide", "keeper"),
-    "follow_trail": Route("POST", f"{_P}/follow-trail", "keeper"),
-}
+    "choose_route": ("POST", f"{_P}/choose-route"),
+    "join": ("POST", f"{_P}/join"),
+    "leave": ("POST", f"{_P}/leave"),
+    "switch_mode": ("POST", f"{_P}/switch-mode"),
+    "board": ("POST", f"{_P}/board"),
+    "alight": ("POST", f"{_P}/alight"),
+    "substitute_skill": ("POST", f"{_P}/substitute-skill"),
+    "accelerate": ("POST", f"{_P}/accelerate"),
+    "visibility": ("POST", f"{_P}/visibility"),
+    "navigate": ("POST", f"{_P}/navigate"),
+    "keep_control": ("POST", f"{_P}/keep-control"),
+    "attack_on_the_move": ("POST", f"{_P}/attack-on-the-move"),
+    "fire_on_the_move": ("POST", f"{_P}/fire-on-the-move"),
+    "shoot_tire": ("POST", f"{_P}/shoot-tire"),
+    "create_hazard": ("POST", f"{_P}/create-hazard"),
+    "fly_over": ("POST", f"{_P}/fly-over"),
+    "hide": ("POST", f"{_P}/hide"),
+    "follow_trail": ("POST", f"{_P}/follow-trail"),
+}, WHO)
 CHASE = {
     "add_participant": Route("POST", "/participants", "keeper"),
     "cut_to_the_chase": Route("POST", "/cut-to-the-chase", "keeper"),

@@ -1,34 +1,36 @@
-"""Where each Savage Worlds command is sent, and who may send it (api/affordances.py): the
+"""Where each Savage Worlds command is sent, and who may send it (api/action_routes.py): the
 track view's ``actions`` name these, with what the domain's guards say of each now
-(domain/rules/savage_worlds/affordances.py)."""
+(domain/rules/savage_worlds/affordances.py). A participant's command's ``who`` is the table's its
+command refuses by (application/systems/savage_worlds/permissions.py)."""
 from __future__ import annotations
 
-from api.affordances import Route
+from api.action_routes import Route, participant_routes
+from application.systems.savage_worlds.permissions import PARTICIPANT as WHO, SWADE_MANEUVERS
 
 
 def _routes(system: str) -> tuple[dict[str, Route], dict[str, Route]]:
     p = f"/{system}/participants/{{participant_id}}"
-    participant = {
-        "end_turn": Route("POST", f"{p}/end-turn", "player"),
-        "recover": Route("POST", f"{p}/recover", "player"),
-        "conditions": Route("POST", f"{p}/conditions", "keeper"),
-        "bennies": Route("POST", f"{p}/bennies", "keeper"),
-        "benny_reroll": Route("POST", f"{p}/bennies/reroll", "player"),
-        "benny_soak": Route("POST", f"{p}/bennies/soak", "player"),
-        "test": Route("POST", f"{p}/tests", "player"),
-        "recover_from_stunned": Route("POST", f"{p}/recover-from-stunned", "player"),
-        "break_free": Route("POST", f"{p}/break-free", "player"),
+    paths = {
+        "end_turn": f"{p}/end-turn",
+        "recover": f"{p}/recover",
+        "conditions": f"{p}/conditions",
+        "bennies": f"{p}/bennies",
+        "benny_reroll": f"{p}/bennies/reroll",
+        "benny_soak": f"{p}/bennies/soak",
+        "test": f"{p}/tests",
+        "recover_from_stunned": f"{p}/recover-from-stunned",
+        "break_free": f"{p}/break-free",
     }
     if system == "swade":
-        participant.update({
-            "hold": Route("POST", f"{p}/hold", "player"),
-            "act_from_hold": Route("POST", f"{p}/act-from-hold", "player"),
-            "new_action_card": Route("POST", f"{p}/bennies/new-action-card", "player"),
-            **{name: Route("POST", f"{p}/{name.replace('_', '-')}", "player")
-               for name in ("change_position", "drop_back", "evade", "hold_steady", "flee", "force", "ram", "attack")},
+        paths.update({
+            "hold": f"{p}/hold",
+            "act_from_hold": f"{p}/act-from-hold",
+            "new_action_card": f"{p}/bennies/new-action-card",
+            **{name: f"{p}/{name.replace('_', '-')}" for name in SWADE_MANEUVERS},
         })
     else:
-        participant.update({name: Route("POST", f"{p}/{name}", "player") for name in ("maneuver", "cooperate", "attack", "force")})
+        paths.update({name: f"{p}/{name}" for name in ("maneuver", "cooperate", "attack", "force")})
+    participant = participant_routes({name: ("POST", path) for name, path in paths.items()}, WHO[system])
     chase = {
         "add_participant": Route("POST", f"/{system}/participants", "keeper"),
         "begin": Route("POST", f"/{system}/begin", "keeper"),

@@ -17,6 +17,8 @@ from application.dice import SERVER_DICE, DiceChoice, DiceResolver
 from application.runner import CommandRunner, Done
 from application.systems.coc7e.pursuit_commands import PursuitCommands
 from application.systems.coc7e.part5 import OptionalRuleCommands
+from application.systems.coc7e.permissions import PARTICIPANT, permit
+from application.permissions import HEALER
 from application.systems.coc7e.rolls import SERVER_ROLLS, RollChoices, roll_sources
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.damage import DEFAULT
@@ -52,7 +54,7 @@ class Coc7eCommands:
         return participant_id, self._run(chase_id, expected_version, lambda c: c.add_participant(participant_id, spec)).track
 
     def roll_speed(self, chase_id: UUID, participant_id: str, dice: DiceChoice = SERVER_DICE, expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[dict[str, Any], View]:
-        by.require_acts_for(participant_id, "make speed rolls")
+        permit(by, participant_id, "speed_roll")
         done = self._run_chase(chase_id, expected_version, lambda c: c.roll_speed(participant_id, self.dice.dice(c, dice)))
         return done.result, done.track
 
@@ -77,7 +79,7 @@ class Coc7eCommands:
         expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> tuple[dict[str, Any], View]:
         """The Keeper brings a combatant added during the fight into it (Encounter.join_fight)."""
-        by.require_keeper("bring a combatant into the fight")
+        permit(by, participant_id, "join_fight")
         done = self.runner.run(
             chase_id, lambda c: c.join_fight(participant_id, roll_sources(self.dice, c, rolls), readied),
             expected_version=expected_version, systems=(Encounter.SYSTEM,),
@@ -88,7 +90,7 @@ class Coc7eCommands:
         self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> tuple[dict[str, Any], View]:
         """A combatant draws a firearm during the fight (Encounter.ready_firearm)."""
-        by.require_acts_for(participant_id, "draw a firearm")
+        permit(by, participant_id, "ready_firearm")
         done = self.runner.run(
             chase_id, lambda c: c.ready_firearm(participant_id, roll_sources(self.dice, c, rolls)), expected_version=expected_version, systems=(Encounter.SYSTEM,),
         )
@@ -98,20 +100,20 @@ class Coc7eCommands:
         self, chase_id: UUID, participant_id: str, *, escape_route: bool = True, expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> tuple[dict[str, Any], View]:
         """A combatant flees the fight on their turn (Encounter.flee); whether there is an escape route is the Keeper's word."""
-        by.require_acts_for(participant_id, "flee")
+        permit(by, participant_id, "flee")
         done = self.runner.run(chase_id, lambda c: c.flee(participant_id, escape_route), expected_version=expected_version, systems=(Encounter.SYSTEM,))
         return done.result, done.track
 
     def move(self, chase_id: UUID, participant_id: str, locations: int = 1, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
-        by.require_acts_for(participant_id, "move")
+        permit(by, participant_id, "move")
         return self._run_chase(chase_id, expected_version, lambda c: c.move(participant_id, locations)).track
 
     def delay(self, chase_id: UUID, participant_id: str, until_after: str | None = None, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
-        by.require_acts_for(participant_id, "delay")
+        permit(by, participant_id, "delay")
         return self._run(chase_id, expected_version, lambda c: c.delay(participant_id, until_after)).track
 
     def end_turn(self, chase_id: UUID, participant_id: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
-        by.require_acts_for(participant_id, "end turns")
+        permit(by, participant_id, "end_turn")
         return self._run(chase_id, expected_version, lambda c: c.end_turn(participant_id)).track
 
     def roll_skill(
@@ -165,7 +167,7 @@ class Coc7eCommands:
     ) -> tuple[dict[str, Any], View]:
         """Roll to negotiate the hazard or barrier ahead (options: obstacle_id, approach,
         bonus_dice, skill, target, penalty_dice, keeper_accepts_skill)."""
-        by.require_acts_for(participant_id, "negotiate hazards and barriers")
+        permit(by, participant_id, "negotiate")
         if options.get("keeper_accepts_skill"):
             by.require_keeper("accept a skill the obstacle does not name")
         done = self._run_chase(chase_id, expected_version, lambda c: c.negotiate(participant_id, roll_sources(self.dice, c, rolls), **options))
@@ -176,7 +178,7 @@ class Coc7eCommands:
         by: Principal = SYSTEM, **options: Any,
     ) -> tuple[dict[str, Any], View]:
         """Break down the barrier ahead (options: obstacle_id, damage, debris, aftermath)."""
-        by.require_acts_for(participant_id, "break down barriers")
+        permit(by, participant_id, "break_barrier")
         if options.get("debris") is not None:
             by.require_keeper("rule on the debris of a barrier")
         _keeper_rules_aftermath(options, by)
@@ -188,7 +190,7 @@ class Coc7eCommands:
         expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
     ) -> tuple[dict[str, Any], View]:
         """An attack or fighting maneuver and the target's response (see Chase.attack)."""
-        by.require_acts_for(participant_id, "attack")
+        permit(by, participant_id, "attack")
         _keeper_rules_aftermath(options, by)
         done = self._run(chase_id, expected_version, lambda c: c.attack(participant_id, target_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
@@ -198,7 +200,7 @@ class Coc7eCommands:
         by: Principal = SYSTEM, **options: Any,
     ) -> tuple[dict[str, Any], View]:
         """Several shots, a burst or full auto with a carried gun (see Chase.fire)."""
-        by.require_acts_for(participant_id, "fire")
+        permit(by, participant_id, "fire")
         _keeper_rules_aftermath(options, by)
         done = self._run(chase_id, expected_version, lambda c: c.fire(participant_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
@@ -208,7 +210,7 @@ class Coc7eCommands:
         by: Principal = SYSTEM, **options: Any,
     ) -> tuple[dict[str, Any], View]:
         """Load a carried gun, or try to clear its jam (see Chase.reload)."""
-        by.require_acts_for(participant_id, "reload")
+        permit(by, participant_id, "reload")
         done = self._run(chase_id, expected_version, lambda c: c.reload(participant_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
@@ -216,7 +218,7 @@ class Coc7eCommands:
         self, chase_id: UUID, participant_id: str, *, target_id: str, weapon: str, expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> tuple[dict[str, Any], View]:
         """Take careful aim with a carried gun at a target, spending the turn (see Chase.take_aim)."""
-        by.require_acts_for(participant_id, "aim")
+        permit(by, participant_id, "aim")
         done = self._run(chase_id, expected_version, lambda c: c.take_aim(participant_id, target_id, weapon))
         return done.result, done.track
 
@@ -225,7 +227,7 @@ class Coc7eCommands:
         expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
     ) -> tuple[dict[str, Any], View]:
         """A roll as if encountering a hazard, after a maneuver (options: target, difficulty, bonus_dice, penalty_dice)."""
-        by.require_acts_for(participant_id, "roll")
+        permit(by, participant_id, "mishap_roll")
         done = self._run(chase_id, expected_version, lambda c: c.mishap_roll(participant_id, roll_sources(self.dice, c, rolls), skill, **options))
         return done.result, done.track
 
@@ -234,7 +236,7 @@ class Coc7eCommands:
         expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
     ) -> tuple[dict[str, Any], View]:
         """The Keeper's ruling on a mishap (options: damage, delay, difficulty, to_location, aftermath, cause)."""
-        by.require_keeper("rule on damage and delays")
+        permit(by, participant_id, "consequences")
         done = self._run(chase_id, expected_version, lambda c: c.rule_consequences(participant_id, roll_sources(self.dice, c, rolls), incident=incident, **options))
         return done.result, done.track
 
@@ -245,32 +247,27 @@ class Coc7eCommands:
         self, chase_id: UUID, participant_id: str, treatment: str, *, rolls: RollChoices = SERVER_ROLLS,
         expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
     ) -> tuple[dict[str, Any], View]:
-        """A wound procedure on a participant: "damage" (the Keeper's), "dying-roll" (the patient's
-        player), "first-aid" and "medicine" (the healer's player, or the Keeper), "recovery" and
-        "condition" (the Keeper)."""
-        procedure, who = WOUND_PROCEDURES[treatment]
-        if who == "patient":
-            by.require_acts_for(participant_id, f"make the {treatment} roll")
-        elif who == "healer" and options.get("healer_id") is not None:
-            by.require_acts_for(options["healer_id"], "treat the wounded")
-        else:
-            by.require_keeper(f"rule on {treatment}")
+        """A wound procedure on a participant: "damage", "dying-roll", "first-aid", "medicine",
+        "recovery"; who may ask for each is permissions.py's (first aid and medicine: the player of
+        the healer named, ``healer_id``; none named, the Keeper)."""
+        procedure, action = WOUND_PROCEDURES[treatment]
+        permit(by, options.get("healer_id") if PARTICIPANT[action].who == HEALER else participant_id, action)
         done = self._run(chase_id, expected_version, lambda c: getattr(c, procedure)(participant_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
     def rule_condition(self, chase_id: UUID, participant_id: str, expected_version: int | None = None, *, by: Principal = SYSTEM, **options: Any) -> View:
         """The Keeper rules that a character comes to or stands up."""
-        by.require_keeper("rule that a character comes to or stands up")
+        permit(by, participant_id, "condition")
         return self._run(chase_id, expected_version, lambda c: c.rule_condition(participant_id, **options)).track
 
 
-# Wound procedures by the path that names them, and who may ask for each.
+# Wound procedures by the path that names them: the chase's procedure and the action (who may ask: permissions.py).
 WOUND_PROCEDURES = {
-    "damage": ("inflict", "keeper"),
-    "dying-roll": ("dying_roll", "patient"),
-    "first-aid": ("first_aid", "healer"),
-    "medicine": ("medicine", "healer"),
-    "recovery": ("recover", "keeper"),
+    "damage": ("inflict", "damage"),
+    "dying-roll": ("dying_roll", "dying_roll"),
+    "first-aid": ("first_aid", "first_aid"),
+    "medicine": ("medicine", "medicine"),
+    "recovery": ("recover", "recovery"),
 }
 
 

@@ -12,6 +12,7 @@ from eventsourcing.persistence import IntegrityError
 from application.access import SYSTEM, Principal
 from application.dice import SERVER_DICE, DiceChoice, DiceResolver
 from application.runner import ChaseNotFound, CommandRunner, Done, VersionConflict
+from application.systems.coc7e.permissions import permit
 from domain.errors import WrongSystem
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.fleeing import locations_covered
@@ -37,41 +38,41 @@ class OptionalRuleCommands:
 
     def join(self, chase_id: UUID, participant_id: str, location: int, keep_if_slower: bool = False, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         """The Keeper places a joiner on the track (joining.py)."""
-        by.require_keeper("place those joining the chase")
+        permit(by, participant_id, "join")
         return self._run(chase_id, expected_version, lambda c: c.join(participant_id, location, keep_if_slower)).track
 
     def leave(self, chase_id: UUID, participant_id: str, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         """The Keeper rules that a participant leaves the chase (joining.py)."""
-        by.require_keeper("rule that a participant leaves the chase")
+        permit(by, participant_id, "leave")
         return self._run(chase_id, expected_version, lambda c: c.leave(participant_id, reason)).track
 
     def switch_mode(self, chase_id: UUID, participant_id: str, mode: str, mov: int | None = None, expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[dict[str, Any], View]:
         """The Keeper rules a switch to another self-propelled mode of movement (modes.py)."""
-        by.require_keeper("rule on modes of movement")
+        permit(by, participant_id, "switch_mode")
         done = self._run(chase_id, expected_version, lambda c: c.switch_mode(participant_id, mode, mov))
         return done.result, done.track
 
     def fly_over(self, chase_id: UUID, participant_id: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         """A flier crosses a Jump or Climb hazard or barrier without a roll (modes.py)."""
-        by.require_acts_for(participant_id, "fly over hazards and barriers")
+        permit(by, participant_id, "fly_over")
         return self._run(chase_id, expected_version, lambda c: c.fly_over(participant_id)).track
 
     def board(self, chase_id: UUID, participant_id: str, vehicle_id: str, dice: DiceChoice = SERVER_DICE, expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[dict[str, Any], View]:
         """A character takes the wheel and makes a fresh speed roll with it (boarding.py)."""
-        by.require_acts_for(participant_id, "get into a vehicle")
+        permit(by, participant_id, "board")
         done = self._run(chase_id, expected_version, lambda c: c.board(participant_id, vehicle_id, self.dice.dice(c, dice)))
         return done.result, done.track
 
     def alight(self, chase_id: UUID, participant_id: str, dice: DiceChoice = SERVER_DICE, expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[dict[str, Any], View]:
         """A character gets out of a vehicle and makes a fresh speed roll with CON (boarding.py)."""
-        by.require_acts_for(participant_id, "get out of a vehicle")
+        permit(by, participant_id, "alight")
         done = self._run(chase_id, expected_version, lambda c: c.alight(participant_id, self.dice.dice(c, dice)))
         return done.result, done.track
 
     def substitute_skill(self, chase_id: UUID, participant_id: str, expected_version: int | None = None, *, by: Principal = SYSTEM, **choice: Any) -> tuple[dict[str, Any], View]:
         """The Keeper gives a monster a skill it lacks from a characteristic (monsters.py; choice:
         skill, aptitude, characteristic, characteristic_value)."""
-        by.require_keeper("judge monsters' skills")
+        permit(by, participant_id, "substitute_skill")
         done = self._run(chase_id, expected_version, lambda c: c.substitute_skill(participant_id, **choice))
         return done.result, done.track
 
@@ -100,7 +101,7 @@ class OptionalRuleCommands:
 
     def choose_route(self, chase_id: UUID, participant_id: str, route: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         """A participant at a fork takes one of its routes, on their turn (routes.py)."""
-        by.require_acts_for(participant_id, "choose a route")
+        permit(by, participant_id, "choose_route")
         return self._run(chase_id, expected_version, lambda c: c.choose_route(participant_id, route)).track
 
     def split(self, chase_id: UUID, groups: Sequence[Sequence[str]], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[View, list[View]]:

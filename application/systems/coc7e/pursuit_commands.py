@@ -12,6 +12,7 @@ from uuid import UUID, uuid4
 from application.access import SYSTEM, Principal
 from application.dice import DiceResolver
 from application.runner import CommandRunner, Done
+from application.systems.coc7e.permissions import permit
 from application.systems.coc7e.rolls import SERVER_ROLLS, RollChoices, roll_sources
 from domain.rules.coc7e import pursuit_events
 from domain.rules.coc7e.chase import Chase
@@ -56,50 +57,50 @@ class PursuitCommands:
         return obstacle_id, self._run(chase_id, expected_version, place).track
 
     def accelerate(self, chase_id: UUID, participant_id: str, locations: int, expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
-        by.require_acts_for(participant_id, "accelerate")
+        permit(by, participant_id, "accelerate")
         done = self._run(chase_id, expected_version, lambda c: c.accelerate(participant_id, locations))
         return done.result, done.track
 
     def judge_visibility(self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
                          by: Principal = SYSTEM, **options: Any) -> Answer:
-        by.require_keeper("judge how far a driver can see")
+        permit(by, participant_id, "visibility")
         return self._rolled(chase_id, rolls, expected_version, lambda c, d: c.judge_visibility(participant_id, d, **options))
 
     def follow_trail(self, chase_id: UUID, participant_id: str, quarry_id: str, *, rolls: RollChoices = SERVER_ROLLS,
                      expected_version: int | None = None, by: Principal = SYSTEM, **options: Any) -> Answer:
-        by.require_keeper("call for a roll to keep the trail")
+        permit(by, participant_id, "follow_trail")
         return self._rolled(chase_id, rolls, expected_version, lambda c, d: c.follow_trail(participant_id, quarry_id, d, **options))
 
     def hide(self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
              by: Principal = SYSTEM, **options: Any) -> Answer:
-        by.require_keeper("set the difficulty of hiding")
+        permit(by, participant_id, "hide")
         return self._rolled(chase_id, rolls, expected_version, lambda c, d: c.hide(participant_id, d, **options))
 
     def navigate(self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
                  by: Principal = SYSTEM, **options: Any) -> Answer:
-        by.require_acts_for(participant_id, "navigate")
+        permit(by, participant_id, "navigate")
         return self._rolled(chase_id, rolls, expected_version, lambda c, d: c.navigate(participant_id, d, **options))
 
     def shoot_on_the_move(self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
                           by: Principal = SYSTEM, **options: Any) -> Answer:
-        by.require_acts_for(participant_id, "shoot")
+        permit(by, participant_id, "fire_on_the_move" if options.get("with_weapon") == "fire" else "attack_on_the_move")
         if options.get("aftermath"):
             by.require_keeper("rule on the fate of a vehicle's occupants")
         return self._rolled(chase_id, rolls, expected_version, lambda c, d: c.shoot_on_the_move(participant_id, d, **options))
 
     def shoot_tire(self, chase_id: UUID, participant_id: str, vehicle_id: str, *, rolls: RollChoices = SERVER_ROLLS,
                    expected_version: int | None = None, by: Principal = SYSTEM, **options: Any) -> Answer:
-        by.require_acts_for(participant_id, "shoot")
+        permit(by, participant_id, "shoot_tire")
         return self._rolled(chase_id, rolls, expected_version, lambda c, d: c.shoot_tire(participant_id, vehicle_id, d, **options))
 
     def keep_control(self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
                      by: Principal = SYSTEM, **options: Any) -> Answer:
-        by.require_acts_for(participant_id, "roll to keep control")
+        permit(by, participant_id, "keep_control")
         return self._rolled(chase_id, rolls, expected_version, lambda c, d: c.keep_control(participant_id, d, **options))
 
     def create_hazard(self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
                       by: Principal = SYSTEM, **options: Any) -> Answer:
-        by.require_acts_for(participant_id, "create hazards")
+        permit(by, participant_id, "create_hazard")
         if options.get("obstacle"):
             by.require_keeper("rule what a created hazard or barrier is")
         obstacle_id = str(uuid4())

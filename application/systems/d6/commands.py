@@ -1,7 +1,8 @@
 """The commands of D6 races and chases.
 
 Each runs through the core's CommandRunner (load, the check that the chase is a D6 chase,
-optimistic concurrency, save, views), checks who may do it and runs the aggregate's procedure.
+optimistic concurrency, save, views), checks who may do it (a participant's command: by the
+table of permissions.py) and runs the aggregate's procedure.
 Answers are (what the command decided, the rolls it recorded, the track view). Dice come from
 the core's DiceResolver: a free short move rolls nothing, so its dice are asked only when given.
 """
@@ -12,7 +13,9 @@ from uuid import UUID, uuid4
 
 from application.access import SYSTEM, Principal
 from application.dice import DiceChoice, DiceResolver
+from application.permissions import alone, require
 from application.runner import CommandRunner
+from application.systems.d6.permissions import PARTICIPANT
 from domain.rules.d6.chase import D6Chase
 
 D6_CHASES = {D6Chase.SYSTEM: D6Chase}
@@ -55,7 +58,7 @@ class D6Commands:
         by: Principal = SYSTEM,
     ) -> Answer:
         """A movement action at a declared rate (the GM's modifier and rulings are the GM's to give)."""
-        by.require_acts_for(participant_id, "move")
+        require(by, PARTICIPANT["move"], alone(participant_id))
         if modifier or on_failure is not None or wild_die_one is not None:
             by.require_keeper("give modifiers or rule on failures and the Wild Die")
 
@@ -71,7 +74,7 @@ class D6Commands:
         self, chase_id: UUID, participant_id: str, skill: str = "stamina", *, modifier: int = 0, wild_die_one: str | None = None,
         dice: DiceChoice | None = None, expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> Answer:
-        by.require_acts_for(participant_id, "roll against fatigue")
+        require(by, PARTICIPANT["fatigue_roll"], alone(participant_id))
         if modifier or wild_die_one is not None:
             by.require_keeper("give modifiers or rule on the Wild Die")
         return self._run(chase_id, expected_version, lambda c: c.fatigue_roll(self._dice(c, dice), participant_id, skill, modifier=modifier, one=wild_die_one))

@@ -5,6 +5,7 @@ exact odds of its rolls."""
 from __future__ import annotations
 
 from application.plugins import GameSystem
+from application.systems.savage_worlds.acting import crews
 from application.systems.savage_worlds.analytics import GAME_COUNTS
 from application.systems.savage_worlds import swade_track, swd_track
 from application.systems.savage_worlds.commands import SAVAGE_CHASES, SavageWorldsCommands
@@ -36,4 +37,5 @@ PLUGIN = GameSystem(
     roll_odds=(roll_odds,),  # trait (aces, Wild Die, raises, Critical Failure), damage and table rolls
     game_counts=GAME_COUNTS,
     affordances={SwadeChase.SYSTEM: affordances.legal_swade, SwdChase.SYSTEM: affordances.legal_swd},
+    acting_for={SwadeChase.SYSTEM: crews, SwdChase.SYSTEM: crews},  # a player acts for the units they are in (acting.py)
 )

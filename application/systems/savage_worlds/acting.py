@@ -1,10 +1,11 @@
 """Who may act for whom in a Savage Worlds chase, and the server dice its decks deal with."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Collection, Mapping
 
-from application.access import KEEPER, SYSTEM_ROLE, Forbidden, Principal
+from application.access import Principal
 from application.dice import DiceResolver
+from application.permissions import PLAYER, Permission, require
 from domain.recorded_chase import HistoryRefused
 
 
@@ -23,13 +24,29 @@ class ServerDeckDice:
         return self.dice.recorded(self.chase, provenance["commitment"], provenance.get("entropy", ""), provenance.get("epoch", 0))
 
 
+def crews(chase: Any, only: str | None = None) -> Mapping[str, Collection[str]]:
+    """Whom a player acts for (application/permissions.py ActingFor): each participant (or
+    ``only`` that one) -> itself, its unit and everyone riding in it or following it; a player of
+    any of them acts for it."""
+    riding: dict[str, set[str]] = {}
+    for p in chase.participants.values():
+        if p.with_id:
+            riding.setdefault(p.with_id, set()).add(p.id)
+    out = {}
+    for pid in (chase.participants if only is None else (only,)):
+        p = chase.participants.get(pid)
+        if p is not None:
+            unit = p.with_id or p.id
+            out[p.id] = frozenset((p.id, unit, *riding.get(unit, ())))
+    return out
+
+
+def permit(by: Principal, chase: Any, participant_id: str | None, permission: Permission) -> None:
+    """Refuses ``by`` (403) a command of ``permission`` for ``participant_id`` (None: for no one)."""
+    require(by, permission, lambda: crews(chase, participant_id).get(participant_id, ()) if participant_id is not None else ())
+
+
 def acts_for(by: Principal, chase: Any, participant_id: str | None, what: str) -> None:
-    """The Keeper (GM) may do anything; a player acts for their participants and the units they are in."""
-    if by.role in (KEEPER, SYSTEM_ROLE):
-        return
-    ids: set[str] = set()
-    if participant_id in chase.participants:
-        unit = chase.unit_of(participant_id)
-        ids = {participant_id, unit} | {m.id for m in chase.members(unit)}
-    if not ids & set(by.participant_ids):
-        raise Forbidden(f"a player may {what} only for their own participants")
+    """A chase-level command that names whom it is for (a roll, a follow-up): the Keeper (GM) may
+    do anything; a player acts for their participants and the units they are in."""
+    permit(by, chase, participant_id, Permission(PLAYER, what))

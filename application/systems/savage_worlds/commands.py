@@ -4,7 +4,8 @@ Each command runs through the core's CommandRunner (load, the check that the cha
 system the command is for, optimistic concurrency, save, views), checks who may do it and runs
 the aggregate's procedure. Answers are (result, the rolls the command recorded, the track view).
 Dice come from the core's DiceResolver; decks deal with server dice derived as their shuffle
-recorded (acting.ServerDeckDice); who may act for whom is acting.acts_for.
+recorded (acting.ServerDeckDice); who may send each participant-level command is the table of
+permissions.py (acting.permit), who may roll for whom acting.acts_for.
 """
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from application.access import SYSTEM, Principal
 from application.dice import DiceChoice, DiceResolver
 from application.runner import CommandRunner
 from application.systems.savage_worlds import swd_commands
-from application.systems.savage_worlds.acting import ServerDeckDice, acts_for
+from application.systems.savage_worlds.acting import ServerDeckDice, acts_for, permit
+from application.systems.savage_worlds.permissions import PARTICIPANT
 from domain.rules.savage_worlds.swade_aggregate import SwadeChase
 from domain.rules.savage_worlds.swd_aggregate import SwdChase
 
 SAVAGE_CHASES = {SwadeChase.SYSTEM: SwadeChase, SwdChase.SYSTEM: SwdChase}
 Answer = tuple[Any, list[dict[str, Any]], dict[str, Any]]
+BENNY_USES = {"reroll": "benny_reroll", "soak": "benny_soak", "new-action-card": "new_action_card"}  # the use -> its action
 
 
 class SavageWorldsCommands:
@@ -64,7 +67,7 @@ class SavageWorldsCommands:
 
     def savage_end_turn(self, chase_id: UUID, system: str, participant_id: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
         def act(c: Any) -> None:
-            acts_for(by, c, participant_id, "end turns")
+            permit(by, c, participant_id, PARTICIPANT[system]["end_turn"])
             c.end_turn(participant_id, self._decks(c))
 
         return self._run(chase_id, system, expected_version, act)
@@ -107,14 +110,17 @@ class SavageWorldsCommands:
 
     def savage_recover(self, chase_id: UUID, system: str, participant_id: str, *, die: str | None = None, modifier: int = 0, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM) -> Answer:
         def act(c: Any) -> Any:
-            acts_for(by, c, participant_id, "recover from Shaken")
+            permit(by, c, participant_id, PARTICIPANT[system]["recover"])
             return c.recover(self._roll_dice(c, dice), participant_id, die, modifier).success
 
         return self._run(chase_id, system, expected_version, act)
 
     def savage_conditions(self, chase_id: UUID, system: str, participant_id: str, changes: dict[str, Any], reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
-        by.require_keeper("set conditions")
-        return self._run(chase_id, system, expected_version, lambda c: c.set_conditions(participant_id, changes, reason or "the GM"))
+        def act(c: Any) -> Any:
+            permit(by, c, participant_id, PARTICIPANT[system]["conditions"])
+            return c.set_conditions(participant_id, changes, reason or "the GM")
+
+        return self._run(chase_id, system, expected_version, act)
 
     def savage_break(
         self, chase_id: UUID, system: str, options: dict[str, Any], *, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
@@ -137,7 +143,7 @@ class SavageWorldsCommands:
         """A Test or a Trick against a foe (gm_options.py)."""
 
         def act(c: Any) -> Any:
-            acts_for(by, c, participant_id, "make Tests")
+            permit(by, c, participant_id, PARTICIPANT[system]["test"])
             o = options
             return c.test_foe(
                 self._roll_dice(c, dice), self._roll_dice(c, defender_dice), participant_id, o["target_id"], o["trait_die"], o["resist_die"],
@@ -153,7 +159,7 @@ class SavageWorldsCommands:
         """Recover from Stunned (``what`` "stunned") or break free (recovery.py)."""
 
         def act(c: Any) -> Any:
-            acts_for(by, c, participant_id, "recover")
+            permit(by, c, participant_id, PARTICIPANT[system]["recover_from_stunned" if what == "stunned" else "break_free"])
             if what == "stunned":
                 return c.recover_from_stunned(self._roll_dice(c, dice), participant_id, o["trait_die"], o["modifier"])
             return c.break_free(
@@ -166,8 +172,11 @@ class SavageWorldsCommands:
     # -- bennies (domain/rules/savage_worlds/bennies.py) ------------------------------------
 
     def savage_give_bennies(self, chase_id: UUID, system: str, participant_id: str, change: int, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
-        by.require_keeper("give bennies")
-        return self._run(chase_id, system, expected_version, lambda c: c.give_bennies(participant_id, change, reason))
+        def act(c: Any) -> Any:
+            permit(by, c, participant_id, PARTICIPANT[system]["bennies"])
+            return c.give_bennies(participant_id, change, reason)
+
+        return self._run(chase_id, system, expected_version, act)
 
     def savage_benny(
         self, chase_id: UUID, system: str, participant_id: str, use: str, options: dict[str, Any], *, dice: Any = None,
@@ -177,7 +186,7 @@ class SavageWorldsCommands:
         (Adventure Edition) draw a "new-action-card"."""
 
         def act(c: Any) -> Any:
-            acts_for(by, c, participant_id, "spend bennies")
+            permit(by, c, participant_id, PARTICIPANT[c.SYSTEM][BENNY_USES[use]])
             if use == "reroll":
                 return c.reroll_with_benny(self._roll_dice(c, dice), participant_id)
             if use == "soak":
@@ -214,7 +223,7 @@ class SavageWorldsCommands:
         """Go on Hold (``options`` None), or come off it now (hold.py, "Hold")."""
 
         def act(c: Any) -> Any:
-            acts_for(by, c, participant_id, "Hold")
+            permit(by, c, participant_id, PARTICIPANT["swade"]["hold" if options is None else "act_from_hold"])
             if options is None:
                 return c.go_on_hold(participant_id, self._decks(c))
             o = options
@@ -232,7 +241,7 @@ class SavageWorldsCommands:
         """One maneuver ("MANEUVERS"): change-position, drop-back, evade, hold-steady, flee, force, ram, attack."""
 
         def act(c: Any) -> Any:
-            acts_for(by, c, participant_id, maneuver)
+            permit(by, c, participant_id, PARTICIPANT["swade"][maneuver.replace("-", "_")])
             roll = lambda: self._roll_dice(c, dice)  # noqa: E731
             defend = lambda: self._roll_dice(c, defender_dice)  # noqa: E731
             decks = self._decks(c)

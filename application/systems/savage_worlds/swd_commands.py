@@ -7,7 +7,8 @@ from uuid import UUID
 
 from application.access import SYSTEM, Principal
 from application.dice import DiceChoice
-from application.systems.savage_worlds.acting import ServerDeckDice, acts_for
+from application.systems.savage_worlds.acting import ServerDeckDice, permit
+from application.systems.savage_worlds.permissions import PARTICIPANT
 
 Answer = tuple[Any, list[dict[str, Any]], dict[str, Any]]
 
@@ -32,7 +33,7 @@ def swd_maneuver(
     dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
 ) -> Answer:
     def act(c: Any) -> Any:
-        acts_for(by, c, participant_id, "make maneuver rolls")
+        permit(by, c, participant_id, PARTICIPANT["swd"]["maneuver"])
         if cards is not None:
             by.require_keeper("enter the cards dealt")
         return c.maneuver(self._roll_dice(c, dice), participant_id, modifier=modifier, cards=cards, keep=keep, deck_dice=self._decks(c)).total
@@ -42,7 +43,7 @@ def swd_maneuver(
 
 def swd_cooperate(self: SavageCommands, chase_id: UUID, participant_id: str, *, modifier: int = 0, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM) -> Answer:
     def act(c: Any) -> Any:
-        acts_for(by, c, participant_id, "make cooperative rolls")
+        permit(by, c, participant_id, PARTICIPANT["swd"]["cooperate"])
         return c.cooperate(self._roll_dice(c, dice), participant_id, modifier).total
 
     return self._run(chase_id, "swd", expected_version, act)
@@ -55,7 +56,7 @@ def swd_action(
     """An action with Advantage ("Resolve Actions"): attack or force."""
 
     def act(c: Any) -> Any:
-        acts_for(by, c, participant_id, action)
+        permit(by, c, participant_id, PARTICIPANT["swd"][action])
         o = options
         if action == "attack":
             return c.attack_foe(
