@@ -19,7 +19,7 @@ pool: taking a connection from the pool and putting it back cost more than the q
 conditions and a semaphore, contended by every thread of the process). A file in WAL mode lets
 any number of connections read beside the one writer, each statement seeing every commit
 before it; writers take turns (``_take_turn``). An in-memory database has one connection,
-shared through the pool as before. Every connection keeps its statements prepared (``_connect``).
+shared through the pool as before. Every connection keeps its statements prepared (sqlite_connections.py).
 """
 from __future__ import annotations
 
@@ -30,48 +30,37 @@ import os
 import sqlite3
 import threading
 import weakref
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 from uuid import UUID
 
-from eventsourcing.persistence import ConnectionPoolClosedError, ConnectionUnavailableError, InterfaceError, StoredEvent
+from eventsourcing.persistence import (
+    ConnectionPoolClosedError,
+    ConnectionUnavailableError,
+    StoredEvent,
+)
 from eventsourcing.sqlite import (
-    SQLITE3_DEFAULT_LOCK_TIMEOUT, SQLiteApplicationRecorder, SQLiteConnection, SQLiteConnectionPool, SQLiteCursor, SQLiteDatastore,
+    SQLITE3_DEFAULT_LOCK_TIMEOUT,
+    SQLiteApplicationRecorder,
+    SQLiteConnection,
+    SQLiteCursor,
+    SQLiteDatastore,
     SQLiteTransaction,
 )
 
+from infrastructure.sqlite_connections import connect
+from infrastructure.sqlite_write_groups import (
+    Write,
+    WriteGroups,
+    translated,
+    write_each,
+)
 
 log = logging.getLogger(__name__)
-STATEMENTS_CACHED = 64  # prepared statements kept per connection (a command runs about ten different ones)
-
-
 def _close_quietly(fd: int) -> None:
     try:
         os.close(fd)
     except OSError:  # (the process is ending: nothing more to do)
         pass
-
-
-def _connect(pool: SQLiteConnectionPool) -> SQLiteConnection:
-    """eventsourcing's ``SQLiteConnectionPool._create_connection``, but with a statement cache.
-    eventsourcing 9.5 passes ``cached_statements=True``, which the sqlite3 module reads as a
-    cache of one statement: every statement of a command was parsed and planned again (some
-    130,000 instructions a command, bench/http_instructions.py under callgrind)."""
-    try:
-        c = sqlite3.connect(
-            database=pool.db_name, uri=True, check_same_thread=False, isolation_level=None,  # autocommit, as eventsourcing's
-            cached_statements=STATEMENTS_CACHED, timeout=pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT,
-        )
-    except (sqlite3.Error, TypeError) as e:
-        raise InterfaceError(e) from e
-    if not pool.is_sqlite_memory_mode and not pool.is_journal_mode_wal:
-        cursor = c.cursor()
-        cursor.execute("PRAGMA journal_mode;")
-        if cursor.fetchone()[0].lower() != "wal":
-            cursor.execute("PRAGMA journal_mode=WAL;")
-            pool.journal_mode_was_changed_to_wal = True
-        pool.is_journal_mode_wal = True
-    c.row_factory = sqlite3.Row
-    return SQLiteConnection(sqlite_conn=c, max_age=pool.max_age)
 
 
 def _busy(error: BaseException) -> bool:
@@ -86,6 +75,19 @@ class _Refused(Exception):
     """An optional write the store refused: the events go again without it."""
 
 
+def _as_raised(error: BaseException) -> BaseException:
+    """A failed write's error as a command is told it: the store busy as eventsourcing's pool
+    says it (ConnectionUnavailableError: nothing recorded), a refused view as it is (it goes
+    again without it), SQLite's own errors as eventsourcing's transaction translates them."""
+    if isinstance(error, _Refused):
+        return error
+    if _busy(error):
+        busy = ConnectionUnavailableError(f"the store is busy: {error}")
+        busy.__cause__ = error
+        return busy
+    return translated(error)
+
+
 class SQLiteChaseRecorder(SQLiteApplicationRecorder):
     """Records events, and the writes that go along with them, in one transaction."""
 
@@ -93,7 +95,7 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         super().__init__(datastore, **kwargs)
         # Every connection the pool makes from now on (the first is made when the tables are
         # created, after this), and this recorder's own, keeps its statements prepared.
-        datastore.pool._create_connection = functools.partial(_connect, datastore.pool)  # type: ignore[method-assign]
+        datastore.pool._create_connection = functools.partial(connect, datastore.pool)  # type: ignore[method-assign]
         self._own = threading.local()  # each thread's reading connection
         self._readers: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()  # (a thread's goes with it)
         self._readers_lock = threading.Lock()
@@ -101,6 +103,7 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         # so that eventsourcing's own writers (which take it) wait for a command's write too.
         self._turn: Any = getattr(datastore.pool, "_writer_lock", None) or threading.Lock()
         self._turn_file: tuple[int, int, Any] | None = None  # (pid, descriptor, its closer): never across a fork
+        self._groups = WriteGroups()  # this process's commands' writes, gathered while the turn is taken
 
     def close(self) -> None:
         """Closes the threads' reading connections (the pool closes its own)."""
@@ -179,7 +182,7 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
             self._turn.release()
 
     def _patience(self) -> float:
-        """Seconds a writer waits for its turn: what SQLite lets it wait for its lock (``_connect``)."""
+        """Seconds a writer waits for its turn: what SQLite lets it wait for its lock (sqlite_connections.py)."""
         return self.datastore.pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT
 
     def _turn_descriptor(self) -> int | None:
@@ -211,29 +214,42 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
             # On this thread's own connection, as its reads: taking the pool's and putting it back
             # (a semaphore, a condition and two context managers a command) cost more than the
             # inserts. The pool's writers still wait for this one, on the writer lock (_take_turn).
-            fd = self._take_turn()
-            try:
-                notification_ids = self._write(conn, stored_events, along, kwargs)
-            finally:
-                self._end_turn(fd)
+            # Writes that wait meanwhile go in with the next (infrastructure/sqlite_write_groups.py).
+            mine = Write(functools.partial(self._send, stored_events=stored_events, along=along, kwargs=kwargs))
+            notification_ids = self._groups.write(mine, functools.partial(self._lead, conn), self._patience())
         for write in along:  # committed
             write.receive()
         return notification_ids
 
-    def _write(self, conn: SQLiteConnection, stored_events: Sequence[StoredEvent], along: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[int] | None:
-        """The command's transaction on the thread's connection. eventsourcing's transaction
+    def _lead(self, conn: SQLiteConnection, take: Callable[[], list[Write]]) -> None:
+        """Takes this process's turn, then the writes waiting (``take``: this one first) and writes
+        them on this thread's connection: one alone as it is, more in one transaction, each in
+        a savepoint (sqlite_write_groups.py)."""
+        fd = self._take_turn()
+        try:
+            group = take()
+            if len(group) == 1:
+                group[0].result = self._write(conn, group[0].send)
+            else:
+                self._write(conn, functools.partial(write_each, group, _as_raised))
+        finally:
+            self._end_turn(fd)
+
+    def _write(self, conn: SQLiteConnection, send: Callable[[SQLiteCursor], Any]) -> Any:
+        """A transaction on the thread's connection. eventsourcing's transaction
         does not roll back a COMMIT that failed (SQLITE_BUSY, a constraint checked at commit):
         the connection stayed in it, and the thread's next command read that old snapshot or
         failed to BEGIN. A failed write leaves nothing open here; the store busy is said as
         eventsourcing's pool says it (ConnectionUnavailableError: nothing recorded)."""
         try:
             with SQLiteTransaction(conn, commit=True) as c, c:
-                return self._send(c, stored_events, along, kwargs)
+                return send(c)
         except BaseException as e:
             self._settle(conn)
-            if _busy(e) and not isinstance(e, _Refused):  # (a refused view goes again without it, as before)
-                raise ConnectionUnavailableError(f"the store is busy: {e}") from e
-            raise
+            raised = _as_raised(e)
+            if raised is e:
+                raise
+            raise raised from e
 
     def _settle(self, conn: SQLiteConnection) -> None:
         """Rolls back what a failed write left open; a connection that cannot is closed, and

@@ -1,0 +1,180 @@
+"""Writes that wait while another process has the writers' turn go in together once it is free
+(infrastructure/sqlite_write_groups.py): one commit, and each command still gets its own
+outcome: recorded, lost to a rival (IntegrityError), or recorded without the views the store
+refused."""
+from __future__ import annotations
+
+import fcntl
+import multiprocessing
+import os
+import threading
+import time
+from uuid import uuid4
+
+import pytest
+from eventsourcing.persistence import (
+    ConnectionUnavailableError,
+    IntegrityError,
+    StoredEvent,
+)
+
+from infrastructure.bootstrap import build_ledger
+from infrastructure.sqlite_write_groups import Write, WriteGroups
+
+
+def _hold_the_writers_turn(lock_file, held, release):
+    """Another process of the same deployment, in the middle of its write."""
+    fd = os.open(lock_file, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    held.set()
+    release.wait(60)
+    os.close(fd)
+
+
+class RefusedViews:
+    """An optional write along with the events, which the store refuses."""
+
+    optional = True
+
+    def __init__(self):
+        self.dropped = None
+
+    def send(self, cursor):
+        cursor.execute("INSERT INTO no_such_table VALUES (1)")
+
+    def receive(self):
+        raise AssertionError("a refused write is never received")
+
+    def drop(self, error):
+        self.dropped = error
+
+
+def event(originator, version=1):
+    return StoredEvent(originator_id=originator, originator_version=version, topic="tests:Written", state=b"{}")
+
+
+def test_writes_waiting_for_another_process_are_committed_together_each_with_its_own_outcome(tmp_path):
+    # Given a ledger on a SQLite file, its first write made (the lock file is there)
+    database = tmp_path / "chase.sqlite3"
+    ledger = build_ledger({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(database), "SQLITE_LOCK_TIMEOUT": "30"})
+    recorder = ledger.recorder
+    recorder.insert_events([event(uuid4())])
+    turns = []
+    take_turn = recorder._take_turn
+    recorder._take_turn = lambda: turns.append(1) or take_turn()
+    # And another process in the middle of its write
+    forked = multiprocessing.get_context("fork")
+    held, release = forked.Event(), forked.Event()
+    other = forked.Process(target=_hold_the_writers_turn, args=(f"{database}.writers", held, release))
+    other.start()
+    assert held.wait(30)
+    x, y, z, w = uuid4(), uuid4(), uuid4(), uuid4()
+    refused = RefusedViews()
+    outcomes = {}
+
+    def write(name, events, **kwargs):
+        try:
+            outcomes[name] = recorder.insert_events(events, **kwargs)
+        except Exception as e:
+            outcomes[name] = e
+
+    try:
+        # When four commands of this process write meanwhile: one that will have the turn, two
+        # rivals recording the same version of one chase, and one whose views the store refuses
+        threads = [threading.Thread(target=write, args=("first", [event(x)]))]
+        threads[0].start()
+        time.sleep(0.2)  # (the first waits on the other process's turn; the rest wait behind it)
+        threads += [
+            threading.Thread(target=write, args=("rival one", [event(y)])),
+            threading.Thread(target=write, args=("rival two", [event(y)])),
+            threading.Thread(target=write, args=("refused views", [event(z), event(z, 2)]), kwargs={"along": [refused]}),
+        ]
+        for thread in threads[1:]:
+            thread.start()
+        time.sleep(0.2)
+        assert not outcomes  # all waiting
+        # And the other process's write is done
+        release.set()
+        for thread in threads:
+            thread.join(30)
+    finally:
+        release.set()
+        other.join(30)
+    # Then they went in with one turn of the writers' lock, and the one refused went again without its views
+    assert len(turns) == 2
+    # And the first and one rival are recorded, each told its place in the log
+    rivals = [outcomes["rival one"], outcomes["rival two"]]
+    assert isinstance(outcomes["first"], list) and len(outcomes["first"]) == 1
+    assert sum(isinstance(o, list) for o in rivals) == 1
+    # And the other rival lost the race, as when it writes alone
+    assert sum(isinstance(o, IntegrityError) for o in rivals) == 1
+    # And the command whose views were refused has its events recorded without them, and is told why
+    assert isinstance(outcomes["refused views"], list) and len(outcomes["refused views"]) == 2
+    assert "no_such_table" in str(refused.dropped)
+    # And every recorded event is in the log once, in order of the places given
+    recorded = [n for o in (outcomes["first"], *rivals, outcomes["refused views"]) if isinstance(o, list) for n in o]
+    assert len(set(recorded)) == 4
+    assert [len(recorder.select_events(o)) for o in (x, y, z, w)] == [1, 1, 2, 0]
+    ledger.close()
+
+
+def test_a_write_waiting_longer_than_sqlite_would_is_answered_store_busy():
+    # Given a process whose writer has the turn and does not let it go
+    groups = WriteGroups()
+    has_turn, let_go = threading.Event(), threading.Event()
+
+    def slow_lead(take):
+        has_turn.set()
+        let_go.wait(30)
+        for write in take():
+            write.result = "written"
+
+    first = threading.Thread(target=groups.write, args=(Write(lambda c: None), slow_lead, 30))
+    first.start()
+    assert has_turn.wait(30)
+    # When another write waits behind it for longer than its patience
+    with pytest.raises(ConnectionUnavailableError, match="busy"):
+        groups.write(Write(lambda c: None), slow_lead, 0.1)
+    # Then it gave up without being written, and the next write after the first is written
+    let_go.set()
+    first.join(30)
+    assert groups.write(Write(lambda c: None), slow_lead, 30) == "written"
+
+
+def test_when_the_turn_never_comes_only_the_leader_gives_up_and_the_next_leads():
+    # Given a writer of this process that will get no turn, and another waiting behind it
+    groups = WriteGroups()
+    tried, go_on = threading.Event(), threading.Event()
+    tries = []
+
+    def lead(take):
+        tries.append(threading.current_thread().name)
+        if len(tries) == 1:
+            tried.set()
+            go_on.wait(30)
+            raise ConnectionUnavailableError("the store is busy: no turn")
+        for write in take():
+            write.result = "written"
+
+    outcomes = {}
+
+    def write(name):
+        try:
+            outcomes[name] = groups.write(Write(lambda c: None), lead, 30)
+        except ConnectionUnavailableError as e:
+            outcomes[name] = e
+
+    leader = threading.Thread(target=write, args=("leader",), name="leader")
+    leader.start()
+    assert tried.wait(30)
+    follower = threading.Thread(target=write, args=("follower",), name="follower")
+    follower.start()
+    time.sleep(0.1)
+    # When the leader gives up
+    go_on.set()
+    for thread in (leader, follower):
+        thread.join(30)
+    # Then only it is answered busy; the one waiting took the lead and was written
+    assert isinstance(outcomes["leader"], ConnectionUnavailableError)
+    assert outcomes["follower"] == "written"
+    assert tries == ["leader", "follower"]
