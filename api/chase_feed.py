@@ -212,6 +212,7 @@ class ChaseFeed:
                 if self._due is None:
                     return
         except Exception:  # noqa: BLE001 - a failed read only delays: the next wake reads again
+            self._due = None  # (the next wake's announcements set their own deadline)
             log.warning("live streams: reading chase %s failed; its streams wait for the next wake", self.chase_id, exc_info=True)
         finally:
             self._refreshing = False

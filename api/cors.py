@@ -12,10 +12,15 @@ from flask import Flask, Response, request
 from flask_cors import CORS
 
 # Headers a page may send: the token, JSON bodies, conditional and retried commands, resumed
-# streams, and its own request id.
-ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID", "X-Request-ID"]
-# Headers a page may read: the version, the chain head, where a new thing is, the next page, the request id.
-EXPOSED_HEADERS = ["ETag", "X-Chain-Head", "Location", "Link", "X-Request-ID", "Retry-After"]
+# streams, the answer's form (Prefer: return=minimal, actions=compact), and its own request id.
+ALLOWED_HEADERS = [
+    "Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID", "Prefer", "X-Request-ID",
+]
+# Headers a page may read: the version, the chain head, where a new thing is, the next page, the
+# request id, the answer's form, whether it is a replay of a retried command.
+EXPOSED_HEADERS = [
+    "ETag", "X-Chase-Version", "X-Chain-Head", "Location", "Link", "X-Request-ID", "Retry-After", "Preference-Applied", "Idempotent-Replayed",
+]
 PREFLIGHT_SECONDS = 600  # how long a browser may keep a preflight's answer
 
 

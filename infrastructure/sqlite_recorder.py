@@ -4,14 +4,15 @@ eventsourcing's recorder commits a command's events in a transaction of their ow
 were then written in a second one, and on SQLite, where writers take turns on one lock, waiting
 for that second turn was the largest cost of a command beyond the floor (bench/http_profile.py).
 This recorder makes the writes handed to ``save(..., along=...)`` (application/ports.py
-``AlongWrite``) in the transaction that inserts the events: one commit per command.
+``AlongWrite``) in the transaction that inserts the events: one commit per command, or one for
+the commands that waited meanwhile (sqlite_write_groups.py: each in a savepoint of its own).
 
 The lock is held from the first insert to the commit, and every statement in between lets go
 of Python's GIL and waits to take it back from the process's other threads: so the writes along
-are encoded before the transaction opens, and no savepoint is taken. When the store refuses an
-optional write (the views), the transaction is rolled back and the events recorded again
-without it, and the write is told why (the read side then sets the chase aside): a refused
-view never loses or fails the command's events.
+are encoded before the transaction opens, and a command alone takes no savepoint. When the store
+refuses an optional write (the views), the command's writes are rolled back and its events
+recorded again without it, and the write is told why (the read side then sets the chase aside):
+a refused view never loses or fails the command's events.
 
 Reads of a chase's events (three a command: the runner's, and the affordances') and a
 command's write go on a connection of the thread's own, outside eventsourcing's connection

@@ -14,6 +14,7 @@ it raised (translated as eventsourcing's transaction translates it).
 """
 from __future__ import annotations
 
+import copy
 import sqlite3
 import threading
 from typing import Any, Callable
@@ -105,7 +106,7 @@ class WriteGroups:
         except BaseException as e:
             if group:  # nothing of the group was recorded
                 for other in group:
-                    other.result, other.error = None, e
+                    other.result, other.error = None, e if other is write else fresh(e)
             else:  # no turn: this write gives up, the next waiting takes the lead
                 with self._lock:
                     self._waiting.remove(write)
@@ -138,12 +139,34 @@ class WriteGroups:
 def write_each(group: list[Write], as_raised: Callable[[BaseException], BaseException], c: Any) -> None:
     """Each write of ``group`` in a savepoint of the transaction of cursor ``c``: one that fails
     (a lost race, refused views) is rolled back alone and told why (``as_raised``); the others
-    go on."""
-    for write in group:
+    go on. An error after which SQLite rolled back the whole transaction (a full disk, an I/O
+    error) fails the group with it: nothing of it stands. The store busy (SQLite's lock held by
+    a writer outside the turn, such as another process's projector) can only meet the first
+    write, the one that asks for the lock: the rest are told so too, not made to wait as long
+    again one after another."""
+    for n, write in enumerate(group):
         c.execute("SAVEPOINT command")
         try:
             write.result = write.send(c)
         except Exception as e:
+            if not c.sqlite_cursor.connection.in_transaction:
+                raise
             c.execute("ROLLBACK TO command")
             write.result, write.error = None, as_raised(e)
+            if isinstance(write.error, ConnectionUnavailableError):
+                for rest in group[n + 1:]:
+                    rest.result, rest.error = None, fresh(write.error)
+                c.execute("RELEASE command")
+                return
         c.execute("RELEASE command")
+
+
+def fresh(error: BaseException) -> BaseException:
+    """``error`` for another thread to raise: the same exception raised in several threads would
+    gather every thread's traceback in one."""
+    try:
+        made = copy.copy(error)
+    except Exception:  # noqa: BLE001 - an exception that cannot be copied is said in one that can
+        made = PersistenceError(str(error))
+    made.__cause__ = error
+    return made

@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import multiprocessing
 import os
+import sqlite3
 import threading
 import time
 from uuid import uuid4
@@ -178,3 +179,83 @@ def test_when_the_turn_never_comes_only_the_leader_gives_up_and_the_next_leads()
     assert isinstance(outcomes["leader"], ConnectionUnavailableError)
     assert outcomes["follower"] == "written"
     assert tries == ["leader", "follower"]
+
+
+def _group_of(recorder, database, writes):
+    """Each of ``writes`` (name, events) sent from a thread of its own while another process has
+    the writers' turn, then the turn let go: they go in as one group. Their outcomes by name."""
+    forked = multiprocessing.get_context("fork")
+    held, release = forked.Event(), forked.Event()
+    other = forked.Process(target=_hold_the_writers_turn, args=(f"{database}.writers", held, release))
+    other.start()
+    assert held.wait(30)
+    outcomes = {}
+
+    def write(name, events):
+        try:
+            outcomes[name] = recorder.insert_events(events)
+        except Exception as e:
+            outcomes[name] = e
+
+    threads = [threading.Thread(target=write, args=w) for w in writes]
+    try:
+        for thread in threads:
+            thread.start()
+            time.sleep(0.1)  # (in order: the first waits on the other process, the rest behind it)
+    finally:
+        release.set()
+        for thread in threads:
+            thread.join(30)
+        other.join(30)
+    return outcomes
+
+
+def test_when_sqlites_own_lock_is_anothers_the_group_is_told_busy_after_one_wait(tmp_path):
+    # Given a ledger on a SQLite file that waits a second for SQLite's lock
+    database = tmp_path / "chase.sqlite3"
+    ledger = build_ledger({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(database), "SQLITE_LOCK_TIMEOUT": "1"})
+    recorder = ledger.recorder
+    recorder.insert_events([event(uuid4())])
+    sent = []
+    send = recorder._send
+    recorder._send = lambda *args, **kwargs: sent.append(1) or send(*args, **kwargs)
+    # And a writer outside the turn (a tool, another process's projector) holding SQLite's lock
+    outsider = sqlite3.connect(str(database), isolation_level=None)
+    outsider.execute("BEGIN IMMEDIATE")
+    try:
+        # When three commands' writes go in as one group
+        outcomes = _group_of(recorder, database, [(name, [event(uuid4())]) for name in ("one", "two", "three")])
+    finally:
+        outsider.rollback()
+        outsider.close()
+    # Then each is answered "store busy", and only the first waited for the lock: the others
+    # were not sent, to wait as long again
+    assert all(isinstance(o, ConnectionUnavailableError) for o in outcomes.values()), outcomes
+    assert len(sent) == 1
+    # And no two threads were given the same exception to raise
+    assert len({id(o) for o in outcomes.values()}) == 3
+    ledger.close()
+
+
+def test_an_error_that_undoes_the_whole_transaction_fails_the_group_with_its_own_cause(tmp_path):
+    # Given a ledger on a SQLite file with room for a little more than it holds
+    database = tmp_path / "chase.sqlite3"
+    ledger = build_ledger({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(database)})
+    recorder = ledger.recorder
+    recorder.insert_events([event(uuid4())])
+    with sqlite3.connect(str(database)) as c:
+        pages = c.execute("PRAGMA page_count").fetchone()[0]
+    reader = recorder._reader
+
+    def with_little_room():
+        connection = reader()
+        connection._sqlite_conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+        return connection
+    recorder._reader = with_little_room
+    small, big = uuid4(), uuid4()
+    # When a small write and one too big for the room left go in as one group
+    outcomes = _group_of(recorder, database, [("small", [event(small)]), ("big", [StoredEvent(big, 1, "tests:Written", b"x" * 200_000)])])
+    # Then both fail with the store's own reason (the disk is full), and neither is recorded
+    assert all("full" in str(o) for o in outcomes.values()), outcomes
+    assert recorder.select_events(small) == [] and recorder.select_events(big) == []
+    ledger.close()

@@ -46,7 +46,7 @@ def test_a_preflight_is_answered_before_any_token_is_asked_for(served: Served):
     # The browser asks, without a token, whether its page may POST a participant with a token and If-Match.
     status, headers, _ = call(served, "OPTIONS", f"/chases/{chase['chase_id']}/participants", {
         "Origin": APP, "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization, content-type, if-match, idempotency-key",
+        "Access-Control-Request-Headers": "authorization, content-type, if-match, idempotency-key, prefer",
     })
 
     # It is told yes (not 401): the origin, the method and those headers are allowed.
@@ -54,7 +54,7 @@ def test_a_preflight_is_answered_before_any_token_is_asked_for(served: Served):
     assert headers["access-control-allow-origin"] == APP
     assert "POST" in headers["access-control-allow-methods"]
     allowed = headers["access-control-allow-headers"].lower()
-    assert all(h in allowed for h in ("authorization", "content-type", "if-match", "idempotency-key"))
+    assert all(h in allowed for h in ("authorization", "content-type", "if-match", "idempotency-key", "prefer"))
     assert "access-control-allow-credentials" not in headers  # tokens, never cookies
 
 
@@ -66,7 +66,9 @@ def test_a_page_on_an_allowed_origin_reads_the_answer_and_its_version_headers(se
     assert status == 200 and body["chase"]["chase_id"] == chase["chase_id"]
     assert headers["access-control-allow-origin"] == APP
     exposed = headers["access-control-expose-headers"]
-    assert all(name in exposed for name in ("ETag", "X-Chain-Head", "Location", "Link"))
+    assert all(name in exposed for name in ("ETag", "X-Chase-Version", "X-Chain-Head", "Location", "Link"))
+    # And what a retried or compact answer says of itself
+    assert all(name in exposed for name in ("Preference-Applied", "Idempotent-Replayed"))
     assert "Origin" in headers["vary"]  # a shared cache keeps each origin's answer apart
     # A refusal reaches the page too, so it can show the problem rather than a network error.
     status, headers, body = call(served, "GET", f"/chases/{chase['chase_id']}", {"Origin": APP})
