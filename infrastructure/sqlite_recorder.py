@@ -216,27 +216,27 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
             # (a semaphore, a condition and two context managers a command) cost more than the
             # inserts. The pool's writers still wait for this one, on the writer lock (_take_turn).
             # Writes that wait meanwhile go in with the next (infrastructure/sqlite_write_groups.py).
-            mine = Write(functools.partial(self._send, stored_events=stored_events, along=along, kwargs=kwargs))
-            notification_ids = self._groups.write(mine, functools.partial(self._lead, conn), self._patience())
+            notification_ids = self._groups.write(Write(stored_events, along, kwargs), self._lead, self._patience())
         for write in along:  # committed
             write.receive()
         return notification_ids
 
-    def _lead(self, conn: SQLiteConnection, take: Callable[[], list[Write]]) -> None:
-        """Takes this process's turn, then the writes waiting (``take``: this one first) and writes
-        them on this thread's connection: one alone as it is, more in one transaction, each in
-        a savepoint (sqlite_write_groups.py)."""
+    def _lead(self, leader: Write, take: Callable[[Write], list[Write]]) -> None:
+        """Takes this process's turn, then the writes waiting (``take``: ``leader`` first) and
+        writes them on this thread's connection: one alone as it is, more in one transaction,
+        each in a savepoint (sqlite_write_groups.py)."""
+        conn = self._reader()
         fd = self._take_turn()
         try:
-            group = take()
+            group = take(leader)
             if len(group) == 1:
-                group[0].result = self._write(conn, group[0].send)
+                leader.result = self._write(conn, self._send, *leader.args)
             else:
-                self._write(conn, functools.partial(write_each, group, _as_raised))
+                self._write(conn, write_each, group, _as_raised, self._send)
         finally:
             self._end_turn(fd)
 
-    def _write(self, conn: SQLiteConnection, send: Callable[[SQLiteCursor], Any]) -> Any:
+    def _write(self, conn: SQLiteConnection, send: Callable[..., Any], *args: Any) -> Any:
         """A transaction on the thread's connection. eventsourcing's transaction
         does not roll back a COMMIT that failed (SQLITE_BUSY, a constraint checked at commit):
         the connection stayed in it, and the thread's next command read that old snapshot or
@@ -244,7 +244,7 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         eventsourcing's pool says it (ConnectionUnavailableError: nothing recorded)."""
         try:
             with SQLiteTransaction(conn, commit=True) as c, c:
-                return send(c)
+                return send(c, *args)
         except BaseException as e:
             self._settle(conn)
             raised = _as_raised(e)

@@ -53,14 +53,15 @@ def translated(error: BaseException) -> BaseException:
 
 
 class Write:
-    """One command's write: ``send(cursor)`` in a transaction; its outcome once committed."""
+    """One command's write (``args``, for the writer); its outcome once committed."""
 
-    __slots__ = ("send", "settled", "lead", "result", "error")
+    __slots__ = ("args", "error", "group", "lead", "result", "settled")
 
-    def __init__(self, send: Callable[[Any], Any]) -> None:
-        self.send = send
-        self.settled = threading.Event()
-        self.lead = False  # told to write the waiting writes itself
+    def __init__(self, *args: Any) -> None:
+        self.args = args
+        self.settled: threading.Event | None = None  # made when it has to wait
+        self.lead = False  # to write the waiting writes itself
+        self.group: list[Write] = []  # those it writes, when it leads
         self.result: Any = None
         self.error: BaseException | None = None
 
@@ -79,33 +80,27 @@ class WriteGroups:
         self._waiting: list[Write] = []
         self._writing = False
 
-    def write(self, write: Write, lead: Callable[[Callable[[], list[Write]]], None], patience: float) -> Any:
-        """``write``'s outcome. ``lead(take)`` takes the writers' turn, then ``take()`` for the group
-        (``write`` first), and gives each its result or error, or raises when none was recorded.
-        It runs on this thread when no other of the process is writing, or when the one that was
-        hands over to it. A write not yet taken into a group gives up after ``patience`` seconds,
-        the store busy, as a writer that got no turn does."""
+    def write(self, write: Write, lead: Callable[[Write, Callable[[Write], list[Write]]], None], patience: float) -> Any:
+        """``write``'s outcome. ``lead(write, take)`` takes the writers' turn, then ``take(write)``
+        for the group (``write`` first), and gives each its result or error, or raises when none
+        was recorded. It runs on this thread when no other of the process is writing, or when the
+        one that was hands over to it. A write not yet taken into a group gives up after
+        ``patience`` seconds, the store busy, as a writer that got no turn does."""
         with self._lock:
             self._waiting.append(write)
             leading = write.lead = not self._writing
+            if not leading:
+                write.settled = threading.Event()
             self._writing = True
         if not leading:
             self._wait_for_turn(write, patience)
             if not write.lead:
                 return write.outcome()
-        group: list[Write] = []
-
-        def take() -> list[Write]:
-            with self._lock:
-                group.extend(self._waiting[: self.most])
-                del self._waiting[: self.most]
-            return group
-
         try:
-            lead(take)
+            lead(write, self._take)
         except BaseException as e:
-            if group:  # nothing of the group was recorded
-                for other in group:
+            if write.group:  # nothing of the group was recorded
+                for other in write.group:
                     other.result, other.error = None, e if other is write else fresh(e)
             else:  # no turn: this write gives up, the next waiting takes the lead
                 with self._lock:
@@ -116,17 +111,28 @@ class WriteGroups:
                 if self._waiting:
                     following = self._waiting[0]
                     following.lead = True
-                    following.settled.set()
+                    following.settled.set()  # type: ignore[union-attr]  # (a waiting write has one)
                 else:
                     self._writing = False
-            for other in group:
+            for other in write.group:
                 if other is not write:
-                    other.settled.set()
+                    other.settled.set()  # type: ignore[union-attr]
         return write.outcome()
+
+    def _take(self, leader: Write) -> list[Write]:
+        """The group ``leader`` writes: those waiting, itself first, up to ``most``."""
+        with self._lock:
+            if len(self._waiting) <= self.most:
+                leader.group, self._waiting = self._waiting, []
+            else:
+                leader.group = self._waiting[: self.most]
+                del self._waiting[: self.most]
+        return leader.group
 
     def _wait_for_turn(self, write: Write, patience: float) -> None:
         """Until ``write`` is written with a group, or told to lead one; the store busy when it is
         neither within ``patience``."""
+        assert write.settled is not None
         if write.settled.wait(patience):
             return
         with self._lock:
@@ -136,8 +142,9 @@ class WriteGroups:
         write.settled.wait()  # being written in a group, or just told to lead: no giving up now
 
 
-def write_each(group: list[Write], as_raised: Callable[[BaseException], BaseException], c: Any) -> None:
-    """Each write of ``group`` in a savepoint of the transaction of cursor ``c``: one that fails
+def write_each(c: Any, group: list[Write], as_raised: Callable[[BaseException], BaseException], send: Callable[..., Any]) -> None:
+    """Each write of ``group`` (``send(c, *write.args)``) in a savepoint of the transaction of
+    cursor ``c``: one that fails
     (a lost race, refused views) is rolled back alone and told why (``as_raised``); the others
     go on. An error after which SQLite rolled back the whole transaction (a full disk, an I/O
     error) fails the group with it: nothing of it stands. The store busy (SQLite's lock held by
@@ -147,7 +154,7 @@ def write_each(group: list[Write], as_raised: Callable[[BaseException], BaseExce
     for n, write in enumerate(group):
         c.execute("SAVEPOINT command")
         try:
-            write.result = write.send(c)
+            write.result = send(c, *write.args)
         except Exception as e:
             if not c.sqlite_cursor.connection.in_transaction:
                 raise

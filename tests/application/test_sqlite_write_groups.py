@@ -124,22 +124,22 @@ def test_a_write_waiting_longer_than_sqlite_would_is_answered_store_busy():
     groups = WriteGroups()
     has_turn, let_go = threading.Event(), threading.Event()
 
-    def slow_lead(take):
+    def slow_lead(leader, take):
         has_turn.set()
         let_go.wait(30)
-        for write in take():
+        for write in take(leader):
             write.result = "written"
 
-    first = threading.Thread(target=groups.write, args=(Write(lambda c: None), slow_lead, 30))
+    first = threading.Thread(target=groups.write, args=(Write(), slow_lead, 30))
     first.start()
     assert has_turn.wait(30)
     # When another write waits behind it for longer than its patience
     with pytest.raises(ConnectionUnavailableError, match="busy"):
-        groups.write(Write(lambda c: None), slow_lead, 0.1)
+        groups.write(Write(), slow_lead, 0.1)
     # Then it gave up without being written, and the next write after the first is written
     let_go.set()
     first.join(30)
-    assert groups.write(Write(lambda c: None), slow_lead, 30) == "written"
+    assert groups.write(Write(), slow_lead, 30) == "written"
 
 
 def test_when_the_turn_never_comes_only_the_leader_gives_up_and_the_next_leads():
@@ -148,20 +148,20 @@ def test_when_the_turn_never_comes_only_the_leader_gives_up_and_the_next_leads()
     tried, go_on = threading.Event(), threading.Event()
     tries = []
 
-    def lead(take):
+    def lead(leader, take):
         tries.append(threading.current_thread().name)
         if len(tries) == 1:
             tried.set()
             go_on.wait(30)
             raise ConnectionUnavailableError("the store is busy: no turn")
-        for write in take():
+        for write in take(leader):
             write.result = "written"
 
     outcomes = {}
 
     def write(name):
         try:
-            outcomes[name] = groups.write(Write(lambda c: None), lead, 30)
+            outcomes[name] = groups.write(Write(), lead, 30)
         except ConnectionUnavailableError as e:
             outcomes[name] = e
 
