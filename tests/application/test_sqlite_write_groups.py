@@ -4,9 +4,7 @@ outcome: recorded, lost to a rival (IntegrityError), or recorded without the vie
 refused."""
 from __future__ import annotations
 
-import fcntl
 import multiprocessing
-import os
 import sqlite3
 import threading
 import time
@@ -21,15 +19,7 @@ from eventsourcing.persistence import (
 
 from infrastructure.bootstrap import build_ledger
 from infrastructure.sqlite_write_groups import Write, WriteGroups
-
-
-def _hold_the_writers_turn(lock_file, held, release):
-    """Another process of the same deployment, in the middle of its write."""
-    fd = os.open(lock_file, os.O_RDONLY)
-    fcntl.flock(fd, fcntl.LOCK_EX)
-    held.set()
-    release.wait(60)
-    os.close(fd)
+from tests.application.test_sqlite_writers_turn import _hold_the_writers_turn
 
 
 class RefusedViews:
