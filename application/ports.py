@@ -148,6 +148,11 @@ class IdempotencyKeys(Protocol):
         """Free the claimed key, if nothing was recorded with it."""
         ...
 
+    def unanswered(self, scope: str, key: str, claim_id: str) -> None:
+        """The claimed key's command was recorded but its answer failed: no answer is kept, and
+        the key is no longer in flight (a retry is answered from what it recorded, at once)."""
+        ...
+
 
 class TokenStore(Protocol):
     """Access tokens, kept only as their SHA-256 hashes."""

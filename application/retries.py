@@ -117,9 +117,14 @@ class Retries:
         """Keep the answer sent for the claimed key. A server error or a conflict (409: the
         chase changed under the command, "try again") with nothing recorded releases the key
         instead, so that the request may be sent again (Stripe keeps no answer for a request
-        that conflicted with another)."""
+        that conflicted with another). A server error after the command was recorded is not kept
+        either (a retry would be told of a failure when the command stands): the retry is answered
+        from what the command recorded, as when its process died before keeping the answer."""
         if (status >= 500 or status == 409) and claim.recorded is None:
             self.keys.release(claim.scope, claim.key, claim.claim_id)
+            return
+        if status >= 500:
+            self.keys.unanswered(claim.scope, claim.key, claim.claim_id)
             return
         self.keys.answer(claim.scope, claim.key, claim.claim_id, {"status": status, "headers": headers, "body": body, "version": version})
 

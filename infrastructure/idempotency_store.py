@@ -112,6 +112,13 @@ class SQLiteIdempotencyKeys(SQLiteRecorder):
         with self.datastore.transaction(commit=True) as c:
             c.execute("DELETE FROM idempotency_keys WHERE key_hash = ? AND claim_id = ? AND version IS NULL", (key_hash(scope, key), claim_id))
 
+    def unanswered(self, scope: str, key: str, claim_id: str) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(
+                "UPDATE idempotency_keys SET claimed_at = 0 WHERE key_hash = ? AND claim_id = ? AND version IS NOT NULL AND answer IS NULL",
+                (key_hash(scope, key), claim_id),
+            )
+
 
 class PostgresIdempotencyKeys(PostgresRecorder):
     """Idempotency keys in PostgreSQL."""
@@ -154,3 +161,10 @@ class PostgresIdempotencyKeys(PostgresRecorder):
     def release(self, scope: str, key: str, claim_id: str) -> None:
         with self.datastore.transaction(commit=True) as c:
             c.execute(SQL("DELETE FROM {0} WHERE key_hash = %s AND claim_id = %s AND version IS NULL").format(self.table), (key_hash(scope, key), claim_id))
+
+    def unanswered(self, scope: str, key: str, claim_id: str) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(
+                SQL("UPDATE {0} SET claimed_at = 0 WHERE key_hash = %s AND claim_id = %s AND version IS NOT NULL AND answer IS NULL").format(self.table),
+                (key_hash(scope, key), claim_id),
+            )

@@ -9,6 +9,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from eventsourcing.persistence import ConnectionUnavailableError
+
 from application.retries import IN_FLIGHT_LEASE
 from tests.conftest import ChaseClient
 from tests.e2e.record_helpers import HARVEY
@@ -136,6 +138,29 @@ def test_a_command_recorded_whose_answer_was_lost_is_answered_from_the_chase(kee
     again = roll(keeper)
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json()["chase"] == first.get_json()["chase"] and again.headers["ETag"] == first.headers["ETag"]
+    assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 1
+
+
+def test_a_command_recorded_then_answered_with_a_server_error_is_answered_from_the_chase_on_retry(keeper, ledger, monkeypatch):
+    running(keeper)
+    # The roll is recorded, then the work after its commit meets the store busy: a 503 answer.
+    after_save = ledger.read_side.after_save
+    failing = [True]
+
+    def busy_once(*args, **kwargs):
+        if failing.pop() if failing else False:
+            raise ConnectionUnavailableError("the store is busy")
+        return after_save(*args, **kwargs)
+
+    monkeypatch.setattr(ledger.read_side, "after_save", busy_once)
+    first = roll(keeper)
+    assert first.status_code == 503
+
+    # The retry at once is not told of that failure again: it gets the chase at the version the
+    # roll recorded, and the roll stands once.
+    again = roll(keeper)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true", again.get_json()
+    assert again.get_json()["chase"]["version"] == keeper.track()["version"]
     assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 1
 
 

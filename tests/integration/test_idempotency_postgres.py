@@ -17,6 +17,7 @@ import pytest
 from tests.e2e.test_idempotency import (  # noqa: F401 - collected here, on PostgreSQL
     roll,
     running,
+    test_a_command_recorded_then_answered_with_a_server_error_is_answered_from_the_chase_on_retry,
     test_a_command_recorded_whose_answer_was_lost_is_answered_from_the_chase,
     test_a_key_expires_after_its_time,
     test_a_roll_retried_three_times_is_recorded_once_and_answered_the_same,
