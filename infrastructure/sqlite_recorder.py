@@ -207,8 +207,7 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
         return None if turn[1] < 0 else turn[1]
 
     def _insert_along(self, stored_events: Sequence[StoredEvent], along: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[int] | None:
-        conn = self._reader()
-        if conn is None:  # an in-memory database: its one connection, through the pool
+        if self.datastore.pool.is_sqlite_memory_mode:  # its one connection, through the pool
             with self.datastore.transaction(commit=True) as c:
                 notification_ids = self._send(c, stored_events, along, kwargs)
         else:
