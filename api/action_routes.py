@@ -1,14 +1,15 @@
 """Where each command of a chase is sent and who may send it, as a token sees it: the track
 view's ``actions`` (api/affordances.py) say, for the token that asked, what its command would
-refuse it (application/permissions.py decides; a participant's command's ``who`` is its system's
-table's, application/systems/<package>/permissions.py, which the command refuses by)."""
+refuse it (application/permissions.py decides; every command's ``who`` is the table's its command
+refuses by: the record's, application/permissions.py ``RECORD``, or its system's,
+application/systems/<package>/permissions.py ``PARTICIPANT`` and ``CHASE``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from application.access import KEEPER, PLAYER
-from application.permissions import HEALER, alone, refusal
+from application.permissions import HEALER, RECORD as RECORD_PERMISSIONS, alone, refusal
 
 TOKENS = 'README.md "HTTP in ten lines" (a player acts only for their own participants; only the Keeper undoes, rewinds, redoes and reveals the seed)'
 
@@ -17,8 +18,7 @@ TOKENS = 'README.md "HTTP in ten lines" (a player acts only for their own partic
 class Route:
     """Where a command is sent (its path after /chases/<id>, {participant_id} filled in) and who
     may send it: "player" (for their own participant), "healer" (any player, for the healer they
-    name), "keeper"; a participant-level command's ``who`` is its system's table's
-    (application/permissions.py), which its command refuses by."""
+    name), "keeper", "anyone": the table's its command refuses by (application/permissions.py)."""
 
     method: str
     path: str
@@ -34,17 +34,27 @@ def participant_routes(paths: Mapping[str, tuple[str, str]], permissions: Mappin
     return {action: Route(method, path, permissions[action].who) for action, (method, path) in paths.items()}
 
 
-RECORD = {  # the record's commands, every system's (api/history.py, api/chases.py)
-    "undo": Route("POST", "/undo", "keeper"),
-    "rewind": Route("POST", "/rewind", "keeper"),
-    "redo": Route("POST", "/redo", "keeper"),
-    "request_undo": Route("POST", "/undo-requests", "player"),
-    "reveal_seed": Route("POST", "/reveal-seed", "keeper"),
-    "add_entropy": Route("POST", "/entropy", "player"),
-    "issue_token": Route("POST", "/tokens", "keeper"),
-    "end_chase": Route("POST", "/end", "keeper"),
-    "export": Route("GET", "/export", "player"),
-}
+def chase_routes(paths: Mapping[str, tuple[str, str]], permissions: Mapping[str, Any]) -> dict[str, Route]:
+    """The chase-level Routes the view lists: each action's method and path (the API's), and who
+    may send it, from the table its command refuses by; the table may hold more (the Keeper's
+    commands the view does not list), but an action with a path and no permission is a mistake
+    caught at import."""
+    if paths.keys() - permissions.keys():
+        raise ValueError(f"actions with a path and no permission: {sorted(paths.keys() - permissions.keys())}")
+    return {action: Route(method, path, permissions[action].who) for action, (method, path) in paths.items()}
+
+
+RECORD = chase_routes({  # the record's commands, every system's (api/history.py, api/chases.py)
+    "undo": ("POST", "/undo"),
+    "rewind": ("POST", "/rewind"),
+    "redo": ("POST", "/redo"),
+    "request_undo": ("POST", "/undo-requests"),
+    "reveal_seed": ("POST", "/reveal-seed"),
+    "add_entropy": ("POST", "/entropy"),
+    "issue_token": ("POST", "/tokens"),
+    "end_chase": ("POST", "/end"),
+    "export": ("GET", "/export"),
+}, RECORD_PERMISSIONS)
 
 
 PARTICIPANT = Route("POST", "", "player")  # what a token may do for a participant: its own, or any for the Keeper
@@ -58,13 +68,14 @@ def token_refusals(principal: Any, pid: str, acting_for: Mapping[str, Any] | Non
 
 
 def token_refusal(route: Route, principal: Any, pid: str | None, acting_for: Mapping[str, Any] | None) -> tuple[str, str] | None:
-    """What the token that asked may not do, whatever the rules say: for a participant, what its
-    command would refuse (application/permissions.py; ``acting_for``: whom a player acts for,
-    where not their own alone); for the chase, the Keeper's commands."""
+    """What the token that asked may not do, whatever the rules say: what its command would
+    refuse (application/permissions.py): for a participant, ``acting_for``: whom a player acts
+    for, where not their own alone; for the chase, before the body names anyone (a player's roll
+    for one of theirs: refused a token that acts for no one)."""
     if principal is None or principal.role != PLAYER:
         return None
     if pid is None:
-        refused = KEEPER if route.who == KEEPER else None
+        refused = refusal(principal, route.who, None)
     else:
         refused = refusal(principal, route.who, None if route.who == HEALER else acting_for.get(pid, ()) if acting_for is not None else alone(pid))
     if refused is None:

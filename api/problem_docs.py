@@ -33,7 +33,7 @@ PROBLEM = {
         "status": {"type": "integer", "minimum": 400, "maximum": 599, "description": "the HTTP status"},
         "detail": {"type": "string", "description": "what went wrong with this request, for a person"},
         "instance": {"type": "string", "description": "the path of the request"},
-        "errors": {"type": "array", "items": {"$ref": "#/components/schemas/FieldError"}, "description": "every bad field (400, 405, 413, 415, 422, 429)"},
+        "errors": {"type": "array", "items": {"$ref": "#/components/schemas/FieldError"}, "description": "every bad field (400, 405, 413, 415, 422, 429); on a 403, the field only the Keeper may send"},
         "rule": {"type": "string", "description": "409: the rule broken, as its rules text's file and heading"},
         "current_version": {"type": "integer", "description": "409 version conflict: the chase's version now"},
         "header": {"type": "string", "description": "409 idempotency-key-in-flight: the header concerned"},
@@ -51,7 +51,7 @@ RETRY_AFTER = {"description": "seconds to wait before trying again", "schema": {
 ERRORS: dict[str, tuple[str, dict[str, Any]]] = {
     "400": ("the body is not JSON that can be read (malformed, or nested too deeply)", {}),
     "401": ("no token, or a token this chase does not know (WWW-Authenticate: Bearer)", {"WWW-Authenticate": {"schema": {"type": "string"}}}),
-    "403": ("the token may not do this: a player acting for someone else's participant or doing what only the Keeper may, or a token of another chase", {}),
+    "403": ("the token may not do this: a player acting for someone else's participant or doing what only the Keeper may (`errors` names a field only the Keeper may send), or a token of another chase", {}),
     "404": ("no chase, participant, job or other resource of that id", {}),
     "409": ("a rule of the game would be broken (`rule` cites it), the chase moved on (If-Match, `current_version`), "
             "the record refuses (nothing to redo), or a request with this Idempotency-Key is still in flight", {}),

@@ -94,7 +94,8 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Forbidden)
     def forbidden(e: Forbidden) -> Response:
-        return problem(403, "forbidden", "Forbidden", str(e))
+        named = {"errors": [{"field": e.field, "message": str(e)}]} if e.field else {}  # a field only the Keeper may send
+        return problem(403, "forbidden", "Forbidden", str(e), **named)
 
     @app.errorhandler(HistoryRefused)
     def history_refused(e: HistoryRefused) -> Response:

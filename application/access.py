@@ -28,12 +28,18 @@ class Unauthenticated(Exception):
 
 
 class Forbidden(Exception):
-    """A valid token asking for something outside its role or its chase."""
+    """A valid token asking for something outside its role or its chase; ``field``: the request's
+    field only the Keeper may send, when that is what was refused (application/permissions.py)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
 class Principal:
-    """Who is asking: the Keeper of a chase, a player, or the system itself (jobs, tests)."""
+    """Who is asking: the Keeper of a chase, a player, or the system itself (jobs, tests); what
+    each may send is application/permissions.py's."""
 
     role: str
     chase_id: str | None = None
@@ -44,16 +50,6 @@ class Principal:
     def name(self) -> str:
         """How the log names who did something."""
         return self.label or self.role
-
-    def require_keeper(self, what: str) -> None:
-        if self.role not in (KEEPER, SYSTEM_ROLE):
-            raise Forbidden(f"only the Keeper may {what}")
-
-    def require_acts_for(self, participant_id: str | None, what: str) -> None:
-        if self.role in (KEEPER, SYSTEM_ROLE):
-            return
-        if participant_id is None or participant_id not in self.participant_ids:
-            raise Forbidden(f"a player may {what} only for their own participants")
 
 
 SYSTEM = Principal(SYSTEM_ROLE, label="system")

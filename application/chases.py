@@ -22,6 +22,7 @@ from eventsourcing.persistence import Mapper, Transcoding
 from application.analytics.facts import FactReader
 from application.affordances import Affordances
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
+from application.permissions import permit_record
 from application.chase_cache import DEFAULT_SIZE, ChaseCache
 from application.dice import DiceResolver
 from application.dry_run import odds_before
@@ -223,7 +224,7 @@ class ChaseLedger(Application):
 
     def issue_player_token(self, chase_id: UUID, participant_ids: Sequence[str], *, by: Principal = SYSTEM) -> str:
         """A token for a player, bound to the participants they act for."""
-        by.require_keeper("issue player tokens")
+        permit_record(by, "issue_token")
         view = self.track(chase_id)
         unknown = [pid for pid in participant_ids if pid not in view["participants"]]
         if not participant_ids or unknown:
@@ -249,7 +250,7 @@ class ChaseLedger(Application):
 
     def end_chase(self, chase_id: UUID, outcome: str, note: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """The Keeper ends the chase, whatever its system; its seed is revealed in the same action."""
-        by.require_keeper("end the chase")
+        permit_record(by, "end_chase")
         return self.runner.run(chase_id, lambda c: c.end(outcome, note), expected_version=expected_version).track
 
     # -- queries ---------------------------------------------------------------------------

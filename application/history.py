@@ -5,6 +5,7 @@ from typing import Any
 from uuid import UUID
 
 from application.access import SYSTEM, Principal
+from application.permissions import permit_record
 from application.ports import SeedVault
 from application.projections import Renderers
 from application.runner import ChaseNotFound, CommandRunner, ReadSide
@@ -33,7 +34,7 @@ class ChaseHistory:
 
     def undo(self, chase_id: UUID, count: int = 1, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """Undo the last ``count`` actions as one new event; the undone stay in the log."""
-        by.require_keeper("undo")
+        permit_record(by, "undo")
 
         def command(chase: Any) -> None:
             earlier = self._chase_at(chase_id, chase.undo_target(count))
@@ -43,7 +44,7 @@ class ChaseHistory:
 
     def rewind(self, chase_id: UUID, to_version: int, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """Go back to the state as at an earlier version, as one new event."""
-        by.require_keeper("rewind")
+        permit_record(by, "rewind")
 
         def command(chase: Any) -> None:
             if isinstance(to_version, int) and 1 <= to_version < chase.version:
@@ -54,16 +55,17 @@ class ChaseHistory:
 
     def redo(self, chase_id: UUID, expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """Restore the last undone or rewound stretch, with its original dice."""
-        by.require_keeper("redo")
+        permit_record(by, "redo")
         return self.runner.run(chase_id, lambda c: c.redo(self._chase_at(chase_id, c.redo_target()), by.name), expected_version=expected_version).track
 
     def request_undo(self, chase_id: UUID, count: int = 1, note: str = "", *, by: Principal = SYSTEM) -> tuple[int, dict[str, Any]]:
         """A player asks the Keeper to undo the last ``count`` actions."""
+        permit_record(by, "request_undo")
         done = self.runner.run(chase_id, lambda c: c.request_undo(count, by.name, note))
         return done.result, done.track
 
     def answer_undo_request(self, chase_id: UUID, request_id: int, accept: bool, expected_version: int | None = None, *, by: Principal = SYSTEM) -> dict[str, Any]:
-        by.require_keeper("answer undo requests")
+        permit_record(by, "answer_undo_request")
 
         def command(chase: Any) -> None:
             chase.undo_request(request_id)
@@ -76,7 +78,7 @@ class ChaseHistory:
 
     def reveal_seed(self, chase_id: UUID, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """Reveal the seed now; if the chase goes on, a fresh seed is committed at once."""
-        by.require_keeper("reveal the seed")
+        permit_record(by, "reveal_seed")
 
         def command(chase: Any) -> None:
             if chase.seed_commitment is None:
@@ -88,6 +90,7 @@ class ChaseHistory:
 
     def contribute_entropy(self, chase_id: UUID, entropy: str, *, by: Principal = SYSTEM) -> dict[str, Any]:
         """A player's entropy, mixed into every later server roll of the chase."""
+        permit_record(by, "add_entropy")
         return self.runner.run(chase_id, lambda c: c.contribute_entropy(entropy, by.name)).track
 
     # -- reading the record ----------------------------------------------------------------

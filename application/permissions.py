@@ -1,22 +1,28 @@
-"""Who may send each participant-level command: written once, as each system's table of
-Permissions (application/systems/<package>/permissions.py), and decided once, here, for both the
+"""Who may send each command: written once, as tables of Permissions (the record's, every
+chase's: ``RECORD`` below; each system's participant-level ``PARTICIPANT`` and chase-level
+``CHASE``: application/systems/<package>/permissions.py), and decided once, here, for both the
 command (which refuses: 403) and the track view's ``actions`` (which say allowed or not:
-api/affordances.py, whose routes take their ``who`` from the same table).
+api/affordances.py, whose routes take their ``who`` from the same tables, api/action_routes.py).
 
 ``who``: "player" (a player for a participant they act for: their own, or, where the system
-says so, one they act together with, as a unit in Savage Worlds), "healer" (a player for the
-healer they name, one of theirs; none named: the Keeper's), "keeper" (the Keeper's alone).
+says so, one they act together with, as a unit in Savage Worlds; a chase-level command names it
+in its body), "healer" (a player for the healer they name, one of theirs; none named: the
+Keeper's), "keeper" (the Keeper's alone), "anyone" (any token of the chase).
 The Keeper and the system itself may do anything (application/access.py).
+
+``keeper_only``: the request's fields only the Keeper may send (a ruling or a choice the rules
+leave to the Keeper or GM: a modifier, the cards dealt at the table, rolling for no one), each
+refused 403 naming the field when a player sends it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Mapping
 
 from application.access import KEEPER, SYSTEM_ROLE, Forbidden, Principal
 
-PLAYER, HEALER = "player", "healer"  # with KEEPER, the kinds of ``who``
-WHO = (PLAYER, HEALER, KEEPER)
+PLAYER, HEALER, ANYONE = "player", "healer", "anyone"  # with KEEPER, the kinds of ``who``
+WHO = (PLAYER, HEALER, KEEPER, ANYONE)
 NOT_THEIRS = "not theirs"  # a refusal: the token acts for none of the participants it needs
 
 # A system's way of saying whom a player acts for: each participant of the chase -> the
@@ -24,12 +30,33 @@ NOT_THEIRS = "not theirs"  # a refusal: the token acts for none of the participa
 ActingFor = Callable[[Any], Mapping[str, Collection[str]]]
 
 
+def given(value: Any) -> bool:
+    """Whether a field's value asks for a ruling: anything but absent, false or zero."""
+    return value is not None and value is not False and value != 0
+
+
+def absent(value: Any) -> bool:
+    """Whether a field was left out: rolling for no one, say."""
+    return value is None
+
+
+@dataclass(frozen=True)
+class KeeperOnly:
+    """A field only the Keeper may send: what its refusal calls sending it ("only the Keeper may
+    {what}"), and when a value is sent (``given``: not absent, false nor zero)."""
+
+    what: str
+    sent: Callable[[Any], bool] = given
+
+
 @dataclass(frozen=True)
 class Permission:
-    """Who may send a participant-level command, and what its refusal calls the command."""
+    """Who may send a command, what its refusal calls the command, and the fields of its request
+    only the Keeper may send (by the request's field name)."""
 
     who: str
     what: str  # "only the Keeper may {what}", "a player may {what} only for their own participants"
+    keeper_only: Mapping[str, KeeperOnly] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.who not in WHO:
@@ -45,7 +72,7 @@ def refusal(by: Principal, who: str, acting_for: Acting) -> str | None:
     participant's own, for "player"; the healer named, for "healer", empty when none is); None
     when not known yet (the track view, before a healer is named: any player with a participant
     may name one of theirs); a callable: worked out only for a player."""
-    if by.role in (KEEPER, SYSTEM_ROLE):
+    if by.role in (KEEPER, SYSTEM_ROLE) or who == ANYONE:
         return None
     if callable(acting_for):
         acting_for = acting_for()
@@ -57,11 +84,17 @@ def refusal(by: Principal, who: str, acting_for: Acting) -> str | None:
     return None if any(pid in acting_for for pid in own) else NOT_THEIRS
 
 
-def require(by: Principal, permission: Permission, acting_for: Acting) -> None:
-    """Refuses (Forbidden, 403) a command ``by`` may not send, in the table's words."""
+def require(by: Principal, permission: Permission, acting_for: Acting, sent: Mapping[str, Any] | None = None) -> None:
+    """Refuses (Forbidden, 403) a command ``by`` may not send, in the table's words: the Keeper's
+    command; then a field of ``sent`` (the request's values by field name; a field left out is
+    not sent) only the Keeper may send, named; then a participant not theirs."""
     refused = refusal(by, permission.who, acting_for)
     if refused == KEEPER:
         raise Forbidden(f"only the Keeper may {permission.what}" + (" without naming the healer" if permission.who == HEALER else ""))
+    if sent and by.role not in (KEEPER, SYSTEM_ROLE):
+        for name, rule in permission.keeper_only.items():
+            if name in sent and rule.sent(sent[name]):
+                raise Forbidden(f"only the Keeper may {rule.what}", field=name)
     if refused is not None:
         raise Forbidden(f"a player may {permission.what} only for their own participants")
 
@@ -69,3 +102,27 @@ def require(by: Principal, permission: Permission, acting_for: Acting) -> None:
 def alone(participant_id: str | None) -> tuple[str, ...]:
     """Whom a player acts for, for a participant, in a system without units: that one."""
     return () if participant_id is None else (participant_id,)
+
+
+# The record's commands, every chase's whatever its system (application/history.py,
+# application/chases.py, application/webhooks.py), keyed as the track view's actions name them.
+RECORD = {
+    "undo": Permission(KEEPER, "undo"),
+    "rewind": Permission(KEEPER, "rewind"),
+    "redo": Permission(KEEPER, "redo"),
+    "request_undo": Permission(ANYONE, "ask for undos"),
+    "answer_undo_request": Permission(KEEPER, "answer undo requests"),
+    "reveal_seed": Permission(KEEPER, "reveal the seed"),
+    "add_entropy": Permission(ANYONE, "add entropy"),
+    "issue_token": Permission(KEEPER, "issue player tokens"),
+    "end_chase": Permission(KEEPER, "end the chase"),
+    "export": Permission(ANYONE, "export the log"),
+    "register_webhook": Permission(KEEPER, "register webhooks"),
+    "see_webhooks": Permission(KEEPER, "see the webhooks"),
+    "see_deliveries": Permission(KEEPER, "see the webhooks' deliveries"),
+}
+
+
+def permit_record(by: Principal, action: str) -> None:
+    """Refuses ``by`` (403) the record's command ``action`` (RECORD): none names a participant."""
+    require(by, RECORD[action], None)

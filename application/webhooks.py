@@ -30,6 +30,7 @@ from typing import Any, Callable
 from uuid import UUID, uuid4
 
 from application.access import Principal
+from application.permissions import permit_record
 from application.job_run import JobRun
 from application.plugins import JobKind
 from application.ports import WebhookSender, WebhookStore
@@ -67,7 +68,7 @@ class Webhooks:
     def register(self, chase_id: UUID, url: str, by: Principal, after: int | None = None) -> dict[str, Any]:
         """A new webhook on the chase, with its secret (shown this once). Events after version
         ``after`` are sent (by default the chase's version now: only what happens next)."""
-        by.require_keeper("register webhooks")
+        permit_record(by, "register_webhook")
         version = self.ledger.runner.load(chase_id).version
         hook = {
             "webhook_id": str(uuid4()), "chase_id": str(chase_id), "url": url, "secret": self.sender.new_secret(),
@@ -87,19 +88,19 @@ class Webhooks:
         return hook
 
     def list(self, chase_id: UUID, by: Principal) -> list[dict[str, Any]]:
-        by.require_keeper("see the webhooks")
+        permit_record(by, "see_webhooks")
         return [public(hook) for hook in self.store.for_chase(str(chase_id))]
 
     def deliveries(
         self, chase_id: UUID, webhook_id: str, by: Principal, limit: int = DELIVERIES_LISTED, before: int | None = None,
     ) -> list[dict[str, Any]]:
-        by.require_keeper("see the webhooks' deliveries")
+        permit_record(by, "see_deliveries")
         self.get(chase_id, webhook_id)
         return self.store.deliveries(webhook_id, limit, before)
 
     def one(self, chase_id: UUID, webhook_id: str, by: Principal) -> dict[str, Any]:
         """One webhook of the chase, as the Keeper lists it (no secret)."""
-        by.require_keeper("see the webhooks")
+        permit_record(by, "see_webhooks")
         return public(self.get(chase_id, webhook_id))
 
     def get(self, chase_id: UUID, webhook_id: str) -> dict[str, Any]:

@@ -1,11 +1,11 @@
 """Where each Call of Cthulhu command is sent, and who may send it (api/action_routes.py): the
 track view's ``actions`` name these, with what the domain's guards say of each now
-(domain/rules/coc7e/affordances.py). A participant's command's ``who`` is the table's its
-command refuses by (application/systems/coc7e/permissions.py); the chase's: "player", "keeper"."""
+(domain/rules/coc7e/affordances.py). Each command's ``who`` is the table's its command refuses by
+(application/systems/coc7e/permissions.py)."""
 from __future__ import annotations
 
-from api.action_routes import Route, participant_routes
-from application.systems.coc7e.permissions import PARTICIPANT as WHO
+from api.action_routes import chase_routes, participant_routes
+from application.systems.coc7e.permissions import CHASE as CHASE_WHO, PARTICIPANT as WHO
 
 _P = "/participants/{participant_id}"
 
@@ -52,19 +52,18 @@ PARTICIPANT = participant_routes({
     "hide": ("POST", f"{_P}/hide"),
     "follow_trail": ("POST", f"{_P}/follow-trail"),
 }, WHO)
-CHASE = {
-    "add_participant": Route("POST", "/participants", "keeper"),
-    "cut_to_the_chase": Route("POST", "/cut-to-the-chase", "keeper"),
-    "begin_fight": Route("POST", "/fight", "keeper"),
-    "skill_roll": Route("POST", "/skill-rolls", "player"),
-    "dice_roll": Route("POST", "/dice-rolls", "player"),
-    "place_obstacle": Route("POST", "/obstacles", "keeper"),
-    "random_hazards": Route("POST", "/random-hazards", "keeper"),
-    "place_fork": Route("POST", "/forks", "keeper"),
-    "split": Route("POST", "/split", "keeper"),
-    # either side calls (the Keeper's side: the Keeper); the side that won the Luck roll places
-    "call_sudden_hazard": Route("POST", "/sudden-hazards", "player"),
-    "place_sudden_hazard": Route("POST", "/sudden-hazards/placement", "player"),
-    "change_optional_rules": Route("PUT", "/optional-rules", "keeper"),
-}
+CHASE = chase_routes({
+    "add_participant": ("POST", "/participants"),
+    "cut_to_the_chase": ("POST", "/cut-to-the-chase"),
+    "begin_fight": ("POST", "/fight"),
+    "skill_roll": ("POST", "/skill-rolls"),
+    "dice_roll": ("POST", "/dice-rolls"),
+    "place_obstacle": ("POST", "/obstacles"),
+    "random_hazards": ("POST", "/random-hazards"),
+    "place_fork": ("POST", "/forks"),
+    "split": ("POST", "/split"),
+    "call_sudden_hazard": ("POST", "/sudden-hazards"),
+    "place_sudden_hazard": ("POST", "/sudden-hazards/placement"),
+    "change_optional_rules": ("PUT", "/optional-rules"),
+}, CHASE_WHO)
 ACTION_ROUTES = {"coc7e": (PARTICIPANT, CHASE), "coc7e-combat": (PARTICIPANT, CHASE)}

@@ -1,11 +1,11 @@
 """Where each Savage Worlds command is sent, and who may send it (api/action_routes.py): the
 track view's ``actions`` name these, with what the domain's guards say of each now
-(domain/rules/savage_worlds/affordances.py). A participant's command's ``who`` is the table's its
-command refuses by (application/systems/savage_worlds/permissions.py)."""
+(domain/rules/savage_worlds/affordances.py). Each command's ``who`` is the table's its command
+refuses by (application/systems/savage_worlds/permissions.py)."""
 from __future__ import annotations
 
-from api.action_routes import Route, participant_routes
-from application.systems.savage_worlds.permissions import PARTICIPANT as WHO, SWADE_MANEUVERS
+from api.action_routes import Route, chase_routes, participant_routes
+from application.systems.savage_worlds.permissions import CHASE as CHASE_WHO, PARTICIPANT as WHO, SWADE_MANEUVERS
 
 
 def _routes(system: str) -> tuple[dict[str, Route], dict[str, Route]]:
@@ -31,17 +31,17 @@ def _routes(system: str) -> tuple[dict[str, Route], dict[str, Route]]:
     else:
         paths.update({name: f"{p}/{name}" for name in ("maneuver", "cooperate", "attack", "force")})
     participant = participant_routes({name: ("POST", path) for name, path in paths.items()}, WHO[system])
-    chase = {
-        "add_participant": Route("POST", f"/{system}/participants", "keeper"),
-        "begin": Route("POST", f"/{system}/begin", "keeper"),
-        "resolve": Route("POST", f"/{system}/resolve", "keeper"),
-        "trait_roll": Route("POST", f"/{system}/trait-rolls", "player"),
-        "damage_roll": Route("POST", f"/{system}/damage-rolls", "player"),
-        "breaking_things": Route("POST", f"/{system}/breaking-things", "player"),
+    chase_paths = {
+        "add_participant": ("POST", f"/{system}/participants"),
+        "begin": ("POST", f"/{system}/begin"),
+        "resolve": ("POST", f"/{system}/resolve"),
+        "trait_roll": ("POST", f"/{system}/trait-rolls"),
+        "damage_roll": ("POST", f"/{system}/damage-rolls"),
+        "breaking_things": ("POST", f"/{system}/breaking-things"),
     }
     if system == "swade":
-        chase["action_cards"] = Route("POST", "/swade/action-cards", "keeper")
-    return participant, chase
+        chase_paths["action_cards"] = ("POST", "/swade/action-cards")
+    return participant, chase_routes(chase_paths, CHASE_WHO[system])
 
 
 ACTION_ROUTES = {"swade": _routes("swade"), "swd": _routes("swd")}

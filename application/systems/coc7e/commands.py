@@ -17,7 +17,7 @@ from application.dice import SERVER_DICE, DiceChoice, DiceResolver
 from application.runner import CommandRunner, Done
 from application.systems.coc7e.pursuit_commands import PursuitCommands
 from application.systems.coc7e.part5 import OptionalRuleCommands
-from application.systems.coc7e.permissions import PARTICIPANT, permit
+from application.systems.coc7e.permissions import PARTICIPANT, permit, permit_chase
 from application.permissions import HEALER
 from application.systems.coc7e.rolls import SERVER_ROLLS, RollChoices, roll_sources
 from domain.rules.coc7e.chase import Chase
@@ -49,7 +49,7 @@ class Coc7eCommands:
     # -- setting up and playing rounds -----------------------------------------------------
 
     def add_participant(self, chase_id: UUID, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[str, View]:
-        by.require_keeper("add participants")
+        permit_chase(by, "add_participant")
         participant_id = str(uuid4())
         return participant_id, self._run(chase_id, expected_version, lambda c: c.add_participant(participant_id, spec)).track
 
@@ -59,7 +59,7 @@ class Coc7eCommands:
         return done.result, done.track
 
     def cut_to_the_chase(self, chase_id: UUID, opening_range: int = 2, staying: Sequence[str] = (), expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
-        by.require_keeper("cut to the chase")
+        permit_chase(by, "cut_to_the_chase")
         return self._run_chase(chase_id, expected_version, lambda c: c.cut_to_the_chase(opening_range, list(staying))).track
 
     def begin_fight(
@@ -67,7 +67,7 @@ class Coc7eCommands:
         expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> tuple[dict[str, Any], View]:
         """The Keeper switches a fight without a chase to combat rounds (Encounter.begin_fight)."""
-        by.require_keeper("begin the fight")
+        permit_chase(by, "begin_fight")
         done = self.runner.run(
             chase_id, lambda c: c.begin_fight(roll_sources(self.dice, c, rolls), list(readied), initiative),
             expected_version=expected_version, systems=(Encounter.SYSTEM,),
@@ -121,7 +121,7 @@ class Coc7eCommands:
         bonus: int = 0, penalty: int = 0, purpose: str = "skill roll", dice: DiceChoice = SERVER_DICE,
         expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> tuple[dict[str, Any], View]:
-        by.require_acts_for(participant_id, "roll")
+        permit_chase(by, "skill_roll", {"participant_id": participant_id})
         done = self._run(chase_id, expected_version, lambda c: c.roll_skill(
             self.dice.dice(c, dice), participant_id, skill, target, difficulty=difficulty, bonus=bonus, penalty=penalty, purpose=purpose,
         ))
@@ -131,32 +131,32 @@ class Coc7eCommands:
         self, chase_id: UUID, expression: str, *, participant_id: str | None = None, purpose: str = "dice roll",
         dice: DiceChoice = SERVER_DICE, expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> tuple[dict[str, Any], View]:
-        by.require_acts_for(participant_id, "roll")
+        permit_chase(by, "dice_roll", {"participant_id": participant_id})
         done = self._run(chase_id, expected_version, lambda c: c.roll_dice(self.dice.dice(c, dice), expression, participant_id, purpose))
         return done.result, done.track
 
     # -- the track: location names and obstacles (the Keeper's) ----------------------------
 
     def name_location(self, chase_id: UUID, location: int, name: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
-        by.require_keeper("name locations")
+        permit_chase(by, "name_location")
         return self._run_chase(chase_id, expected_version, lambda c: c.name_location(location, name)).track
 
     def remove_location_name(self, chase_id: UUID, location: int, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
-        by.require_keeper("remove location names")
+        permit_chase(by, "remove_location_name")
         return self._run_chase(chase_id, expected_version, lambda c: c.remove_location_name(location)).track
 
     def place_obstacle(self, chase_id: UUID, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[str, View]:
         """A hazard or barrier between two adjacent locations; answers with its id."""
-        by.require_keeper("place hazards and barriers")
+        permit_chase(by, "place_obstacle")
         obstacle_id = str(uuid4())
         return obstacle_id, self._run_chase(chase_id, expected_version, lambda c: c.place_obstacle(obstacle_id, spec)).track
 
     def change_obstacle(self, chase_id: UUID, obstacle_id: str, changes: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
-        by.require_keeper("change hazards and barriers")
+        permit_chase(by, "change_obstacle")
         return self._run_chase(chase_id, expected_version, lambda c: c.change_obstacle(obstacle_id, changes)).track
 
     def remove_obstacle(self, chase_id: UUID, obstacle_id: str, reason: str = "", expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
-        by.require_keeper("remove hazards and barriers")
+        permit_chase(by, "remove_obstacle")
         return self._run_chase(chase_id, expected_version, lambda c: c.remove_obstacle(obstacle_id, reason)).track
 
     # -- negotiating and breaking down, conflict, mishaps ------------------------------------
@@ -167,9 +167,7 @@ class Coc7eCommands:
     ) -> tuple[dict[str, Any], View]:
         """Roll to negotiate the hazard or barrier ahead (options: obstacle_id, approach,
         bonus_dice, skill, target, penalty_dice, keeper_accepts_skill)."""
-        permit(by, participant_id, "negotiate")
-        if options.get("keeper_accepts_skill"):
-            by.require_keeper("accept a skill the obstacle does not name")
+        permit(by, participant_id, "negotiate", options)
         done = self._run_chase(chase_id, expected_version, lambda c: c.negotiate(participant_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
@@ -178,10 +176,7 @@ class Coc7eCommands:
         by: Principal = SYSTEM, **options: Any,
     ) -> tuple[dict[str, Any], View]:
         """Break down the barrier ahead (options: obstacle_id, damage, debris, aftermath)."""
-        permit(by, participant_id, "break_barrier")
-        if options.get("debris") is not None:
-            by.require_keeper("rule on the debris of a barrier")
-        _keeper_rules_aftermath(options, by)
+        permit(by, participant_id, "break_barrier", options)
         done = self._run_chase(chase_id, expected_version, lambda c: c.break_barrier(participant_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
@@ -190,8 +185,7 @@ class Coc7eCommands:
         expected_version: int | None = None, by: Principal = SYSTEM, **options: Any,
     ) -> tuple[dict[str, Any], View]:
         """An attack or fighting maneuver and the target's response (see Chase.attack)."""
-        permit(by, participant_id, "attack")
-        _keeper_rules_aftermath(options, by)
+        permit(by, participant_id, "attack", options)
         done = self._run(chase_id, expected_version, lambda c: c.attack(participant_id, target_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
@@ -200,8 +194,7 @@ class Coc7eCommands:
         by: Principal = SYSTEM, **options: Any,
     ) -> tuple[dict[str, Any], View]:
         """Several shots, a burst or full auto with a carried gun (see Chase.fire)."""
-        permit(by, participant_id, "fire")
-        _keeper_rules_aftermath(options, by)
+        permit(by, participant_id, "fire", options)
         done = self._run(chase_id, expected_version, lambda c: c.fire(participant_id, roll_sources(self.dice, c, rolls), **options))
         return done.result, done.track
 
@@ -269,8 +262,3 @@ WOUND_PROCEDURES = {
     "medicine": ("medicine", "medicine"),
     "recovery": ("recover", "recovery"),
 }
-
-
-def _keeper_rules_aftermath(options: dict[str, Any], by: Principal) -> None:
-    if options.get("aftermath"):
-        by.require_keeper("rule on the fate of a vehicle's occupants")

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from application.access import Principal
+from application.systems.coc7e.permissions import permit_chase
 from application.plugins import JobKind
 from domain.dice import InvalidTableDice, TableDice
 from domain.rules.coc7e.chase import Chase
@@ -52,7 +53,7 @@ def _params(
     chase_id: UUID, key: str, locations: int, environment: str, from_location: int | None, table_dice: Sequence[int] | None, by: Principal | None,
 ) -> dict[str, Any]:
     if by is not None:
-        by.require_keeper("roll random hazards")
+        permit_chase(by, "random_hazards")
     if not isinstance(key, str) or not key.strip():
         raise ValueError("an idempotency key is required")
     if environment not in ENVIRONMENTS or not 1 <= locations <= MAX_LOCATIONS:

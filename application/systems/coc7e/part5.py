@@ -12,7 +12,7 @@ from eventsourcing.persistence import IntegrityError
 from application.access import SYSTEM, Principal
 from application.dice import SERVER_DICE, DiceChoice, DiceResolver
 from application.runner import ChaseNotFound, CommandRunner, Done, VersionConflict
-from application.systems.coc7e.permissions import permit
+from application.systems.coc7e.permissions import permit, permit_chase
 from domain.errors import WrongSystem
 from domain.rules.coc7e.chase import Chase
 from domain.rules.coc7e.fleeing import locations_covered
@@ -33,7 +33,7 @@ class OptionalRuleCommands:
 
     def change_optional_rules(self, chase_id: UUID, optional_rules: Sequence[str], expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         """The Keeper changes which optional rules of part 5 the chase uses (optional_rules.py)."""
-        by.require_keeper("choose the optional rules")
+        permit_chase(by, "change_optional_rules")
         return self._run(chase_id, expected_version, lambda c: c.change_optional_rules(list(optional_rules))).track
 
     def join(self, chase_id: UUID, participant_id: str, location: int, keep_if_slower: bool = False, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
@@ -96,7 +96,7 @@ class OptionalRuleCommands:
 
     def place_fork(self, chase_id: UUID, at: int, routes: Sequence[str], expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
         """The Keeper presents a choice of routes at a location (routes.py)."""
-        by.require_keeper("present a choice of routes")
+        permit_chase(by, "place_fork")
         return self._run(chase_id, expected_version, lambda c: c.place_fork(at, list(routes))).track
 
     def choose_route(self, chase_id: UUID, participant_id: str, route: str, expected_version: int | None = None, *, by: Principal = SYSTEM) -> View:
@@ -107,7 +107,7 @@ class OptionalRuleCommands:
     def split(self, chase_id: UUID, groups: Sequence[Sequence[str]], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[View, list[View]]:
         """The Keeper splits groups off the chase, each into a chase of its own (splitting.py): the
         original and the new chases are recorded in one transaction; answers their track views."""
-        by.require_keeper("split the chase")
+        permit_chase(by, "split")
         runner = self.runner
         original = runner.check_out(chase_id)
         saved, parts = False, []

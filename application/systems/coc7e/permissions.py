@@ -1,10 +1,14 @@
-"""Who may send each participant-level Call of Cthulhu command (application/permissions.py): the
-commands refuse by it (commands.py, part5.py, pursuit_commands.py) and the track view's routes
-take their ``who`` from it (api/systems/coc7e/actions.py). Keyed by the view's action names."""
+"""Who may send each Call of Cthulhu command (application/permissions.py), and the fields only
+the Keeper may send: the commands refuse by it (commands.py, part5.py, pursuit_commands.py,
+hazards.py) and the track view's routes take their ``who`` from it (api/systems/coc7e/actions.py).
+Keyed by the view's action names: ``PARTICIPANT``, a participant's commands; ``CHASE``, the
+chase's (and the Keeper's commands the view does not list: locations' names, obstacles' changes)."""
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from application.access import KEEPER, Principal
-from application.permissions import HEALER, PLAYER, Permission, alone, require
+from application.permissions import ANYONE, HEALER, PLAYER, KeeperOnly, Permission, absent, alone, require
 
 
 def _player(what: str) -> Permission:
@@ -15,15 +19,19 @@ def _keeper(what: str) -> Permission:
     return Permission(KEEPER, what)
 
 
+# coc7e-chases.txt "Driver Damage" and the vehicles' conflicts: what befalls the occupants is the Keeper's ruling
+AFTERMATH = {"aftermath": KeeperOnly("rule on the fate of a vehicle's occupants", bool)}
+
+
 PARTICIPANT = {
     "speed_roll": _player("make speed rolls"),
     "move": _player("move"),
     "delay": _player("delay"),
     "end_turn": _player("end turns"),
-    "negotiate": _player("negotiate hazards and barriers"),
-    "break_barrier": _player("break down barriers"),
-    "attack": _player("attack"),
-    "fire": _player("fire"),
+    "negotiate": Permission(PLAYER, "negotiate hazards and barriers", {"keeper_accepts_skill": KeeperOnly("accept a skill the obstacle does not name", bool)}),
+    "break_barrier": Permission(PLAYER, "break down barriers", {"debris": KeeperOnly("rule on the debris of a barrier"), **AFTERMATH}),
+    "attack": Permission(PLAYER, "attack", AFTERMATH),
+    "fire": Permission(PLAYER, "fire", AFTERMATH),
     "aim": _player("aim"),
     "reload": _player("reload"),
     "mishap_roll": _player("roll"),
@@ -51,17 +59,50 @@ PARTICIPANT = {
     "visibility": _keeper("judge how far a driver can see"),
     "navigate": _player("navigate"),
     "keep_control": _player("roll to keep control"),
-    "attack_on_the_move": _player("shoot"),
-    "fire_on_the_move": _player("shoot"),
+    "attack_on_the_move": Permission(PLAYER, "shoot", AFTERMATH),
+    "fire_on_the_move": Permission(PLAYER, "shoot", AFTERMATH),
     "shoot_tire": _player("shoot"),
-    "create_hazard": _player("create hazards"),
+    "create_hazard": Permission(PLAYER, "create hazards", {"obstacle": KeeperOnly("rule what a created hazard or barrier is", bool)}),
     "fly_over": _player("fly over hazards and barriers"),
     "hide": _keeper("set the difficulty of hiding"),
     "follow_trail": _keeper("call for a roll to keep the trail"),
 }
 
+ROLL_FOR_NO_ONE = {"participant_id": KeeperOnly("roll for no one", absent)}
+CHASE = {
+    "add_participant": _keeper("add participants"),
+    "cut_to_the_chase": _keeper("cut to the chase"),
+    "begin_fight": _keeper("begin the fight"),
+    "skill_roll": Permission(PLAYER, "roll", ROLL_FOR_NO_ONE),
+    "dice_roll": Permission(PLAYER, "roll", ROLL_FOR_NO_ONE),
+    "name_location": _keeper("name locations"),
+    "remove_location_name": _keeper("remove location names"),
+    "place_obstacle": _keeper("place hazards and barriers"),
+    "change_obstacle": _keeper("change hazards and barriers"),
+    "remove_obstacle": _keeper("remove hazards and barriers"),
+    "random_hazards": _keeper("roll random hazards"),
+    "place_fork": _keeper("present a choice of routes"),
+    "split": _keeper("split the chase"),
+    "change_optional_rules": _keeper("choose the optional rules"),
+    # "Sudden Hazards": the players and the Keeper alternate calling; only the Keeper raises the difficulty
+    "call_sudden_hazard": Permission(ANYONE, "call sudden hazards", {
+        "called_by": KeeperOnly("call sudden hazards for the Keeper", lambda side: side == "keeper"),
+        "difficulty": KeeperOnly("raise a sudden hazard's difficulty", lambda difficulty: difficulty not in (None, "regular")),
+    }),
+    # the side that won the Luck roll places it (the players' choice may be entered by the Keeper)
+    "place_sudden_hazard": Permission(ANYONE, "place sudden hazards"),
+    "place_keepers_sudden_hazard": _keeper("place the Keeper's sudden hazard"),  # when the Keeper's side won
+}
 
-def permit(by: Principal, participant_id: str | None, action: str) -> None:
+
+def permit(by: Principal, participant_id: str | None, action: str, sent: Mapping[str, Any] | None = None) -> None:
     """Refuses ``by`` (403) the command ``action`` for ``participant_id`` (for a healer's: the
-    healer named, None when none is): a player acts for their own participants alone."""
-    require(by, PARTICIPANT[action], alone(participant_id))
+    healer named, None when none is), or a field of ``sent`` only the Keeper may send: a player
+    acts for their own participants alone."""
+    require(by, PARTICIPANT[action], alone(participant_id), sent)
+
+
+def permit_chase(by: Principal, action: str, sent: Mapping[str, Any] | None = None) -> None:
+    """Refuses ``by`` (403) the chase's command ``action`` (CHASE), or a field of ``sent`` only the
+    Keeper may send; a roll for a participant: theirs alone (``sent``'s participant_id)."""
+    require(by, CHASE[action], alone((sent or {}).get("participant_id")) if CHASE[action].who == PLAYER else None, sent)

@@ -12,7 +12,7 @@ from uuid import UUID, uuid4
 from application.access import SYSTEM, Principal
 from application.dice import DiceResolver
 from application.runner import CommandRunner, Done
-from application.systems.coc7e.permissions import permit
+from application.systems.coc7e.permissions import permit, permit_chase
 from application.systems.coc7e.rolls import SERVER_ROLLS, RollChoices, roll_sources
 from domain.rules.coc7e import pursuit_events
 from domain.rules.coc7e.chase import Chase
@@ -40,18 +40,18 @@ class PursuitCommands:
     def call_sudden_hazard(self, chase_id: UUID, *, called_by: str, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
                            by: Principal = SYSTEM, **options: Any) -> Answer:
         """Either side calls for the group Luck roll; only the Keeper raises the difficulty."""
-        if called_by == "keeper" or options.get("difficulty", "regular") != "regular":
-            by.require_keeper("call sudden hazards for the Keeper or raise their difficulty")
+        permit_chase(by, "call_sudden_hazard", {**options, "called_by": called_by})
         return self._rolled(chase_id, rolls, expected_version, lambda c, d: c.call_sudden_hazard(d, called_by=called_by, **options))
 
     def place_sudden_hazard(self, chase_id: UUID, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[str, View]:
         """The side that won the Luck roll places it (the players' choice may be entered by the Keeper)."""
+        permit_chase(by, "place_sudden_hazard")
         obstacle_id = str(uuid4())
 
         def place(c: Chase) -> str:
             pending = pursuit_events.read(c)["sudden_hazards"]["pending"]
             if pending is not None and pending["placed_by"] != "players":
-                by.require_keeper("place the Keeper's sudden hazard")
+                permit_chase(by, "place_keepers_sudden_hazard")
             return c.place_sudden_hazard(obstacle_id, spec)
 
         return obstacle_id, self._run(chase_id, expected_version, place).track
@@ -83,9 +83,7 @@ class PursuitCommands:
 
     def shoot_on_the_move(self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
                           by: Principal = SYSTEM, **options: Any) -> Answer:
-        permit(by, participant_id, "fire_on_the_move" if options.get("with_weapon") == "fire" else "attack_on_the_move")
-        if options.get("aftermath"):
-            by.require_keeper("rule on the fate of a vehicle's occupants")
+        permit(by, participant_id, "fire_on_the_move" if options.get("with_weapon") == "fire" else "attack_on_the_move", options)
         return self._rolled(chase_id, rolls, expected_version, lambda c, d: c.shoot_on_the_move(participant_id, d, **options))
 
     def shoot_tire(self, chase_id: UUID, participant_id: str, vehicle_id: str, *, rolls: RollChoices = SERVER_ROLLS,
@@ -100,8 +98,6 @@ class PursuitCommands:
 
     def create_hazard(self, chase_id: UUID, participant_id: str, *, rolls: RollChoices = SERVER_ROLLS, expected_version: int | None = None,
                       by: Principal = SYSTEM, **options: Any) -> Answer:
-        permit(by, participant_id, "create_hazard")
-        if options.get("obstacle"):
-            by.require_keeper("rule what a created hazard or barrier is")
+        permit(by, participant_id, "create_hazard", options)
         obstacle_id = str(uuid4())
         return self._rolled(chase_id, rolls, expected_version, lambda c, d: c.create_hazard(participant_id, obstacle_id, d, **options))

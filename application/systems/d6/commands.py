@@ -15,7 +15,7 @@ from application.access import SYSTEM, Principal
 from application.dice import DiceChoice, DiceResolver
 from application.permissions import alone, require
 from application.runner import CommandRunner
-from application.systems.d6.permissions import PARTICIPANT
+from application.systems.d6.permissions import CHASE, PARTICIPANT
 from domain.rules.d6.chase import D6Chase
 
 D6_CHASES = {D6Chase.SYSTEM: D6Chase}
@@ -42,14 +42,14 @@ class D6Commands:
         return self.dice.optional(chase, choice)
 
     def add_participant(self, chase_id: UUID, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
-        by.require_keeper("add participants")
+        require(by, CHASE["add_participant"], None)
         participant_id = str(uuid4())
         _, rolls, view = self._run(chase_id, expected_version, lambda c: c.add_participant(participant_id, spec))
         return participant_id, rolls, view
 
     def begin(self, chase_id: UUID, options: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
         """The course (finish, terrain by stretch) and the GM's optional rules; round 1 begins."""
-        by.require_keeper("begin the chase")
+        require(by, CHASE["begin"], None)
         return self._run(chase_id, expected_version, lambda c: c.begin(**options))
 
     def move(
@@ -58,9 +58,7 @@ class D6Commands:
         by: Principal = SYSTEM,
     ) -> Answer:
         """A movement action at a declared rate (the GM's modifier and rulings are the GM's to give)."""
-        require(by, PARTICIPANT["move"], alone(participant_id))
-        if modifier or on_failure is not None or wild_die_one is not None:
-            by.require_keeper("give modifiers or rule on failures and the Wild Die")
+        require(by, PARTICIPANT["move"], alone(participant_id), {"modifier": modifier, "on_failure": on_failure, "wild_die_one": wild_die_one})
 
         def act(c: Any) -> Any:
             return c.move(
@@ -74,9 +72,7 @@ class D6Commands:
         self, chase_id: UUID, participant_id: str, skill: str = "stamina", *, modifier: int = 0, wild_die_one: str | None = None,
         dice: DiceChoice | None = None, expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> Answer:
-        require(by, PARTICIPANT["fatigue_roll"], alone(participant_id))
-        if modifier or wild_die_one is not None:
-            by.require_keeper("give modifiers or rule on the Wild Die")
+        require(by, PARTICIPANT["fatigue_roll"], alone(participant_id), {"modifier": modifier, "wild_die_one": wild_die_one})
         return self._run(chase_id, expected_version, lambda c: c.fatigue_roll(self._dice(c, dice), participant_id, skill, modifier=modifier, one=wild_die_one))
 
     def skill_roll(
@@ -85,9 +81,7 @@ class D6Commands:
         by: Principal = SYSTEM,
     ) -> Answer:
         """Any roll the GM calls for: a participant's skill, or a die code."""
-        if participant_id is None or wild_die_one is not None:
-            by.require_keeper("roll for no one or rule on the Wild Die")
-        by.require_acts_for(participant_id, "roll")
+        require(by, CHASE["skill_roll"], alone(participant_id), {"participant_id": participant_id, "wild_die_one": wild_die_one})
 
         def act(c: Any) -> Any:
             return c.skill_roll(self._dice(c, dice), participant_id, code=code, skill=skill, difficulty=difficulty, purpose=purpose, one=wild_die_one)
@@ -95,5 +89,5 @@ class D6Commands:
         return self._run(chase_id, expected_version, act)
 
     def end_round(self, chase_id: UUID, expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
-        by.require_keeper("end the round")
+        require(by, CHASE["end_round"], None)
         return self._run(chase_id, expected_version, lambda c: c.end_round())

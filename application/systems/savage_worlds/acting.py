@@ -5,7 +5,7 @@ from typing import Any, Collection, Mapping
 
 from application.access import Principal
 from application.dice import DiceResolver
-from application.permissions import PLAYER, Permission, require
+from application.permissions import Permission, require
 from domain.recorded_chase import HistoryRefused
 
 
@@ -41,12 +41,8 @@ def crews(chase: Any, only: str | None = None) -> Mapping[str, Collection[str]]:
     return out
 
 
-def permit(by: Principal, chase: Any, participant_id: str | None, permission: Permission) -> None:
-    """Refuses ``by`` (403) a command of ``permission`` for ``participant_id`` (None: for no one)."""
-    require(by, permission, lambda: crews(chase, participant_id).get(participant_id, ()) if participant_id is not None else ())
-
-
-def acts_for(by: Principal, chase: Any, participant_id: str | None, what: str) -> None:
-    """A chase-level command that names whom it is for (a roll, a follow-up): the Keeper (GM) may
-    do anything; a player acts for their participants and the units they are in."""
-    permit(by, chase, participant_id, Permission(PLAYER, what))
+def permit(by: Principal, chase: Any, participant_id: str | None, permission: Permission, sent: Mapping[str, Any] | None = None) -> None:
+    """Refuses ``by`` (403) a command of ``permission`` for ``participant_id`` (None: for no one;
+    a chase-level command's: whom it names), or a field of ``sent`` only the GM may send: the
+    Keeper (GM) may do anything; a player acts for their participants and the units they are in."""
+    require(by, permission, lambda: crews(chase, participant_id).get(participant_id, ()) if participant_id is not None else (), sent)

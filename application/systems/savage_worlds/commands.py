@@ -5,7 +5,7 @@ system the command is for, optimistic concurrency, save, views), checks who may 
 the aggregate's procedure. Answers are (result, the rolls the command recorded, the track view).
 Dice come from the core's DiceResolver; decks deal with server dice derived as their shuffle
 recorded (acting.ServerDeckDice); who may send each participant-level command is the table of
-permissions.py (acting.permit), who may roll for whom acting.acts_for.
+permissions.py (acting.permit), the chase's as well (whom a roll is for: its body's).
 """
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from application.access import SYSTEM, Principal
 from application.dice import DiceChoice, DiceResolver
 from application.runner import CommandRunner
 from application.systems.savage_worlds import swd_commands
-from application.systems.savage_worlds.acting import ServerDeckDice, acts_for, permit
-from application.systems.savage_worlds.permissions import PARTICIPANT
+from application.permissions import require
+from application.systems.savage_worlds.acting import ServerDeckDice, permit
+from application.systems.savage_worlds.permissions import CHASE, GM_FOLLOW_UPS, PARTICIPANT
 from domain.rules.savage_worlds.swade_aggregate import SwadeChase
 from domain.rules.savage_worlds.swd_aggregate import SwdChase
 
@@ -60,7 +61,7 @@ class SavageWorldsCommands:
     # -- both systems ----------------------------------------------------------------------
 
     def add_savage_participant(self, chase_id: UUID, system: str, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
-        by.require_keeper("add participants")
+        require(by, CHASE[system]["add_participant"], None)
         participant_id = str(uuid4())
         _, rolls, view = self._run(chase_id, system, expected_version, lambda c: c.add_participant(participant_id, spec))
         return participant_id, rolls, view
@@ -75,11 +76,11 @@ class SavageWorldsCommands:
     def savage_resolve(self, chase_id: UUID, system: str, choices: dict[str, Any], dice: Any = None, expected_version: int | None = None, *, by: Principal = SYSTEM) -> Answer:
         """Resolve the first follow-up waiting (a roll, a Bump's direction, the card to keep)."""
 
+        require(by, CHASE[system]["resolve"], None)  # before what waits: a player acts for someone
+
         def act(c: Any) -> Any:
             head = c.next_follow_up()
-            if head["kind"] in ("bump", "chase card", "deal action cards"):
-                by.require_keeper(f"resolve the {head['kind']}")
-            acts_for(by, c, head.get("participant_id"), f"resolve the {head['kind']}")
+            permit(by, c, head.get("participant_id"), GM_FOLLOW_UPS.get(head["kind"], CHASE[system]["resolve"]))
             return c.resolve(self._maybe_dice(c, dice), deck_dice=self._decks(c), **choices)
 
         return self._run(chase_id, system, expected_version, act)
@@ -91,7 +92,7 @@ class SavageWorldsCommands:
         """Any trait roll the GM calls for (Notice, Spirit, Shooting outside the maneuvers)."""
 
         def act(c: Any) -> Any:
-            acts_for(by, c, participant_id, "roll")
+            permit(by, c, participant_id, CHASE[system]["trait_roll"])
             return c.roll_any_trait(self._roll_dice(c, dice), participant_id, die, purpose=purpose, modifier=modifier, target_number=target_number).total
 
         return self._run(chase_id, system, expected_version, act)
@@ -101,9 +102,7 @@ class SavageWorldsCommands:
         strength: str | None = None, modifier: int = 0, dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> Answer:
         def act(c: Any) -> Any:
-            if roller_id is None:
-                by.require_keeper("roll damage for no one")
-            acts_for(by, c, roller_id, "roll damage")
+            permit(by, c, roller_id, CHASE[system]["damage_roll"], {"roller_id": roller_id})
             return c.damage(self._roll_dice(c, dice), target_id, expression, roller_id=roller_id, raise_bonus=raise_bonus, strength=strength, modifier=modifier)
 
         return self._run(chase_id, system, expected_version, act)
@@ -129,9 +128,7 @@ class SavageWorldsCommands:
 
         def act(c: Any) -> Any:
             o = options
-            if o["roller_id"] is None:
-                by.require_keeper("roll damage for no one")
-            acts_for(by, c, o["roller_id"], "roll damage")
+            permit(by, c, o["roller_id"], CHASE[system]["breaking_things"], o)
             return c.break_object(self._roll_dice(c, dice), o["roller_id"], o["object"], o["hardness"], o["expression"], strength=o["strength"], modifier=o["modifier"])
 
         return self._run(chase_id, system, expected_version, act)
@@ -186,13 +183,11 @@ class SavageWorldsCommands:
         (Adventure Edition) draw a "new-action-card"."""
 
         def act(c: Any) -> Any:
-            permit(by, c, participant_id, PARTICIPANT[c.SYSTEM][BENNY_USES[use]])
+            permit(by, c, participant_id, PARTICIPANT[c.SYSTEM][BENNY_USES[use]], options)
             if use == "reroll":
                 return c.reroll_with_benny(self._roll_dice(c, dice), participant_id)
             if use == "soak":
                 return c.soak_with_benny(self._roll_dice(c, dice), participant_id, options["trait_die"], options["modifier"])
-            if options.get("card") is not None:
-                by.require_keeper("enter the card dealt")
             return c.new_action_card(participant_id, card=options.get("card"), keep=options.get("keep"), deck_dice=self._decks(c))
 
         return self._run(chase_id, system if use != "new-action-card" else "swade", expected_version, act)
@@ -203,7 +198,7 @@ class SavageWorldsCommands:
         self, chase_id: UUID, mode: str, placements: dict[str, int], *, chase_cards: Any = 9, linear: bool = True,
         deck: str | None = None, expected_version: int | None = None, by: Principal = SYSTEM,
     ) -> Answer:
-        by.require_keeper("begin the chase")
+        require(by, CHASE["swade"]["begin"], None)
         return self._run(
             chase_id, "swade", expected_version,
             lambda c: c.begin(mode, placements, chase_cards=chase_cards, linear=linear, deck=deck, deck_dice=self._decks(c)),
@@ -213,7 +208,7 @@ class SavageWorldsCommands:
         self, chase_id: UUID, cards: dict[str, str] | None = None, expected_version: int | None = None, *, surprised: list[str] | None = None,
         ambushers: list[str] | None = None, by: Principal = SYSTEM,
     ) -> Answer:
-        by.require_keeper("deal the Action cards")
+        require(by, CHASE["swade"]["action_cards"], None)
         return self._run(chase_id, "swade", expected_version, lambda c: c.deal_action_cards(cards, self._decks(c), surprised, ambushers))
 
     def swade_hold(

@@ -1,12 +1,12 @@
-"""Who may send each participant-level Savage Worlds command, per edition
-(application/permissions.py): the commands refuse by it (commands.py, swd_commands.py) and the
+"""Who may send each Savage Worlds command, per edition (application/permissions.py), and the
+fields only the GM may send: the commands refuse by it (commands.py, swd_commands.py) and the
 track view's routes take their ``who`` from it (api/systems/savage_worlds/actions.py). Keyed by
-the view's action names; a player acts for their participants and the units they are in
-(acting.py)."""
+the view's action names: ``PARTICIPANT``, a participant's commands; ``CHASE``, the chase's. A
+player acts for their participants and the units they are in (acting.py)."""
 from __future__ import annotations
 
 from application.access import KEEPER
-from application.permissions import PLAYER, Permission
+from application.permissions import PLAYER, KeeperOnly, Permission, absent
 
 SWADE_MANEUVERS = ("change_position", "drop_back", "evade", "hold_steady", "flee", "force", "ram", "attack")
 
@@ -31,15 +31,32 @@ PARTICIPANT = {
         **BOTH,
         "hold": _player("Hold"),
         "act_from_hold": _player("Hold"),
-        "new_action_card": _player("spend bennies"),
+        "new_action_card": Permission(PLAYER, "spend bennies", {"card": KeeperOnly("enter the card dealt")}),  # a physical deck's: the GM deals
         # a maneuver's refusal names it as its path does ("change-position")
         **{name: _player(name.replace("_", "-")) for name in SWADE_MANEUVERS},
     },
     "swd": {
         **BOTH,
-        "maneuver": _player("make maneuver rolls"),
+        "maneuver": Permission(PLAYER, "make maneuver rolls", {"cards": KeeperOnly("enter the cards dealt")}),
         "cooperate": _player("make cooperative rolls"),
         "attack": _player("attack"),
         "force": _player("force"),
     },
 }
+
+# A roll names whom it is for (a player: one they act for); damage for no one is the GM's.
+ROLL_DAMAGE = Permission(PLAYER, "roll damage", {"roller_id": KeeperOnly("roll damage for no one", absent)})
+CHASE_BOTH = {
+    "add_participant": Permission(KEEPER, "add participants"),
+    "begin": Permission(KEEPER, "begin the chase"),
+    "resolve": _player("resolve follow-ups"),  # a player: their participant's (its roll); the GM's kinds: GM_FOLLOW_UPS
+    "trait_roll": _player("roll"),
+    "damage_roll": ROLL_DAMAGE,
+    "breaking_things": ROLL_DAMAGE,
+}
+CHASE = {
+    "swade": {**CHASE_BOTH, "action_cards": Permission(KEEPER, "deal the Action cards")},
+    "swd": CHASE_BOTH,
+}
+# The follow-ups the GM resolves whoever they are for (a Bump's direction, the card to keep, the deal).
+GM_FOLLOW_UPS = {kind: Permission(KEEPER, f"resolve the {kind}") for kind in ("bump", "chase card", "deal action cards")}

@@ -8,7 +8,8 @@ from uuid import UUID
 from application.access import SYSTEM, Principal
 from application.dice import DiceChoice
 from application.systems.savage_worlds.acting import ServerDeckDice, permit
-from application.systems.savage_worlds.permissions import PARTICIPANT
+from application.permissions import require
+from application.systems.savage_worlds.permissions import CHASE, PARTICIPANT
 
 Answer = tuple[Any, list[dict[str, Any]], dict[str, Any]]
 
@@ -24,7 +25,7 @@ class SavageCommands(Protocol):
 
 
 def begin_swd(self: SavageCommands, chase_id: UUID, length: int | None = 5, *, deck: str | None = None, constant: int = 0, expected_version: int | None = None, by: Principal = SYSTEM) -> Answer:
-    by.require_keeper("begin the chase")
+    require(by, CHASE["swd"]["begin"], None)
     return self._run(chase_id, "swd", expected_version, lambda c: c.begin(length, deck=deck, constant=constant, deck_dice=self._decks(c)))
 
 
@@ -33,9 +34,7 @@ def swd_maneuver(
     dice: Any = None, expected_version: int | None = None, by: Principal = SYSTEM,
 ) -> Answer:
     def act(c: Any) -> Any:
-        permit(by, c, participant_id, PARTICIPANT["swd"]["maneuver"])
-        if cards is not None:
-            by.require_keeper("enter the cards dealt")
+        permit(by, c, participant_id, PARTICIPANT["swd"]["maneuver"], {"cards": cards})
         return c.maneuver(self._roll_dice(c, dice), participant_id, modifier=modifier, cards=cards, keep=keep, deck_dice=self._decks(c)).total
 
     return self._run(chase_id, "swd", expected_version, act)
