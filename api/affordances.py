@@ -6,18 +6,20 @@ projections write (token-free, the same for every reader); this adds, when answe
 
 - ``turn``: {round, participant_id (whose turn now), next_participant_id (the next in this
   round's order), ended_by_last_command};
-- each participant's ``actions``: every participant-level command of the chase's system, with
-  its method and path, ``allowed``, and when not, ``why`` and ``rule`` (the domain's own guard's
-  words, domain/affordances.py, or the token's, api/action_routes.py: what the command would
-  refuse the token, application/permissions.py); and the chase-level ``actions`` beside them (the old count
-  of actions that count is ``actions_counted``);
+- what each participant may do: every participant-level command of the chase's system, allowed
+  or, when not, ``why`` and ``rule`` (the domain's own guard's words, domain/affordances.py, or
+  the token's, api/action_routes.py: what the command would refuse the token,
+  application/permissions.py), each said once (api/compact_actions.py: the chase's
+  ``action_templates``, each participant's ``allowed_actions`` and ``refused_actions``), or with
+  ``Prefer: actions=full`` as each participant's ``actions`` list, each with its method and path;
+  and the chase-level ``actions`` beside them (the old count of actions that count is
+  ``actions_counted``);
 - each participant's ``distances`` to every rival (pursuer and quarry: roles that differ; racers
   race each other), in locations (``metres`` in D6);
 - ``obstacle_ahead`` (on a track with hazards and barriers): the whole obstacle (as in
   ``obstacles``) or null, ``obstacle_ahead_id`` its id.
 
-A view of a past version (``?version=``) is read-only: every ``actions`` list is empty there.
-With ``Prefer: actions=compact`` each participant's actions are said once (api/compact_actions.py).
+A view of a past version (``?version=``) is read-only: it offers no action.
 """
 from __future__ import annotations
 
@@ -31,10 +33,10 @@ from uuid import UUID
 import orjson
 from flask import current_app, g
 
-from api.compact_actions import compact as compacted, templates
+from api.compact_actions import said_once, templates
 from api.distances import rivals as rivals_of
 from api.joined import FEW, Joined, joined
-from api.representation import Encoded, prefers_compact_actions
+from api.representation import Encoded, prefers_full_actions
 from api.runtime import ledger
 from api.action_routes import RECORD, Route, token_refusal, token_refusals
 from application.access import PLAYER
@@ -52,8 +54,8 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
     principal = g.get("principal")  # none: the chase being created, by its Keeper
     prefix = f"/chases/{chase_id}"
     participants = view.get("participants", {})
-    compact = prefers_compact_actions()
-    shown = _Shown.of(chase_id, view.get("system"), live, principal, compact)
+    full = prefers_full_actions()
+    shown = _Shown.of(chase_id, view.get("system"), live, principal, full)
     answered: Any = shown.now
     if participants:
         listed = view.get("obstacles", [])
@@ -68,9 +70,9 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
             inputs = (p, by_participant.get(pid), token_refusals(principal, pid, acting_for) if player else None, rivals.get(pid, NONE),
                       obstacles.get(p["obstacle_ahead"]) if "obstacle_ahead" in p else None)
             if not shown.reuse(pid, inputs):
-                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, compact, acting_for))
+                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, full, acting_for))
         answered = shown.keep(inputs_of)
-    more = {"action_templates": templates(routes[0], prefix)} if compact else {}
+    more = {} if full else {"action_templates": templates(routes[0], prefix)}
     return {
         **view,
         **more,
@@ -83,11 +85,14 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
 
 NONE: list[Any] = []  # no rivals (shown as a list of its own: a participant's fragment is never shared with another's)
 def _participant(
-    routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...], compact: bool, acting_for: Any,
+    routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...], full: bool, acting_for: Any,
 ) -> dict[str, Any]:
     p, actions, _, distances, ahead = inputs
-    listed = _actions(routes, actions or {}, principal, prefix, pid, acting_for) if legal else []
-    shown = {**p, **(compacted(listed) if compact else {"actions": listed}), "distances": list(distances)}
+    if full:
+        said = {"actions": _actions(routes, actions or {}, principal, prefix, pid, acting_for) if legal else []}
+    else:
+        said = said_once(_refusals(routes, actions or {}, principal, pid, acting_for) if legal else {})
+    shown = {**p, **said, "distances": list(distances)}
     if "obstacle_ahead" in p:  # a track with hazards and barriers (Call of Cthulhu)
         shown.update(obstacle_ahead=ahead, obstacle_ahead_id=p["obstacle_ahead"])
     return shown
@@ -149,8 +154,8 @@ class _Shown:
         self.options = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if current_app.json.sort_keys else 0)
 
     @classmethod
-    def of(cls, chase_id: str, system: Any, live: bool, principal: Any, compact: bool) -> "_Shown":
-        key = (chase_id, system, live, principal is not None and principal.role == PLAYER, compact)
+    def of(cls, chase_id: str, system: Any, live: bool, principal: Any, full: bool) -> "_Shown":
+        key = (chase_id, system, live, principal is not None and principal.role == PLAYER, full)
         with cls._lock:
             return cls(key, cls._kept.get(key))
 
@@ -250,6 +255,13 @@ def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: A
             entry.update(allowed=False, why=refused[0], rule=refused[1])
         out.append(entry)
     return out
+
+
+def _refusals(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, pid: str, acting_for: Any) -> dict[str, Any]:
+    """Each of a participant's actions (in the routes' order) -> what refuses it now, or None."""
+    if principal is None or principal.role != PLAYER:  # the Keeper: the rules' word alone
+        return {action: legal[action] for action in routes if action in legal}
+    return {action: token_refusal(route, principal, pid, acting_for) or legal[action] for action, route in routes.items() if action in legal}
 
 
 def _turn(view: dict[str, Any], ended: bool) -> dict[str, Any]:
