@@ -72,7 +72,7 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
             if not shown.reuse(pid, inputs):
                 shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, full, acting_for))
         answered = shown.keep(inputs_of)
-    more = {} if full else {"action_templates": templates(routes[0], prefix)}
+    more = {} if full else {"action_templates": _templates(routes[0], prefix)}
     return {
         **view,
         **more,
@@ -255,6 +255,27 @@ def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: A
             entry.update(allowed=False, why=refused[0], rule=refused[1])
         out.append(entry)
     return out
+
+
+_TEMPLATES: OrderedDict[tuple[str, bool], tuple[Mapping[str, Route], Encoded]] = OrderedDict()
+_TEMPLATES_KEPT = 256  # chases
+
+
+def _templates(routes: Mapping[str, Route], prefix: str) -> Encoded:
+    """The chase's ``action_templates``, encoded once: the same for every answer of a chase
+    (some 5 KB of JSON, three dozen dicts, made and encoded again for each command before)."""
+    sort = current_app.json.sort_keys
+    key = (prefix, sort)
+    found = _TEMPLATES.get(key)
+    if found is not None and found[0] is routes:
+        return found[1]
+    plain = templates(routes, prefix)
+    encoded = Encoded(plain, orjson.dumps(plain, option=orjson.OPT_SORT_KEYS if sort else 0))
+    with _Shown._lock:
+        _TEMPLATES[key] = (routes, encoded)
+        while len(_TEMPLATES) > _TEMPLATES_KEPT:
+            _TEMPLATES.popitem(last=False)
+    return encoded
 
 
 def _refusals(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, pid: str, acting_for: Any) -> dict[str, Any]:
