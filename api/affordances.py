@@ -33,12 +33,13 @@ from uuid import UUID
 import orjson
 from flask import current_app, g
 
-from api.compact_actions import said_once, templates
+from api.action_hrefs import chase_actions, where
+from api.compact_actions import said_once
 from api.distances import rivals as rivals_of
 from api.joined import FEW, Joined, joined
 from api.representation import Encoded, prefers_full_actions
 from api.runtime import ledger
-from api.action_routes import RECORD, Route, token_refusal, token_refusals
+from api.action_routes import Route, token_refusal, token_refusals
 from application.access import PLAYER
 
 
@@ -72,13 +73,14 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
             if not shown.reuse(pid, inputs):
                 shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, full, acting_for))
         answered = shown.keep(inputs_of)
-    more = {} if full else {"action_templates": _templates(routes[0], prefix)}
+    sent_to = where(routes, prefix, current_app.json.sort_keys)
+    more = {} if full else {"action_templates": sent_to.templates}
     return {
         **view,
         **more,
         "turn": _turn(view, afford.turn_ended(UUID(chase_id), view["version"])),
         "participants": answered,
-        "actions": _actions({**routes[1], **RECORD}, legal["chase"], principal, prefix, None) if legal else [],
+        "actions": chase_actions(sent_to.chase_level, legal["chase"], principal) if legal else [],
         "actions_counted": view.get("actions"),
     }
 
@@ -241,12 +243,13 @@ class _Shown:
 KEPT_BYTES = 64 * 2**20  # participants' answers kept, encoded, across chases: a dozen chases of 1,000
 
 
-def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, prefix: str, pid: str | None, acting_for: Any = None) -> list[dict[str, Any]]:
+def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, prefix: str, pid: str, acting_for: Any) -> list[dict[str, Any]]:
+    """A participant's ``actions`` listed in full (``Prefer: actions=full``)."""
     out = []
     for action, route in routes.items():
         if action not in legal:
             continue
-        href = prefix + (route.path.replace("{participant_id}", pid) if pid else route.path)
+        href = prefix + route.path.replace("{participant_id}", pid)
         entry = {"action": action, "method": route.method, "href": href}
         refused = token_refusal(route, principal, pid, acting_for) or legal[action]
         if refused is None:
@@ -255,27 +258,6 @@ def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: A
             entry.update(allowed=False, why=refused[0], rule=refused[1])
         out.append(entry)
     return out
-
-
-_TEMPLATES: OrderedDict[tuple[str, bool], tuple[Mapping[str, Route], Encoded]] = OrderedDict()
-_TEMPLATES_KEPT = 256  # chases
-
-
-def _templates(routes: Mapping[str, Route], prefix: str) -> Encoded:
-    """The chase's ``action_templates``, encoded once: the same for every answer of a chase
-    (some 5 KB of JSON, three dozen dicts, made and encoded again for each command before)."""
-    sort = current_app.json.sort_keys
-    key = (prefix, sort)
-    found = _TEMPLATES.get(key)
-    if found is not None and found[0] is routes:
-        return found[1]
-    plain = templates(routes, prefix)
-    encoded = Encoded(plain, orjson.dumps(plain, option=orjson.OPT_SORT_KEYS if sort else 0))
-    with _Shown._lock:
-        _TEMPLATES[key] = (routes, encoded)
-        while len(_TEMPLATES) > _TEMPLATES_KEPT:
-            _TEMPLATES.popitem(last=False)
-    return encoded
 
 
 def _refusals(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, pid: str, acting_for: Any) -> dict[str, Any]:
