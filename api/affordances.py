@@ -73,7 +73,7 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
             if not shown.reuse(pid, inputs):
                 shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, full, acting_for))
         answered = shown.keep(inputs_of)
-    sent_to = where(routes, prefix, current_app.json.sort_keys)
+    sent_to = where(routes, prefix, shown.sort_keys)
     more = {} if full else {"action_templates": sent_to.templates}
     return {
         **view,
@@ -153,7 +153,8 @@ class _Shown:
         self.after: dict[str, tuple[tuple[Any, ...], Any, int]] = {}
         self.size = 0  # of those in ``after``
         self.now: dict[str, Any] = {}
-        self.options = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if current_app.json.sort_keys else 0)
+        self.sort_keys = current_app.json.sort_keys  # (asked once: a context-local lookup each time)
+        self.options = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if self.sort_keys else 0)
 
     @classmethod
     def of(cls, chase_id: str, system: Any, live: bool, principal: Any, full: bool) -> "_Shown":
@@ -225,7 +226,7 @@ class _Shown:
         # Only whole answers are built on: one with a participant shown as it is (not encoded) is not.
         whole = len(self.after) == len(self.now)
         blocks = None
-        if whole and len(self.now) >= FEW and not current_app.json.sort_keys:
+        if whole and len(self.now) >= FEW and not self.sort_keys:
             before = self.last.joined if self.last is not None else None
             # Nobody looked at again: the very blocks of the last answer.
             blocks = before if before is not None and before.plain is self.now else joined(self.now, before)
