@@ -6,18 +6,20 @@ projections write (token-free, the same for every reader); this adds, when answe
 
 - ``turn``: {round, participant_id (whose turn now), next_participant_id (the next in this
   round's order), ended_by_last_command};
-- each participant's ``actions``: every participant-level command of the chase's system, with
-  its method and path, ``allowed``, and when not, ``why`` and ``rule`` (the domain's own guard's
-  words, domain/affordances.py, or the token's, api/action_routes.py: what the command would
-  refuse the token, application/permissions.py); and the chase-level ``actions`` beside them (the old count
-  of actions that count is ``actions_counted``);
+- what each participant may do: every participant-level command of the chase's system, allowed
+  or, when not, ``why`` and ``rule`` (the domain's own guard's words, domain/affordances.py, or
+  the token's, api/action_routes.py: what the command would refuse the token,
+  application/permissions.py), each said once (api/compact_actions.py: the chase's
+  ``action_templates``, each participant's ``allowed_actions`` and ``refused_actions``), or with
+  ``Prefer: actions=full`` as each participant's ``actions`` list, each with its method and path;
+  and the chase-level ``actions`` beside them (the old count of actions that count is
+  ``actions_counted``);
 - each participant's ``distances`` to every rival (pursuer and quarry: roles that differ; racers
   race each other), in locations (``metres`` in D6);
 - ``obstacle_ahead`` (on a track with hazards and barriers): the whole obstacle (as in
   ``obstacles``) or null, ``obstacle_ahead_id`` its id.
 
-A view of a past version (``?version=``) is read-only: every ``actions`` list is empty there.
-With ``Prefer: actions=compact`` each participant's actions are said once (api/compact_actions.py).
+A view of a past version (``?version=``) is read-only: it offers no action.
 """
 from __future__ import annotations
 
@@ -31,12 +33,13 @@ from uuid import UUID
 import orjson
 from flask import current_app, g
 
-from api.compact_actions import compact as compacted, templates
+from api.action_hrefs import chase_actions, where
+from api.compact_actions import said_once
 from api.distances import rivals as rivals_of
 from api.joined import FEW, Joined, joined
-from api.representation import Encoded, prefers_compact_actions
+from api.representation import Encoded, prefers_full_actions
 from api.runtime import ledger
-from api.action_routes import RECORD, Route, token_refusal, token_refusals
+from api.action_routes import Route, token_refusal, token_refusals
 from application.access import PLAYER
 
 
@@ -52,8 +55,8 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
     principal = g.get("principal")  # none: the chase being created, by its Keeper
     prefix = f"/chases/{chase_id}"
     participants = view.get("participants", {})
-    compact = prefers_compact_actions()
-    shown = _Shown.of(chase_id, view.get("system"), live, principal, compact)
+    full = prefers_full_actions()
+    shown = _Shown.of(chase_id, view.get("system"), live, principal, full)
     answered: Any = shown.now
     if participants:
         listed = view.get("obstacles", [])
@@ -68,26 +71,30 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
             inputs = (p, by_participant.get(pid), token_refusals(principal, pid, acting_for) if player else None, rivals.get(pid, NONE),
                       obstacles.get(p["obstacle_ahead"]) if "obstacle_ahead" in p else None)
             if not shown.reuse(pid, inputs):
-                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, compact, acting_for))
+                shown.add(pid, inputs, _participant(routes[0], legal, principal, prefix, pid, inputs, full, acting_for))
         answered = shown.keep(inputs_of)
-    more = {"action_templates": templates(routes[0], prefix)} if compact else {}
+    sent_to = where(routes, prefix, shown.sort_keys)
+    more = {} if full else {"action_templates": sent_to.templates}
     return {
         **view,
         **more,
         "turn": _turn(view, afford.turn_ended(UUID(chase_id), view["version"])),
         "participants": answered,
-        "actions": _actions({**routes[1], **RECORD}, legal["chase"], principal, prefix, None) if legal else [],
+        "actions": chase_actions(sent_to.chase_level, legal["chase"], principal) if legal else [],
         "actions_counted": view.get("actions"),
     }
 
 
 NONE: list[Any] = []  # no rivals (shown as a list of its own: a participant's fragment is never shared with another's)
 def _participant(
-    routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...], compact: bool, acting_for: Any,
+    routes: Mapping[str, Route], legal: Any, principal: Any, prefix: str, pid: str, inputs: tuple[Any, ...], full: bool, acting_for: Any,
 ) -> dict[str, Any]:
     p, actions, _, distances, ahead = inputs
-    listed = _actions(routes, actions or {}, principal, prefix, pid, acting_for) if legal else []
-    shown = {**p, **(compacted(listed) if compact else {"actions": listed}), "distances": list(distances)}
+    if full:
+        said = {"actions": _actions(routes, actions or {}, principal, prefix, pid, acting_for) if legal else []}
+    else:
+        said = said_once(_refusals(routes, actions or {}, principal, pid, acting_for) if legal else {})
+    shown = {**p, **said, "distances": list(distances)}
     if "obstacle_ahead" in p:  # a track with hazards and barriers (Call of Cthulhu)
         shown.update(obstacle_ahead=ahead, obstacle_ahead_id=p["obstacle_ahead"])
     return shown
@@ -146,11 +153,12 @@ class _Shown:
         self.after: dict[str, tuple[tuple[Any, ...], Any, int]] = {}
         self.size = 0  # of those in ``after``
         self.now: dict[str, Any] = {}
-        self.options = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if current_app.json.sort_keys else 0)
+        self.sort_keys = current_app.json.sort_keys  # (asked once: a context-local lookup each time)
+        self.options = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if self.sort_keys else 0)
 
     @classmethod
-    def of(cls, chase_id: str, system: Any, live: bool, principal: Any, compact: bool) -> "_Shown":
-        key = (chase_id, system, live, principal is not None and principal.role == PLAYER, compact)
+    def of(cls, chase_id: str, system: Any, live: bool, principal: Any, full: bool) -> "_Shown":
+        key = (chase_id, system, live, principal is not None and principal.role == PLAYER, full)
         with cls._lock:
             return cls(key, cls._kept.get(key))
 
@@ -218,7 +226,7 @@ class _Shown:
         # Only whole answers are built on: one with a participant shown as it is (not encoded) is not.
         whole = len(self.after) == len(self.now)
         blocks = None
-        if whole and len(self.now) >= FEW and not current_app.json.sort_keys:
+        if whole and len(self.now) >= FEW and not self.sort_keys:
             before = self.last.joined if self.last is not None else None
             # Nobody looked at again: the very blocks of the last answer.
             blocks = before if before is not None and before.plain is self.now else joined(self.now, before)
@@ -236,12 +244,13 @@ class _Shown:
 KEPT_BYTES = 64 * 2**20  # participants' answers kept, encoded, across chases: a dozen chases of 1,000
 
 
-def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, prefix: str, pid: str | None, acting_for: Any = None) -> list[dict[str, Any]]:
+def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, prefix: str, pid: str, acting_for: Any) -> list[dict[str, Any]]:
+    """A participant's ``actions`` listed in full (``Prefer: actions=full``)."""
     out = []
     for action, route in routes.items():
         if action not in legal:
             continue
-        href = prefix + (route.path.replace("{participant_id}", pid) if pid else route.path)
+        href = prefix + route.path.replace("{participant_id}", pid)
         entry = {"action": action, "method": route.method, "href": href}
         refused = token_refusal(route, principal, pid, acting_for) or legal[action]
         if refused is None:
@@ -250,6 +259,13 @@ def _actions(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: A
             entry.update(allowed=False, why=refused[0], rule=refused[1])
         out.append(entry)
     return out
+
+
+def _refusals(routes: Mapping[str, Route], legal: Mapping[str, Any], principal: Any, pid: str, acting_for: Any) -> dict[str, Any]:
+    """Each of a participant's actions (in the routes' order) -> what refuses it now, or None."""
+    if principal is None or principal.role != PLAYER:  # the Keeper: the rules' word alone
+        return {action: legal[action] for action in routes if action in legal}
+    return {action: token_refusal(route, principal, pid, acting_for) or legal[action] for action, route in routes.items() if action in legal}
 
 
 def _turn(view: dict[str, Any], ended: bool) -> dict[str, Any]:

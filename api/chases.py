@@ -39,7 +39,7 @@ def result(
     what the command decided, an object named in the game's words (null when the new chase says
     it all; ``{"value": ...}`` for a single value its endpoint did not name); beside them only
     what a command creates (``participant_id``, ``obstacle_id``, ``request_id``,
-    ``keeper_token``). Headers: its version (ETag: the compact form has a tag of its own), its chain
+    ``keeper_token``). Headers: its version (ETag: each form of the answer has a tag of its own), its chain
     head, and for a 201 the ``Location`` of what was created."""
     stray = created.keys() - ANSWER_FIELDS
     if stray:  # the answer's schema would drop it unseen (a roll passed as ``roll=`` once was)

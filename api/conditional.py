@@ -1,13 +1,16 @@
 """Conditional requests and caching as HTTP says (RFC 9110 section 13, RFC 6585, RFC 9111).
 
-- ``If-Match`` on a command: the chase's ETag (its version) the client acted on, in either form
-  (the compact form's tag is the version's too: api/compact_actions.py). A stale one, or
+- ``If-Match`` on a command: the chase's ETag (its version) the client acted on, in any form
+  (``"12"``, the full actions' ``"12-full"``, a minimal answer's ``"12-minimal"``, or the
+  ``"12-compact"`` the default form had while it was asked for: api/compact_actions.py,
+  api/representation.py). A stale one, or
   one that is not a chase's ETag at all, is ``412 Precondition Failed`` (the command is not
   run); a command raced by another writer without ``If-Match`` stays ``409``.
 - ``428 Precondition Required`` where a command is only safe against the state the client saw:
   a rewind, which already names a version to go back to (``to_version``) and would otherwise
   throw away whatever another client recorded after the Keeper last looked.
-- ``If-None-Match`` on a GET that gives an ETag: a match is ``304 Not Modified``, no body.
+- ``If-None-Match`` on a GET that gives an ETag: a match is ``304 Not Modified``, no body (a tag
+  of another form of the same version is no match: the client does not hold this one).
 - ``Cache-Control``: a view at a past version (``?version=``) never changes (DESIGN.md section
   5: the log is append-only), so it is ``private, max-age=31536000, immutable``; rules data
   (``/rules/...``) is the same for everyone until the server is upgraded: ``public, max-age``
@@ -19,10 +22,12 @@ import re
 
 from flask import Flask, Response, request
 
-from api.compact_actions import ETAG_SUFFIX
+from api.compact_actions import FORMER_ETAG_SUFFIXES, FULL_ETAG_SUFFIX
+from api.representation import MINIMAL_ETAG_SUFFIX
 from application.runner import VersionConflict
 
-ETAG = re.compile(rf'"([0-9]{{1,18}})(?:{re.escape(ETAG_SUFFIX)})?"|([0-9]{{1,18}})')
+FORMS = "|".join(map(re.escape, (FULL_ETAG_SUFFIX, MINIMAL_ETAG_SUFFIX, *FORMER_ETAG_SUFFIXES)))
+ETAG = re.compile(rf'"([0-9]{{1,18}})(?:{FORMS})?"|([0-9]{{1,18}})')
 TIME_TRAVEL = "private, max-age=31536000, immutable"  # a year: RFC 9111 section 5.2.2.1's usual "never expires"
 RULES_MAX_AGE = 86_400  # a day: rules data changes only with a release
 RULES = f"public, max-age={RULES_MAX_AGE}"

@@ -97,7 +97,7 @@ def _success_headers(method: str, status: str, response: dict[str, Any]) -> dict
         # A dry run answers without them: required only where every answer has them.
         required = DRY_RUN not in refs
         headers.update({name: {"$ref": f"#/components/headers/{name}" + ("" if required else "Optional")} for name in CHASE_HEADERS})
-        if method == "get":  # Prefer: actions=compact is honoured on reads of the track view too
+        if method == "get":  # Prefer: actions=full (or compact) is honoured on reads of the track view too
             headers["Preference-Applied"] = {"$ref": "#/components/headers/Preference-Applied"}
     if any(RECORD_READS.match(ref) for ref in refs):
         headers["X-Chain-Head"] = {"$ref": "#/components/headers/X-Chain-Head"}

@@ -12,7 +12,7 @@ from flask import Flask, Response, request
 from flask_cors import CORS
 
 # Headers a page may send: the token, JSON bodies, conditional and retried commands, resumed
-# streams, the answer's form (Prefer: return=minimal, actions=compact), and its own request id.
+# streams, the answer's form (Prefer: return=minimal, actions=full), and its own request id.
 ALLOWED_HEADERS = [
     "Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID", "Prefer", "X-Request-ID",
 ]

@@ -28,8 +28,8 @@ RATE_HEADERS = {
     "X-Request-ID": {"description": "the request's id, as sent in X-Request-ID or made up; it is in the logs", "schema": {"type": "string"}},
 }
 CHASE_HEADERS = {
-    "ETag": {"description": "the chase's version, quoted (\"12\"; \"12-compact\" for the compact form, Prefer: actions=compact, a representation of "
-                     "its own): send it back as If-Match to make a command conditional", "required": True, "schema": {"type": "string", "pattern": '^"[0-9]+(-compact)?"$'}},
+    "ETag": {"description": "the chase's version, quoted (\"12\"; \"12-full\" for the full actions, Prefer: actions=full, and \"12-minimal\" for a minimal answer, "
+                     "representations of their own): send it back as If-Match to make a command conditional", "required": True, "schema": {"type": "string", "pattern": '^"[0-9]+(-full|-minimal|-compact)?"$'}},
     "X-Chase-Version": {"description": "the chase's version", "required": True, "schema": _INT},
     "X-Chain-Head": {"description": "hash of the chase's latest event: keep it, `chase verify --head` proves later that the log still holds it", "required": True, "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
 }
@@ -37,15 +37,15 @@ COMMAND_HEADERS = {
     "Idempotent-Replayed": {"description": "true when this is the kept answer to an earlier request with the same Idempotency-Key: its body and the headers "
                             "that describe it (Preference-Applied, Vary, ETag, ...) are the first answer's, whatever this request's Prefer",
                             "schema": {"type": "string", "enum": ["true"]}},
-    "Preference-Applied": {"description": "return=minimal when the request's Prefer: return=minimal was honoured; actions=compact when the track view's actions were said once (Prefer: actions=compact)",
-                           "schema": {"type": "string", "enum": ["return=minimal", "actions=compact"]}},
+    "Preference-Applied": {"description": "return=minimal when the request's Prefer: return=minimal was honoured; actions=full when the track view's actions were listed per participant (Prefer: actions=full); actions=compact when the default form was asked for by name",
+                           "schema": {"type": "string", "enum": ["return=minimal", "actions=full", "actions=compact"]}},
 }
 VALIDATOR = {"description": "the answer's entity tag (a chase's version, or a tag of the rules data's content): send it as If-None-Match to get 304 while it holds",
              "schema": {"type": "string"}}
 CACHING = {
     "Cache-Control": {"description": "a view at a past version (?version=) never changes: private, max-age=31536000, immutable; "
                       "rules data: public, max-age=86400; anything else a token reads: private, no-cache", "schema": {"type": "string"}},
-    "Vary": {"description": "Authorization on what a token reads (what it may see is its own); Prefer on the track view (Prefer: actions=compact)", "schema": {"type": "string"}},
+    "Vary": {"description": "Authorization on what a token reads (what it may see is its own); Prefer on the track view (Prefer: actions=full)", "schema": {"type": "string"}},
 }
 NOT_MODIFIED = {
     "description": "Not Modified: If-None-Match named the ETag this answer would have (api/conditional.py); no body",

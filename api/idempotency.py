@@ -22,7 +22,7 @@ from apispec import BasePlugin
 from flask import Flask, Response, current_app, g, request
 
 from api.chases import result
-from api.compact_actions import PREFERENCE as COMPACT
+from api.compact_actions import COMPACT
 from api.problems import problem
 from api.representation import DESCRIBED, MINIMAL, MINIMAL_CHASE
 from api.runtime import ledger

@@ -5,9 +5,12 @@ participants that is some 10 MB. A client that keeps its own copy (from the stre
 when it needs one) sends ``Prefer: return=minimal`` and gets the chase's envelope only: its id,
 system, phase, version, round, whose turn and chain head, beside what the command itself
 answers (the roll, the participant added, the outcome). The answer says
-``Preference-Applied: return=minimal``. Reads (GET) always answer in full. ``Prefer:
-actions=compact``, on a command or a read of the track view, says each of its actions once
-(api/compact_actions.py), under an ETag of its own (``etag``).
+``Preference-Applied: return=minimal``, under an ETag of its own (``etag``: ``"12-minimal"``, a
+representation other than the view's). Reads (GET) always answer with the whole view.
+
+The track view says each of its actions once (api/compact_actions.py); ``Prefer: actions=full``,
+on a command or a read of the track view, lists them per participant as clients written before
+that read them, under an ETag of its own (``"12-full"``).
 """
 from __future__ import annotations
 
@@ -19,15 +22,18 @@ import orjson
 from flask import Flask, Response, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 
-from api.compact_actions import ETAG_SUFFIX, PREFERENCE as COMPACT
+from api.compact_actions import COMPACT, FULL, FULL_ETAG_SUFFIX
 from api.joined import Joined
 
 MINIMAL = "return=minimal"
+MINIMAL_ETAG_SUFFIX = "-minimal"
 MINIMAL_CHASE = ("chase_id", "system", "phase", "version", "round", "whose_turn", "chain_head")
 
 
 PREFERS_MINIMAL = "chase_ledger.prefers_minimal"  # the answer, kept in the request's environ: asked 3 times a command
-COMPACT_ACTIONS = "chase_ledger.compact_actions"  # set when a track view's actions were shown: whether compact
+# Set when a track view's actions were shown: the form's Preference-Applied (FULL, COMPACT), or ""
+# for the default form, not asked for.
+ACTIONS_FORM = "chase_ledger.actions_form"
 # Set by a replayed answer (api/idempotency.py): it says its own Preference-Applied and Vary, the
 # first answer's, whatever this request prefers.
 DESCRIBED = "chase_ledger.described"
@@ -49,20 +55,28 @@ def prefers_minimal() -> bool:
     return found
 
 
-def prefers_compact_actions() -> bool:
-    """``Prefer: actions=compact`` (api/compact_actions.py); noted as applied (or not) for the
-    answer's Preference-Applied and Vary."""
+def prefers_full_actions() -> bool:
+    """``Prefer: actions=full`` (api/compact_actions.py): each participant's actions listed in
+    full. The form is noted (``actions=compact`` too, when asked for) for the answer's
+    Preference-Applied, Vary and ETag."""
     if not has_request_context():
         return False
-    found = request.environ[COMPACT_ACTIONS] = COMPACT in _preferences()
-    return found
+    # RFC 7240 section 2: of a preference sent more than once, the first is the one.
+    asked = next((token for token in _preferences() if token.startswith("actions=")), "")
+    form = request.environ[ACTIONS_FORM] = asked if asked in (FULL, COMPACT) else ""  # any other value: ignored
+    return form == FULL
 
 
 def etag(version: int) -> str:
-    """The answer's entity tag for the chase at ``version``: the compact form has its own
-    (api/compact_actions.py ETAG_SUFFIX). Asked once the view is presented, which notes its form."""
-    if has_request_context() and request.environ.get(COMPACT_ACTIONS):
-        return f'"{version}{ETAG_SUFFIX}"'
+    """The answer's entity tag for the chase at ``version``: each form of the answer its own
+    (RFC 9110 section 8.8.3: a strong tag names one representation). Asked once the view is
+    presented (which notes its form) or left out (minimal)."""
+    if has_request_context():
+        environ = request.environ
+        if environ.get(ACTIONS_FORM) == FULL:
+            return f'"{version}{FULL_ETAG_SUFFIX}"'
+        if ACTIONS_FORM not in environ and prefers_minimal():
+            return f'"{version}{MINIMAL_ETAG_SUFFIX}"'
     return f'"{version}"'
 
 
@@ -144,11 +158,12 @@ def install(app: Flask) -> None:
     def preference_applied(response: Response) -> Response:
         if DESCRIBED in request.environ:
             return response
-        compact = request.environ.get(COMPACT_ACTIONS)  # None: no track view's actions shown
-        if request.method == "GET" and compact is None:  # (never minimal: reads answer in full)
+        form = request.environ.get(ACTIONS_FORM)  # None: no track view's actions shown
+        if request.method == "GET" and form is None:  # (never minimal: reads answer with the view)
             return response
-        if response.status_code < 300 and (compact or prefers_minimal()):
-            response.headers["Preference-Applied"] = COMPACT if compact else MINIMAL
+        applied = form or (MINIMAL if form is None and prefers_minimal() else None)
+        if response.status_code < 300 and applied:
+            response.headers["Preference-Applied"] = applied
         headers = response.headers
         if "Vary" in headers:
             response.vary.add("Prefer")

@@ -88,7 +88,7 @@ class ChaseView(Schema):
     entropy = fields.String()
     rolls_made = fields.Integer()
     actions = fields.List(docs.Shown(docs.Action), metadata={"description": "the chase-level commands, each {action, method, href, allowed} and, when not allowed, why and rule (api/affordances.py); empty in a past version"})
-    action_templates = fields.Dict(keys=fields.String(), values=docs.Shown(docs.ActionTemplate), metadata={"description": "with Prefer: actions=compact: each participant-level command's method and href (a URI template), in the order of a participant's full actions"})
+    action_templates = fields.Dict(keys=fields.String(), values=docs.Shown(docs.ActionTemplate), metadata={"description": "each participant-level command's method and href (a URI template), in the order of a participant's full actions (not with Prefer: actions=full)"})
     actions_counted = fields.Integer(metadata={"description": "actions that count (not undone)"})
     turn = docs.Shown(docs.Turn, metadata={"description": "{round, participant_id (whose turn now), next_participant_id, ended_by_last_command}"})
     can_redo = fields.Boolean()

@@ -33,14 +33,14 @@ class Action(Schema):
 
 
 class ActionTemplate(Schema):
-    """Where a participant-level command is sent, with ``Prefer: actions=compact`` (api/compact_actions.py)."""
+    """Where a participant-level command is sent (api/compact_actions.py; not with ``Prefer: actions=full``)."""
 
     method = fields.String(required=True, metadata={"enum": ["GET", "POST", "PUT", "PATCH", "DELETE"]})
     href = fields.String(required=True, metadata={"description": "a URI template (RFC 6570): {participant_id} is the participant's id"})
 
 
 class RefusedActions(Schema):
-    """Commands refused for one reason, with ``Prefer: actions=compact`` (api/compact_actions.py)."""
+    """Commands refused for one reason (api/compact_actions.py; not with ``Prefer: actions=full``)."""
 
     actions = fields.List(fields.String(), required=True, metadata={"description": "the commands refused, in the game's words"})
     why = fields.String(required=True, metadata={"description": "why, in the rules' words"})
@@ -48,10 +48,10 @@ class RefusedActions(Schema):
 
 
 def compact_actions() -> tuple[fields.Field, fields.Field]:
-    """A participant's ``allowed_actions`` and ``refused_actions``: with ``Prefer: actions=compact``, in place of ``actions``."""
+    """A participant's ``allowed_actions`` and ``refused_actions`` (with ``Prefer: actions=full``, ``actions`` in their place)."""
     return (
-        fields.List(fields.String(), metadata={"description": "with Prefer: actions=compact (in place of actions): the commands the token may send now"}),
-        fields.List(Shown(RefusedActions), metadata={"description": "with Prefer: actions=compact (in place of actions): each refusal once, with the commands it refuses"}),
+        fields.List(fields.String(), metadata={"description": "the commands the token may send now (with Prefer: actions=full, actions in its place)"}),
+        fields.List(Shown(RefusedActions), metadata={"description": "each refusal once, with the commands it refuses (with Prefer: actions=full, actions in its place)"}),
     )
 
 

@@ -16,9 +16,10 @@ embedded default on a SQLite file): one with 10 participants, one with 1,000. On
   restores a state of 1,000 participants and is far slower than the commands measured;
 * rolling a die (``POST .../dice-rolls`` ``1D6``);
 
-each answered in full (the default), with ``Prefer: return=minimal`` and with ``Prefer:
-actions=compact`` (api/compact_actions.py); and reading the track view (``GET .../track``, in
-full and compact) after a roll, as a client that sent the roll with ``return=minimal`` would.
+each answered in the default form (the track view, each action said once: api/compact_actions.py),
+with ``Prefer: return=minimal`` and with ``Prefer: actions=full`` (each participant's actions
+listed, for clients written before); and reading the track view (``GET .../track``, default and
+full) after a roll, as a client that sent the roll with ``return=minimal`` would.
 It prints the answers' sizes. The target (issue 12): at 1,000 participants each command answers
 in under 2x its time at 10 (the floor: the same command and answer at 10 participants, measured
 in the same run), and the answer stays small.
@@ -36,8 +37,9 @@ uses (infrastructure/cli.py: uvicorn workers, ``--workers`` x ``--threads``, 2 x
 the README), on a SQLite file; the client (Python's http.client, one keep-alive connection per
 chase, as a front-end keeps one) times from sending the request to having read the whole answer
 (what the server wrote through the socket, the client's read of it). Its CPU column is the CPU
-time of every thread of the server's workers meanwhile (/proc schedstat, in nanoseconds). The full answer's commands follow the same commands answered minimally, so
-a full answer also pays for looking at what those changed (as a client that mixes them would).
+time of every thread of the server's workers meanwhile (/proc schedstat, in nanoseconds). The
+default and full answers' commands follow commands answered in other forms, so each also pays
+for looking at what those changed (as a client that mixes them would).
 """
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ from infrastructure.bootstrap import build_ledger  # noqa: E402
 
 SIZES = (10, 1_000)
 MINIMAL = {"Prefer": "return=minimal"}
-ANSWERS = {"full": None, "minimal": MINIMAL, "compact": {"Prefer": "actions=compact"}}
+ANSWERS = {"default": None, "minimal": MINIMAL, "full": {"Prefer": "actions=full"}}
 
 
 def pursuer(n: int) -> dict[str, Any]:
@@ -170,7 +172,7 @@ def measure(clients: dict[int, Any], repeat: int) -> None:
     chases = {size: Chase(clients[size], size) for size in SIZES}
     print(f"built chases of {', '.join(map(str, SIZES))} participants in {time.perf_counter() - started:.1f} s; load average {os.getloadavg()[0]:.2f}")
     rows = [(command, answer, size) for command in ("add a participant", "roll 1D6") for answer in ANSWERS for size in SIZES]
-    rows += [("GET track", answer, size) for answer in ("full", "compact") for size in SIZES]
+    rows += [("GET track", answer, size) for answer in ("default", "full") for size in SIZES]
     samples: dict[tuple[str, str, int], list[tuple[float, float, int]]] = {row: [] for row in rows}
     for _ in range(repeat):
         for command, answer, size in rows:  # interleaved: outside load hits every row alike

@@ -5,6 +5,9 @@ the same reason (the problem's detail is the ``why``, its rule the ``rule``) and
 
 The record's own commands (undo, rewind, redo, the seed, tokens, the end) are left out of the
 sweep (they are what puts each try back): the tests check them by name.
+
+The view says each participant's actions once (api/compact_actions.py); ``expanded`` rebuilds
+the list a client written before that reads (``Prefer: actions=full``), as a client would.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ def sweep(table: Any, bodies: dict[str, Body]) -> dict[str, int]:
     view = _track(table)
     tried = {"allowed": 0, "refused": 0}
     entries = [(None, a) for a in view["actions"] if a["action"] not in RECORD]
-    entries += [(p, a) for p in view["participants"].values() for a in p["actions"]]
+    entries += [(p, a) for pid, p in view["participants"].items() for a in expanded(view, pid)]
     for p, action in entries:
         body = bodies[action["action"]](view, p)  # a KeyError: an action this test has no body for
         if body is None:
@@ -51,8 +54,23 @@ def _track(table: Any) -> dict[str, Any]:
     return answer.get_json()["chase"]
 
 
+def expanded(chase: dict[str, Any], pid: str) -> list[dict[str, Any]]:
+    """A participant's actions listed in full (``Prefer: actions=full``), as a client rebuilds
+    them from the view's ``action_templates``, ``allowed_actions`` and ``refused_actions``."""
+    p = chase["participants"][pid]
+    refusals = {name: group for group in p["refused_actions"] for name in group["actions"]}
+    out = []
+    for action, where in chase["action_templates"].items():  # the full list's order
+        entry = {"action": action, "method": where["method"], "href": where["href"].replace("{participant_id}", pid)}
+        if action in p["allowed_actions"]:
+            out.append({**entry, "allowed": True})
+        elif action in refusals:
+            out.append({**entry, "allowed": False, "why": refusals[action]["why"], "rule": refusals[action]["rule"]})
+    return out
+
+
 def actions_of(view: dict[str, Any], participant_id: str | None = None) -> dict[str, dict[str, Any]]:
-    listed = view["actions"] if participant_id is None else view["participants"][participant_id]["actions"]
+    listed = view["actions"] if participant_id is None else expanded(view, participant_id)
     return {a["action"]: a for a in listed}
 
 

@@ -40,6 +40,9 @@ def without(view: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]:
     return {k: v for k, v in live_parts_out(view).items() if k not in fields}
 
 
+SAID_NOW = ("actions", "allowed_actions", "refused_actions")  # what a participant may do now, in either form (api/compact_actions.py)
+
+
 def live_parts_out(view: dict[str, Any]) -> dict[str, Any]:
     """The view without what is said of the chase as it is now (api/affordances.py): the actions
     (a past version offers none, and undo, redo and the like move with the record) and whether
@@ -48,7 +51,7 @@ def live_parts_out(view: dict[str, Any]) -> dict[str, Any]:
     if "turn" in out:
         out["turn"] = {k: v for k, v in out["turn"].items() if k != "ended_by_last_command"}
     if isinstance(out.get("participants"), dict):
-        out["participants"] = {pid: {k: v for k, v in p.items() if k != "actions"} for pid, p in out["participants"].items()}
+        out["participants"] = {pid: {k: v for k, v in p.items() if k not in SAID_NOW} for pid, p in out["participants"].items()}
     return out
 
 
@@ -56,11 +59,11 @@ def as_stored(view: dict[str, Any]) -> dict[str, Any]:
     """The view as the projection stored it, before the API added what it says to a client
     (api/affordances.py): no turn, actions or distances; the count of actions and the id of the
     obstacle ahead under their stored names."""
-    out = {k: v for k, v in view.items() if k not in ("turn", "actions_counted")}
+    out = {k: v for k, v in view.items() if k not in ("turn", "actions_counted", "action_templates")}
     out["actions"] = view["actions_counted"]
     participants = {}
     for pid, p in view["participants"].items():
-        kept = {k: v for k, v in p.items() if k not in ("actions", "distances", "obstacle_ahead_id")}
+        kept = {k: v for k, v in p.items() if k not in (*SAID_NOW, "distances", "obstacle_ahead_id")}
         if "obstacle_ahead_id" in p:
             kept["obstacle_ahead"] = p["obstacle_ahead_id"]
         participants[pid] = kept

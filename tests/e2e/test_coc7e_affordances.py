@@ -181,7 +181,7 @@ def test_a_past_version_is_read_only_and_a_minimal_answer_carries_none_of_it(kee
 
     # Time travel to the cut: the view as it was, distances and turn included, but no actions.
     past = keeper.ok(keeper.http.get(f"/chases/{keeper.chase_id}/track", query_string={"version": cut["version"]}))["chase"]
-    assert past["actions"] == [] and all(p["actions"] == [] for p in past["participants"].values())
+    assert past["actions"] == [] and all(p["allowed_actions"] == p["refused_actions"] == [] for p in past["participants"].values())
     assert past["turn"]["participant_id"] == keeper.ids["Harvey"]
     assert past["participants"][keeper.ids["Harvey"]]["distances"] == [{"to": keeper.ids["Farmer"], "locations": 2}]
 

@@ -3,7 +3,8 @@
 
 Measured before: a roll sent with ``Prefer: actions=compact`` and retried came back without its
 ``Preference-Applied: actions=compact``; a full answer retried with ``Prefer: return=minimal``
-came back saying ``Preference-Applied: return=minimal`` over the whole track view.
+came back saying ``Preference-Applied: return=minimal`` over the whole track view. (The form
+then asked for with ``actions=compact`` is the default now; ``actions=full`` asks for the other.)
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from tests.e2e.test_idempotency import ROLL, running
 
 KEY = "roll-preferred-1"
-COMPACT, MINIMAL = "actions=compact", "return=minimal"
+COMPACT, FULL, MINIMAL = "actions=compact", "actions=full", "return=minimal"
 DESCRIBING = ("Content-Type", "ETag", "X-Chase-Version", "X-Chain-Head", "Preference-Applied", "Vary")
 KEPT_BY_VERSION_1 = ("Content-Type", "Location", "ETag", "X-Chase-Version", "X-Chain-Head")
 
@@ -32,20 +33,20 @@ def rolled(keeper: Any) -> int:
     return [r["roll"]["purpose"] for r in keeper.rolls()].count(ROLL["purpose"])
 
 
-def test_a_compact_answer_is_replayed_with_the_headers_that_describe_it(keeper):
+def test_a_full_answer_is_replayed_with_the_headers_that_describe_it(keeper):
     running(keeper)
 
-    # The Keeper's roll, asking for compact actions, is sent and sent again.
-    first, again = roll(keeper, COMPACT), roll(keeper, COMPACT)
+    # The Keeper's roll, asking for the full actions, is sent and sent again.
+    first, again = roll(keeper, FULL), roll(keeper, FULL)
 
     # The retry is the first answer: the same bytes, saying the same form, tag and variance.
-    assert first.headers["Preference-Applied"] == COMPACT and "Prefer" in first.headers["Vary"]
-    assert first.headers["ETag"].endswith('-compact"')
+    assert first.headers["Preference-Applied"] == FULL and "Prefer" in first.headers["Vary"]
+    assert first.headers["ETag"].endswith('-full"')
     assert again.get_data() == first.get_data() and described(again) == described(first)
     assert again.headers["Idempotent-Replayed"] == "true" and rolled(keeper) == 1
 
 
-@pytest.mark.parametrize("first_prefers, retry_prefers", [(COMPACT, None), (MINIMAL, COMPACT), (None, MINIMAL), (COMPACT, MINIMAL)])
+@pytest.mark.parametrize("first_prefers, retry_prefers", [(FULL, None), (MINIMAL, FULL), (None, MINIMAL), (COMPACT, MINIMAL), (None, FULL)])
 def test_a_retry_preferring_another_form_gets_the_first_answer_saying_its_form(keeper, first_prefers, retry_prefers):
     running(keeper)
 
@@ -54,15 +55,17 @@ def test_a_retry_preferring_another_form_gets_the_first_answer_saying_its_form(k
     again = roll(keeper, retry_prefers)
 
     # Not refused: the roll's outcome comes back, recorded once, in the form first asked for,
-    # and its Preference-Applied (or none: the full form) tells the client which form that is.
+    # and its Preference-Applied (or none: the default form) tells the client which form that is.
     assert again.status_code == first.status_code == 200 and rolled(keeper) == 1
     assert again.get_data() == first.get_data() and again.headers["Idempotent-Replayed"] == "true"
     assert again.headers.get("Preference-Applied") == first_prefers
     assert described(again) == described(first)
 
 
-@pytest.mark.parametrize("first_prefers", [COMPACT, MINIMAL, None])
-def test_an_answer_kept_by_the_earlier_version_still_replays_saying_its_form(keeper, ledger, monkeypatch, first_prefers):
+# The forms version 1 kept: the compact form (asked for by name then), the minimal, and the full
+# form, then the default (what actions=full answers now; its answers said no form).
+@pytest.mark.parametrize("first_prefers, said", [(COMPACT, COMPACT), (MINIMAL, MINIMAL), (FULL, None)])
+def test_an_answer_kept_by_the_earlier_version_still_replays_saying_its_form(keeper, ledger, monkeypatch, first_prefers, said):
     running(keeper)
     # The first roll's answer is kept as version 1 kept it: no Preference-Applied, no Vary, no version.
     keep = ledger.retries.keys.answer
@@ -75,7 +78,7 @@ def test_an_answer_kept_by_the_earlier_version_still_replays_saying_its_form(kee
     first = roll(keeper, first_prefers)
     monkeypatch.undo()
 
-    # After the upgrade the retry still gets that answer, saying its form as the first did.
+    # After the upgrade the retry still gets that answer, saying its form as answers did then.
     again = roll(keeper, None)
     assert again.get_data() == first.get_data() and again.headers["Idempotent-Replayed"] == "true"
-    assert described(again) == described(first) and rolled(keeper) == 1
+    assert described(again) == {**described(first), "Preference-Applied": said} and rolled(keeper) == 1

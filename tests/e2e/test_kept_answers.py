@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from tests.e2e.affordance_checks import expanded
 from tests.e2e.test_bad_input import FARMER, HARVEY
 
 
@@ -19,10 +20,10 @@ def test_an_answer_written_out_indented_shows_every_participant_as_a_compact_one
     client.application.json.compact = False
     response = keeper.http.get(f"/chases/{keeper.chase_id}/track")
 
-    # Then the answer is indented and says the same, every participant with their actions in full
+    # Then the answer is indented and says the same, every participant with what they may do
     assert b'\n  "chase": {' in response.data
     assert json.loads(response.data) == compact
-    assert all(p["actions"] for p in compact["chase"]["participants"].values())
+    assert all(p["allowed_actions"] and p["refused_actions"] for p in compact["chase"]["participants"].values())
 
 
 def test_a_participant_who_changed_is_shown_as_they_now_are(keeper):
@@ -37,11 +38,11 @@ def test_a_participant_who_changed_is_shown_as_they_now_are(keeper):
 
     # Then the answer shows his new speed and that he may not roll again, while the farmer still may
     shown = answer["chase"]["participants"][harvey]
-    speed_roll = next(a for a in shown["actions"] if a["action"] == "speed_roll")
     assert before["speed_mov"] is None and shown["speed_mov"] is not None
-    assert next(a for a in before["actions"] if a["action"] == "speed_roll")["allowed"] and not speed_roll["allowed"]
+    assert "speed_roll" in before["allowed_actions"] and "speed_roll" not in shown["allowed_actions"]
+    assert any("speed_roll" in refused["actions"] for refused in shown["refused_actions"])
     farmer = next(p for pid, p in answer["chase"]["participants"].items() if pid != harvey)
-    assert next(a for a in farmer["actions"] if a["action"] == "speed_roll")["allowed"]
+    assert "speed_roll" in farmer["allowed_actions"]
 
 
 def test_a_big_chases_answers_are_those_worked_out_afresh_after_every_command(keeper, ledger):
@@ -81,6 +82,10 @@ def test_a_big_chases_answers_are_those_worked_out_afresh_after_every_command(ke
     assert len(quarry["distances"]) == 139
     moved = answered(keeper.post(f"/participants/{shown['whose_turn']}/move", {"locations": 1}))
     assert moved["participants"][keeper.ids["Quarry"]]["distances"] != quarry["distances"]
+    # ... and the full form, kept apart, says of each participant what the default says.
+    full = keeper.http.get(f"{url}/track", headers={"Prefer": "actions=full"}).get_json()["chase"]
+    assert list(full["participants"]) == list(moved["participants"])
+    assert all(expanded(moved, pid) == p["actions"] for pid, p in full["participants"].items())
 
 
 def test_a_big_chases_full_answer_after_answers_without_the_view_is_the_one_worked_out_afresh(keeper, ledger):
@@ -113,7 +118,7 @@ def test_a_big_chases_full_answer_after_answers_without_the_view_is_the_one_work
     keeper.ok(keeper.post(f"/participants/{keeper.ids['Pursuer 70']}/speed-roll", {"table_dice": [10, 5]}, headers=minimal))
     read = keeper.ok(keeper.http.get(f"{url}/track"))["chase"]
     assert [p["name"] for p in read["participants"].values()][-2:] == ["Latecomer", "Straggler"]
-    assert not next(a for a in read["participants"][keeper.ids["Pursuer 70"]]["actions"] if a["action"] == "speed_roll")["allowed"]
+    assert "speed_roll" not in read["participants"][keeper.ids["Pursuer 70"]]["allowed_actions"]
     same(read)
     same(keeper.ok(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [3]}))["chase"])
 

@@ -17,6 +17,7 @@ from application.systems.d6.permissions import PARTICIPANT as D6
 from application.systems.savage_worlds.permissions import PARTICIPANT as SAVAGE
 from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from tests.conftest import BearerClient
+from tests.e2e.affordance_checks import expanded
 from tests.e2e.coc7e_table import FARMER, HARVEY
 
 GUN = "12-gauge Shotgun (2B)"
@@ -121,7 +122,10 @@ def verdicts(client: Any, ledger: Any, system: str) -> dict[tuple[str, str], tup
     for kind, token in tokens.items():
         asker = BearerClient(client, token)
         view = asker.get(f"/chases/{chase_id}/track").get_json()["chase"]
-        for action in view["participants"][me]["actions"]:
+        # What the view says each action once (the default) is what it lists in full.
+        listed = expanded(view, me)
+        assert listed == asker.get(f"/chases/{chase_id}/track", headers={"Prefer": "actions=full"}).get_json()["chase"]["participants"][me]["actions"]
+        for action in listed:
             # The tokens' refusal is said before the rules' (api/affordances.py): it is what this reads.
             refused = not action["allowed"] and action["rule"] == TOKENS
             before = keeper.get(f"/chases/{chase_id}/track").get_json()["chase"]["version"]
@@ -161,7 +165,7 @@ def test_the_view_refuses_a_token_exactly_what_the_command_refuses_it(client, le
 def offered(client: Any, system: str) -> set[str]:
     """The actions the Keeper's view lists for participant A of the chase the test above makes."""
     keeper, chase_id, (me, *_) = CHASES[system][0](client)
-    return {a["action"] for a in keeper.get(f"/chases/{chase_id}/track").get_json()["chase"]["participants"][me]["actions"]}
+    return {a["action"] for a in expanded(keeper.get(f"/chases/{chase_id}/track").get_json()["chase"], me)}
 
 
 def test_the_test_above_tries_every_participant_level_action_of_every_table(client):

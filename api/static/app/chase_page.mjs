@@ -2,6 +2,7 @@
 // "player", acting only for their own participants). Both follow the chase over SSE and draw
 // the track, the vehicles, the roll log, the rewind slider and the verification panel; only the
 // Keeper's page has set-up, record and link controls (the API refuses them to a player anyway).
+import { participantActions } from "./actions.mjs";
 import { alertProblem, fill, h, say, section } from "./dom.mjs";
 import { actionButtons, actionForm } from "./forms.mjs";
 import { follow } from "./live.mjs";
@@ -62,8 +63,9 @@ export async function chasePage(main, api, chaseId, role, mine = []) {
     const turnOf = chase.turn ? chase.turn.participant_id : chase.whose_turn;
     for (const p of Object.values(chase.participants || {})) {
       if (!keeper && !mine.includes(p.id)) continue;
-      if (!Array.isArray(p.actions)) continue;
-      const offered = keeper ? p.actions : p.actions.filter((a) => a.allowed);
+      if (!Array.isArray(p.allowed_actions)) continue;
+      const actions = participantActions(chase, p);
+      const offered = keeper ? actions : actions.filter((a) => a.allowed);
       groups.push(h("div", { class: p.id === turnOf ? "group now" : "group", dataset: { participant: p.id } },
         h("h3", {}, p.name, p.id === turnOf ? " (their turn)" : ""), actionButtons(offered, p.name, (a) => pick(a, p.name))));
     }

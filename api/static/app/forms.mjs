@@ -1,6 +1,6 @@
 // Forms for the actions the API offers. Which actions show, and whether they are allowed, come
-// from the view (`actions` of the chase and of each participant: name, method, href, allowed,
-// and why not with the rule it cites); this table says only which inputs each one takes, with
+// from the view (`actions` of the chase, and each participant's as actions.mjs lists them: name,
+// method, href, allowed, and why not with the rule it cites); this table says only which inputs each one takes, with
 // the API's own defaults, so the Keeper can type the faces of table dice or leave them empty for
 // the server's dice. Anything the table does not name goes in the form's "More fields (JSON)".
 import { alertProblem, field, h, percent } from "./dom.mjs";

@@ -96,7 +96,7 @@ class Coc7eParticipant(Schema):
     obstacle_ahead = Shown(Obstacle, allow_none=True, metadata={"description": "the hazard or standing barrier ahead, in full"})
     obstacle_ahead_id = fields.String(allow_none=True)
     mishap = Shown(Mishap, allow_none=True)
-    actions = fields.List(Shown(Action), metadata={"description": "what the token that asked may do for this participant now"})
+    actions = fields.List(Shown(Action), metadata={"description": "with Prefer: actions=full (in place of allowed_actions and refused_actions): what the token that asked may do for this participant now"})
     allowed_actions, refused_actions = compact_actions()
     distances = fields.List(Shown(Distance), metadata={"description": "to each rival in the chase"})
 

@@ -51,7 +51,7 @@ class D6Participant(Schema):
     caught_by = fields.String(allow_none=True)
     finished_round = fields.Integer(allow_none=True)
     may_move = fields.Dict(keys=fields.String(), values=Shown(MayMove), metadata={"description": "movement type: what it allows now"})
-    actions = fields.List(Shown(Action))
+    actions = fields.List(Shown(Action), metadata={"description": "with Prefer: actions=full (in place of allowed_actions and refused_actions)"})
     allowed_actions, refused_actions = compact_actions()
     distances = fields.List(Shown(Distance))
     obstacle_ahead = fields.Raw(allow_none=True, metadata={"description": "no obstacles in D6 chases: null"})

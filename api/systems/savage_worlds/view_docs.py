@@ -66,7 +66,7 @@ class SavageParticipant(Schema):
     barred = fields.String(allow_none=True, metadata={"description": "swd: why it may not act this round"})
     cards_earned = fields.Integer(allow_none=True, metadata={"description": "swd: Action cards the maneuver roll earned"})
     cooperative_bonus = fields.Integer(metadata={"description": "swd: passengers' cooperative bonus"})
-    actions = fields.List(Shown(Action))
+    actions = fields.List(Shown(Action), metadata={"description": "with Prefer: actions=full (in place of allowed_actions and refused_actions)"})
     allowed_actions, refused_actions = compact_actions()
     distances = fields.List(Shown(Distance))
     obstacle_ahead = fields.Raw(allow_none=True, metadata={"description": "no obstacles in Savage Worlds chases: null"})
