@@ -128,12 +128,15 @@ def hash_event(event: Any, encoding: str) -> str:
     (``jsonable``) and looked through a second time (domain/jcs.py ``canonicalize``)."""
     state = vars(event)
     if AS_RECORDED not in state:
+        data = state.copy()  # (copied in C, the envelope taken out after: the data's order is not hashed)
+        for name in ENVELOPE:
+            data.pop(name, None)
         record = {
             "chase_id": str(event.originator_id),
             "version": event.originator_version,
             "type": type(event).TOPIC,
             "recorded_at": isoformat(event.timestamp),
-            "data": {k: v for k, v in state.items() if k not in ENVELOPE},
+            "data": data,
         }
         if plain_json(record):
             try:
