@@ -29,6 +29,7 @@ from uuid import UUID
 from application.ports import ChaseViews
 from application.projections import Renderers
 from application.views import TRANSIENT, CATCH_UP_TRIES, ViewsUnavailable, chase_update, fold, project_chase
+from domain.json_encoding import id_text
 
 log = logging.getLogger(__name__)
 WRITE_TRIES = 3  # a view write that meets a deadlock or a busy database is tried again
@@ -102,7 +103,7 @@ class ChaseReadSide:
             doc = self.renderers.all(chase)
         except Exception:  # noqa: BLE001 - the events are recorded all the same; after_save sets the chase aside
             return None
-        return ViewWrite(self.views, chase_update(str(chase.id), events[0].originator_version - 1, chase, events, doc, self.renderers.facts))
+        return ViewWrite(self.views, chase_update(id_text(chase.id), events[0].originator_version - 1, chase, events, doc, self.renderers.facts))
 
     def after_save(self, chase: Any, recordings: list[Any], along: ViewWrite | None = None) -> dict[str, dict[str, Any]]:
         """The chase's views by name after its events were saved: as written with them

@@ -34,7 +34,7 @@ from typing import Any, Callable
 from uuid import UUID
 
 from domain.jcs import canonicalize, plain_json, sorted_compact
-from domain.json_encoding import isoformat
+from domain.json_encoding import id_text, isoformat
 
 GENESIS = "0" * 64  # the "previous hash" of a chase's first event
 SORTED_JSON = "sorted-json"  # the encoding of chains begun before JCS: their Created names none
@@ -132,7 +132,7 @@ def hash_event(event: Any, encoding: str) -> str:
         for name in ENVELOPE:
             data.pop(name, None)
         record = {
-            "chase_id": str(event.originator_id),
+            "chase_id": id_text(event.originator_id),
             "version": event.originator_version,
             "type": type(event).TOPIC,
             "recorded_at": isoformat(event.timestamp),
