@@ -69,14 +69,16 @@ class ChaseCache:
         """Keep the chase as it is now (just saved, or up to date and unchanged), unless a newer
         version is kept already; the next command waiting for it goes. The caller must not
         change it afterwards."""
+        chase_id = chase.id
         with self._lock:
-            kept = self._kept.get(chase.id)
+            kept = self._kept.get(chase_id)
             if self.size > 0 and not chase.pending_events and (kept is None or kept.version < chase.version):
-                self._kept[chase.id] = chase
-                self._kept.move_to_end(chase.id)
+                self._kept[chase_id] = chase
+                if kept is not None:  # (a chase not kept goes in last already)
+                    self._kept.move_to_end(chase_id)
                 while len(self._kept) > self.size:
                     self._kept.popitem(last=False)
-            back = self._lent.pop(chase.id, None)
+            back = self._lent.pop(chase_id, None)
         if back is not None:
             back.set()
 

@@ -37,6 +37,7 @@ from application.retries import TTL, Retries
 from application.runner import ChaseNotFound, CommandRunner
 from application.views import project_chase
 from domain.errors import InvalidInput
+from domain.json_encoding import id_text
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +158,7 @@ class ChaseLedger(Application):
         versions: dict[str, int] = {}
         for recording in recordings:
             event = recording.domain_event
-            chase_id = str(event.originator_id)
+            chase_id = id_text(event.originator_id)
             versions[chase_id] = max(versions.get(chase_id, 0), event.originator_version)
         for chase_id, version in versions.items():
             if self.live is not None:

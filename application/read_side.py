@@ -29,6 +29,7 @@ from uuid import UUID
 from application.ports import ChaseViews
 from application.projections import Renderers
 from application.views import TRANSIENT, CATCH_UP_TRIES, ViewsUnavailable, chase_update, fold, project_chase
+from domain.json_encoding import id_text
 
 log = logging.getLogger(__name__)
 WRITE_TRIES = 3  # a view write that meets a deadlock or a busy database is tried again
@@ -102,12 +103,11 @@ class ChaseReadSide:
             doc = self.renderers.all(chase)
         except Exception:  # noqa: BLE001 - the events are recorded all the same; after_save sets the chase aside
             return None
-        return ViewWrite(self.views, chase_update(str(chase.id), events[0].originator_version - 1, chase, events, doc, self.renderers.facts))
+        return ViewWrite(self.views, chase_update(id_text(chase.id), events[0].originator_version - 1, chase, events, doc, self.renderers.facts))
 
     def after_save(self, chase: Any, recordings: list[Any], along: ViewWrite | None = None) -> dict[str, dict[str, Any]]:
         """The chase's views by name after its events were saved: as written with them
         (``along``), or rendered from the aggregate just saved and written now."""
-        chase_id = str(chase.id)
         mine = [r for r in recordings if r.domain_event.originator_id == chase.id]
         self._remember(chase.id, [r.domain_event for r in mine])
         first = mine[0].domain_event.originator_version if mine else chase.version
@@ -116,12 +116,13 @@ class ChaseReadSide:
         # it again and record it twice. Views that cannot be written set the chase aside, so
         # reads render from its events (read-your-writes) and the projector retries it.
         if along is not None and along.error is not None:  # the store refused the rows: events recorded alone
-            self._set_aside(chase_id, first, notification_id, along.error)
+            self._set_aside(str(chase.id), first, notification_id, along.error)
             return along.doc
         if along is not None and along.written is not None:
             if not along.written:  # the views were not where the last command left them
                 self._catch_up(chase, along.doc)
             return along.doc
+        chase_id = str(chase.id)
         try:
             doc = self.renderers.all(chase)
         except Exception as e:  # noqa: BLE001 - a renderer's defect must not stop the other chases

@@ -34,7 +34,7 @@ from typing import Any, Callable
 from uuid import UUID
 
 from domain.jcs import canonicalize, plain_json, sorted_compact
-from domain.json_encoding import isoformat
+from domain.json_encoding import id_text, isoformat
 
 GENESIS = "0" * 64  # the "previous hash" of a chase's first event
 SORTED_JSON = "sorted-json"  # the encoding of chains begun before JCS: their Created names none
@@ -128,12 +128,15 @@ def hash_event(event: Any, encoding: str) -> str:
     (``jsonable``) and looked through a second time (domain/jcs.py ``canonicalize``)."""
     state = vars(event)
     if AS_RECORDED not in state:
+        data = state.copy()  # (copied in C, the envelope taken out after: the data's order is not hashed)
+        for name in ENVELOPE:
+            data.pop(name, None)
         record = {
-            "chase_id": str(event.originator_id),
+            "chase_id": id_text(event.originator_id),
             "version": event.originator_version,
             "type": type(event).TOPIC,
             "recorded_at": isoformat(event.timestamp),
-            "data": {k: v for k, v in state.items() if k not in ENVELOPE},
+            "data": data,
         }
         if plain_json(record):
             try:

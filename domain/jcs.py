@@ -66,23 +66,35 @@ def plain_json(value: Any) -> bool:
     hashes such a record without its JSON form made first): exact types only (a subclass's text
     may differ, and ``jsonable`` passes it on as it is), no float, no integer beyond what a double
     holds (RFC 8785 3.2.2.3), no member name beyond the BMP (there, and only there, code point
-    order and RFC 8785 3.2.3's UTF-16 order agree)."""
+    order and RFC 8785 3.2.3's UTF-16 order agree).
+
+    Asked of every event a command records: its containers are looked through in one loop, not
+    a call for each member (most members are strings and small ints)."""
     kind = type(value)
-    if kind is str or kind is bool or value is None:  # (by exact type first: asked of every value hashed)
+    if kind is str or kind is bool or value is None:
         return True
     if kind is int:
         return -INTEGER_MAX <= value <= INTEGER_MAX
-    if kind is dict:
-        for k, v in value.items():
-            if type(k) is not str or not _ordered_as_utf16(k) or not plain_json(v):
-                return False
-        return True
-    if kind is list:
-        for v in value:
-            if not plain_json(v):
-                return False
-        return True
-    return False
+    if kind is not dict and kind is not list:
+        return False
+    containers = [value]
+    for container in containers:  # (grows as nested containers are found)
+        if type(container) is dict:
+            for name in container:
+                if type(name) is not str or not (name.isascii() or max(name) <= "\uffff"):  # (_ordered_as_utf16, inline)
+                    return False
+            members = container.values()
+        else:
+            members = container
+        for member in members:
+            kind = type(member)
+            if kind is str or kind is int and -INTEGER_MAX <= member <= INTEGER_MAX or kind is bool or member is None:
+                continue
+            if kind is dict or kind is list:
+                containers.append(member)
+                continue
+            return False
+    return True
 
 
 def _ordered_as_utf16(name: str) -> bool:

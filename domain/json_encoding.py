@@ -1,6 +1,6 @@
 """A JSON encoder's ``encode`` with its C encoder made once, for the encoders every command uses
 (the hash chain's sorted JSON, domain/jcs.py; the dice derivation's, domain/dice/derivation.py;
-the events' transcoder, infrastructure/transcodings.py); and a datetime's ISO text, kept.
+the events' transcoder, infrastructure/transcodings.py); and a datetime's ISO text and a chase id's text, kept.
 
 ``json.JSONEncoder.encode`` makes a new C encoder (and a closure or two) on every call: a third
 of the time it takes on an event's record. Made once here with the same arguments that
@@ -16,6 +16,7 @@ import json
 from datetime import datetime
 from json.encoder import c_make_encoder, encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any, Callable
+from uuid import UUID
 
 
 def encoder_made_once(e: json.JSONEncoder) -> Callable[[Any], str]:
@@ -46,4 +47,23 @@ def isoformat(moment: datetime) -> str:
     if len(_iso) >= _ISO_KEPT:
         _iso.clear()  # (cheaper than keeping an order: a command asks of one or two datetimes)
     _iso[id(moment)] = (moment, text)
+    return text
+
+
+_ids: dict[int, tuple[UUID, str]] = {}
+
+
+def id_text(value: UUID) -> str:
+    """``str(value)``, kept for the last few UUIDs asked of, as ``isoformat`` keeps its texts: a
+    command writes its chase's id as text eight or nine times (the event's hash, the views, the
+    roll history row, the analytics fact, the live feed), each some 7,000 instructions of
+    formatting in Python; the chase kept between commands (application/chase_cache.py) keeps the
+    very UUID its events carry. Kept by identity, held with its text."""
+    kept = _ids.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    text = str(value)
+    if len(_ids) >= _ISO_KEPT:
+        _ids.clear()
+    _ids[id(value)] = (value, text)
     return text

@@ -16,7 +16,7 @@ REMEMBERED_SEEDS = 1024  # (chase, commitment) seeds remembered per process
 class ServerDice:
     """Dice derived from the chase's secret seed: reproducible by anyone once it is revealed."""
 
-    def __init__(self, seed: bytes, chase_id: UUID, entropy: str = "", epoch: int = 0) -> None:
+    def __init__(self, seed: bytes, chase_id: UUID | str, entropy: str = "", epoch: int = 0) -> None:
         self._seed = seed
         self.chase_id = str(chase_id)
         self.entropy = entropy
@@ -59,7 +59,8 @@ class BaseSeedVault:
         return commitment
 
     def server_dice(self, chase_id: UUID, commitment: str, entropy: str = "", epoch: int = 0) -> ServerDice:
-        return ServerDice(self._seed_of(str(chase_id), commitment), chase_id, entropy, epoch)
+        chase = str(chase_id)  # (once a roll: a UUID's text is worked out in Python)
+        return ServerDice(self._seed_of(chase, commitment), chase, entropy, epoch)
 
     def seed_to_reveal(self, chase_id: UUID, commitment: str) -> str:
         """The seed in hex, for the event that reveals it (and only for that)."""

@@ -198,7 +198,7 @@ class PostgresChaseViews(PostgresTrackingRecorder):
             [r.chase_id for r in rows if r.full],
             [(r["chase_id"], r["sequence"], r["version"], r["action"], r["participant_id"], r["purpose"], r["round"], r["source"], json_docs.dumps(r))
              for cid in ids for r in by_id[cid]["rolls"]],
-            [(f["chase_id"], f["version"], f["index"], f["action"], f["kind"], f["participant_id"], f["at"], json.dumps(f["data"]))
+            [(f["chase_id"], f["version"], f["index"], f["action"], f["kind"], f["participant_id"], f["at"], json_docs.std_dumps(f["data"]))
              for cid in ids for f in by_id[cid].get("facts", ())],
         ))]
 

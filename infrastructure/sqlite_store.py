@@ -136,7 +136,7 @@ class SQLiteChaseViews(SQLiteTrackingRecorder):
                 for m in u["marks"]
             ],
             "facts": [  # analytics facts (application/analytics/facts.py), idempotent by event and index
-                (f["chase_id"], f["version"], f["index"], f["action"], f["kind"], f["participant_id"], f["at"], json.dumps(f["data"]))
+                (f["chase_id"], f["version"], f["index"], f["action"], f["kind"], f["participant_id"], f["at"], json_docs.std_dumps(f["data"]))
                 for f in u.get("facts", ())
             ],
         }

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from domain.json_encoding import isoformat
+from domain.json_encoding import id_text, isoformat
 from domain.odds import Odds
 from domain.recorded_chase import RecordedChase
 
@@ -81,7 +81,7 @@ class FactReader:
 
     def __call__(self, event: Any) -> list[dict[str, Any]]:
         return [
-            {"chase_id": str(event.originator_id), "version": event.originator_version, "index": i,
+            {"chase_id": id_text(event.originator_id), "version": event.originator_version, "index": i,
              "action": getattr(event, "action", event.originator_version), "kind": kind, "participant_id": pid,
              "at": isoformat(event.timestamp), "undone": False, "undone_by": None, "data": data}
             for i, (kind, pid, data) in enumerate(self._facts(event))

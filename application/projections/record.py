@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.json_encoding import isoformat
+from domain.json_encoding import id_text, isoformat
 
 
 def record_fields(chase: Any) -> dict[str, Any]:
     """The chase (id, name, system, dice, phase and outcome, version and chain head, round and
     turn) and its record (record_state)."""
     return {
-        "chase_id": str(chase.id),
+        "chase_id": id_text(chase.id),
         "name": chase.name,
         "system": chase.SYSTEM,
         "dice": chase.dice,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.json_encoding import isoformat
+from domain.json_encoding import id_text, isoformat
 from domain.odds import RollOdds
 from domain.recorded_chase import RecordedChase
 
@@ -14,7 +14,7 @@ def roll_row(event: Any) -> dict[str, Any] | None:
         return None
     roll = dict(roll)
     return {
-        "chase_id": str(event.originator_id),
+        "chase_id": id_text(event.originator_id),
         "sequence": roll["sequence"],
         "version": event.originator_version,
         "action": event.action,

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from typing import Any
 
 from application.chase_digest import Digest, digest
+from domain.json_encoding import id_text
 
 
 def render(chase: Any) -> dict[str, Any]:
@@ -26,7 +27,7 @@ def render(chase: Any) -> dict[str, Any]:
     if vehicles is None:
         vehicles = _vehicles(chase, losses)
         _kept.keep(chase.id, now, lost, vehicles, frozenset(p.id for p in chase.participants.values() if _aboard_or_vehicle(p)))
-    return {"chase_id": str(chase.id), "version": chase.version, "vehicles": vehicles}
+    return {"chase_id": id_text(chase.id), "version": chase.version, "vehicles": vehicles}
 
 
 def _aboard_or_vehicle(p: Any) -> bool:
