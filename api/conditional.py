@@ -27,6 +27,9 @@ TIME_TRAVEL = "private, max-age=31536000, immutable"  # a year: RFC 9111 section
 RULES_MAX_AGE = 86_400  # a day: rules data changes only with a release
 RULES = f"public, max-age={RULES_MAX_AGE}"
 LIVE = "private, no-cache"  # revalidate each time: If-None-Match makes that a 304
+# If-Match read from the environ, where request.headers reads it (its ``get`` raises and catches
+# a KeyError when the header is not sent: most commands).
+IF_MATCH = "HTTP_IF_MATCH"
 
 
 class PreconditionFailed(VersionConflict):
@@ -40,7 +43,7 @@ class PreconditionRequired(Exception):
 def expected_version(required: bool = False) -> int | None:
     """The chase version the client acted on, from If-Match (optimistic concurrency);
     ``required``: a command that is not run without one (428)."""
-    tag = request.headers.get("If-Match", "").strip()
+    tag = request.environ.get(IF_MATCH, "").strip()
     if tag in ("", "*"):
         if required:
             raise PreconditionRequired(
@@ -55,7 +58,7 @@ def expected_version(required: bool = False) -> int | None:
 
 
 def precondition_sent() -> bool:
-    return request.headers.get("If-Match", "").strip() not in ("", "*")
+    return request.environ.get(IF_MATCH, "").strip() not in ("", "*")
 
 
 def _not_modified(response: Response) -> bool:
