@@ -77,7 +77,7 @@ def install(app: Flask, metrics_token: str | None) -> None:
 
     @app.teardown_request
     def forget(_: BaseException | None) -> None:
-        token = g.pop("request_id_token", None)
+        token = g._get_current_object().pop("request_id_token", None)  # type: ignore[attr-defined]
         if token is not None:
             REQUEST_ID.reset(token)
 

@@ -18,6 +18,7 @@ import json
 import math
 from typing import Any
 
+import flask
 import marshmallow as ma
 from flask_smorest.arguments import ArgumentsMixin
 from webargs import core
@@ -159,6 +160,11 @@ class SchemaReusingParser(FlaskParser):
         super().__init__(*args, **kwargs)
         self._schemas: dict[type, ma.Schema] = {}
         self._loaders: dict[str, Any] = {}
+
+    def get_default_request(self) -> Any:
+        # The request itself, not Flask's proxy: webargs reads it several times a parse, and each
+        # read through the proxy is a failed attribute look-up on the proxy, then the context's.
+        return flask.request._get_current_object()  # type: ignore[attr-defined]
 
     def _get_schema(self, argmap: Any, req: Any) -> ma.Schema:
         if isinstance(argmap, type) and issubclass(argmap, ma.Schema):
