@@ -38,7 +38,7 @@ def install(app: Flask, metrics_token: str | None) -> None:
     @app.before_request
     def start() -> None:
         state = g._get_current_object()  # type: ignore[attr-defined]
-        offered = request.environ.get(REQUEST_ID_ENVIRON, "")
+        offered = request._get_current_object().environ.get(REQUEST_ID_ENVIRON, "")  # type: ignore[attr-defined]
         state.request_id = offered if ACCEPTED_ID.match(offered) else secrets.token_hex(16)  # as uuid4().hex: 32 hex digits
         state.request_started = time.perf_counter()
         state.request_id_token = REQUEST_ID.set(state.request_id)
