@@ -22,15 +22,23 @@ class ChaseLedgerFlask(Flask):
     """Flask, asking once per function whether it is a coroutine function: Flask asks for every
     request hook of every request (``ensure_sync``), some seventeen ``inspect`` calls a command
     (bench/http_profile.py --cprofile). The answer is kept by the function itself (a method
-    view's bound methods are new each request, their function is not), for a bounded number."""
+    view's bound methods are new each request, their function is not), for a bounded number; a
+    plain function found sync (every hook) is answered by one look-up of itself."""
 
     KEPT = 10_000  # functions whose answer is kept: the app's hooks and views are a few hundred
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._is_async: dict[Any, bool] = {}
+        self._sync: dict[Any, Any] = {}  # plain functions (the hooks) known to be sync: themselves
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        try:
+            known = self._sync.get(func)  # (a hook: one look-up; a view's bound method misses)
+        except TypeError:  # (an unhashable callable: asked each time, as Flask does)
+            return super().ensure_sync(func)
+        if known is not None:
+            return known
         key = getattr(func, "__func__", func)
         try:
             is_async = self._is_async.get(key)
@@ -40,6 +48,8 @@ class ChaseLedgerFlask(Flask):
             synced = super().ensure_sync(func)
             if len(self._is_async) < self.KEPT:
                 self._is_async[key] = synced is not func
+                if key is func and synced is func:
+                    self._sync[func] = func
             return synced
         return self.async_to_sync(func) if is_async else func
 

@@ -22,7 +22,7 @@ def principal(chase_id: UUID) -> Principal:
     if known is not None:
         return known
     req = request._get_current_object()  # type: ignore[attr-defined]
-    header = req.headers.get("Authorization", "")
+    header = req.environ.get("HTTP_AUTHORIZATION", "")  # (as req.headers reads it, without its KeyError when not sent)
     scheme, _, token = header.partition(" ")
     ticket = req.args.get("ticket") if not header else None
     if ticket and req.endpoint in TICKETED:

@@ -32,6 +32,9 @@ TIME_TRAVEL = "private, max-age=31536000, immutable"  # a year: RFC 9111 section
 RULES_MAX_AGE = 86_400  # a day: rules data changes only with a release
 RULES = f"public, max-age={RULES_MAX_AGE}"
 LIVE = "private, no-cache"  # revalidate each time: If-None-Match makes that a 304
+# If-Match read from the environ, where request.headers reads it (its ``get`` raises and catches
+# a KeyError when the header is not sent: most commands).
+IF_MATCH = "HTTP_IF_MATCH"
 
 
 class PreconditionFailed(VersionConflict):
@@ -45,7 +48,7 @@ class PreconditionRequired(Exception):
 def expected_version(required: bool = False) -> int | None:
     """The chase version the client acted on, from If-Match (optimistic concurrency);
     ``required``: a command that is not run without one (428)."""
-    tag = request.headers.get("If-Match", "").strip()
+    tag = request._get_current_object().environ.get(IF_MATCH, "").strip()  # type: ignore[attr-defined]
     if tag in ("", "*"):
         if required:
             raise PreconditionRequired(
@@ -60,7 +63,7 @@ def expected_version(required: bool = False) -> int | None:
 
 
 def precondition_sent() -> bool:
-    return request.headers.get("If-Match", "").strip() not in ("", "*")
+    return request._get_current_object().environ.get(IF_MATCH, "").strip() not in ("", "*")  # type: ignore[attr-defined]
 
 
 def _not_modified(response: Response) -> bool:
@@ -71,15 +74,16 @@ def _not_modified(response: Response) -> bool:
 def install(app: Flask) -> None:
     @app.after_request
     def caching(response: Response) -> Response:
-        if request.method not in ("GET", "HEAD") or response.status_code != 200 or response.mimetype == "text/event-stream":
+        req = request._get_current_object()  # type: ignore[attr-defined]  # (looked up once: each use of the proxy is a look-up)
+        if req.method not in ("GET", "HEAD") or response.status_code != 200 or response.mimetype == "text/event-stream":
             return response
-        if request.path.startswith("/rules/"):
+        if req.path.startswith("/rules/"):
             response.cache_control.public = True
             response.cache_control.max_age = RULES_MAX_AGE
             if response.get_etag()[0] is None:
                 response.add_etag()  # of the content: the same rules data, the same tag
-        elif request.path.startswith("/chases/") and "Cache-Control" not in response.headers:
-            response.headers["Cache-Control"] = TIME_TRAVEL if request.args.get("version") else LIVE
+        elif req.path.startswith("/chases/") and "Cache-Control" not in response.headers:
+            response.headers["Cache-Control"] = TIME_TRAVEL if req.args.get("version") else LIVE
             response.vary.add("Authorization")  # what a token may see is its own
         if _not_modified(response):
             # RFC 9110 15.4.5: a 304 keeps the headers a 200 would have sent that caches use.

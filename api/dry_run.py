@@ -56,8 +56,10 @@ _doc = Blueprint.doc(parameters=[PARAMETER])
 
 def documented(view: Callable[..., Any]) -> Callable[..., Any]:
     """For an endpoint that answers a dry run its own way: documented, and marked as one that has
-    a dry run (the wrappers of flask-smorest copy the mark)."""
-    view = _doc(view)
+    a dry run (the wrappers of flask-smorest copy the mark). The documentation is the one
+    flask-smorest's ``doc`` makes, kept on the view itself: its wrapper only calls the view, a
+    layer every command of the kind would pass through."""
+    view._apidoc = _doc(view)._apidoc  # type: ignore[attr-defined]
     view.has_dry_run = True  # type: ignore[attr-defined]
     return view
 

@@ -46,9 +46,11 @@ def unsupported_media_type() -> Response:
 
 def bad_path_or_query(req: Request | None = None) -> Response | None:
     req = req or request._get_current_object()  # type: ignore[attr-defined]
+    # (no query string, no arguments: ``req.args`` is not parsed for nothing, as on most commands)
+    query = req.args.items(multi=True) if req.query_string else ()
     errors = [
         {"field": name, "message": why}  # named as the parser names a query's fields
-        for values in ((req.view_args or {}).items(), req.args.items(multi=True))
+        for values in ((req.view_args or {}).items(), query)
         for name, value in values
         if isinstance(value, str) and (why := text_problem(value) or text_problem(name))
     ]
@@ -70,7 +72,8 @@ def install(app: Flask, settings: EdgeSettings) -> None:
         length, limit = req.content_length, req.max_content_length
         if length is not None and length > (limit or length):
             return too_large()
-        body = bool(length) or "chunked" in req.headers.get("Transfer-Encoding", "").lower()
+        # (the environ, as req.headers reads it: its ``get`` raises and catches a KeyError when not sent)
+        body = bool(length) or "chunked" in req.environ.get("HTTP_TRANSFER_ENCODING", "").lower()
         if length is None and body and limit:
             # Sent in chunks, with no length: Werkzeug reads at most the limit and stops there,
             # which would leave a truncated body to be refused as malformed JSON.

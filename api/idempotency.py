@@ -30,6 +30,7 @@ from application.retries import PENDING
 from domain.errors import InvalidInput
 
 HEADER = "Idempotency-Key"
+HEADER_ENVIRON = "HTTP_IDEMPOTENCY_KEY"  # where req.headers reads it (whose ``get`` raises and catches a KeyError when not sent)
 MAX_KEY = 255  # characters
 KEPT_HEADERS = ("Content-Type", "Location", "ETag", "X-Chase-Version", "X-Chain-Head", "Preference-Applied", "Vary")
 # The kept answer's shape: 1, as first kept, had neither Preference-Applied nor Vary (``_upcast``).
@@ -57,7 +58,7 @@ def _key() -> str | None:
     req = request._get_current_object()  # type: ignore[attr-defined]
     if req.method != "POST":
         return None
-    key = req.headers.get(HEADER)
+    key = req.environ.get(HEADER_ENVIRON)
     if key is None:
         return None
     view = current_app.view_functions.get(req.endpoint or "")

@@ -23,6 +23,9 @@ from infrastructure.logs import REQUEST_ID
 log = logging.getLogger("chase_ledger.requests")
 
 REQUEST_ID_HEADER = "X-Request-ID"
+# Request headers are read from the WSGI environ, as Werkzeug's EnvironHeaders reads them: its
+# ``get`` of a header not sent raises and catches a KeyError, at every request.
+REQUEST_ID_ENVIRON = "HTTP_X_REQUEST_ID"
 ACCEPTED_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")  # anything else is replaced, never logged
 READS = ("GET", "HEAD", "OPTIONS")
 
@@ -35,7 +38,7 @@ def install(app: Flask, metrics_token: str | None) -> None:
     @app.before_request
     def start() -> None:
         state = g._get_current_object()  # type: ignore[attr-defined]
-        offered = request.headers.get(REQUEST_ID_HEADER, "")
+        offered = request._get_current_object().environ.get(REQUEST_ID_ENVIRON, "")  # type: ignore[attr-defined]
         state.request_id = offered if ACCEPTED_ID.match(offered) else secrets.token_hex(16)  # as uuid4().hex: 32 hex digits
         state.request_started = time.perf_counter()
         state.request_id_token = REQUEST_ID.set(state.request_id)
@@ -59,18 +62,22 @@ def install(app: Flask, metrics_token: str | None) -> None:
         if log.isEnabledFor(logging.INFO):
             # The path only: a query may hold a stream ticket, which has no business in the logs.
             # The record is made as ``log.info`` makes it, without looking up the stack for the
-            # caller's file and line (always this function: named here, for a format that shows them).
-            log.handle(log.makeRecord(log.name, logging.INFO, __file__, LOG_LINE, "%s %s %s", (method, path, status), None, finish.__name__, {
+            # caller's file and line (always this function: named here, for a format that shows
+            # them), and its extras put in at once: ``makeRecord`` checks each against the
+            # record's own attributes, which these names never are.
+            record = logging.getLogRecordFactory()(log.name, logging.INFO, __file__, LOG_LINE, "%s %s %s", (method, path, status), None, FINISH)
+            record.__dict__.update({
                 "request_id": request_id, "method": method, "path": path, "route": route, "status": status,
                 "duration_ms": round(elapsed * 1000, 3), "chase_id": str((req.view_args or {}).get("chase_id") or "") or None,
-            }))
+            })
+            log.handle(record)
         return response
 
-    LOG_LINE = finish.__code__.co_firstlineno  # where the request log line is made: this hook (its first line)
+    LOG_LINE, FINISH = finish.__code__.co_firstlineno, finish.__name__  # where the request log line is made: this hook (its first line)
 
     @app.teardown_request
     def forget(_: BaseException | None) -> None:
-        token = g.pop("request_id_token", None)
+        token = g._get_current_object().pop("request_id_token", None)  # type: ignore[attr-defined]
         if token is not None:
             REQUEST_ID.reset(token)
 

@@ -26,7 +26,9 @@ os.register_at_fork(after_in_child=_forked)
 
 
 def ledger() -> Any:
-    return ledger_of(current_app)
+    # The app itself, not its proxy: each attribute read through the proxy is a failed look-up
+    # on the proxy, then the context's (a command asks for the ledger three times).
+    return ledger_of(current_app._get_current_object())  # type: ignore[attr-defined]
 
 
 def ledger_of(app: Any) -> Any:

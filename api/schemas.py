@@ -5,6 +5,7 @@ view (VIEW_SCHEMAS), which the ``chase`` of a command's answer is dumped with (S
 """
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from flask import current_app
@@ -109,11 +110,29 @@ class SystemView(fields.Nested):
             return None
         if prefers_minimal():
             nested_obj = minimal(nested_obj)
-        schema = current_app.extensions["chase_view_schemas"].get(nested_obj.get("system"), ChaseView)
-        return {name: nested_obj[name] for name in _field_names(schema) if name in nested_obj}
+        schemas = current_app._get_current_object().extensions["chase_view_schemas"]  # type: ignore[attr-defined]  # (the app itself: a read through the proxy is a failed look-up first)
+        schema = schemas.get(nested_obj.get("system"), ChaseView)
+        names, values = _taken(schema, tuple(nested_obj))
+        return dict(zip(names, values(nested_obj))) if len(names) > 1 else {name: nested_obj[name] for name in names}
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+# For a view schema and the keys of a view (every view of a system has the same few sets): the
+# fields it takes, in the schema's order, and a getter of their values, so that a view is taken
+# by C code rather than a Python loop over its thirty-odd fields.
+_TAKEN: dict[tuple[type, tuple[str, ...]], tuple[tuple[str, ...], Any]] = {}
+KEPT_SHAPES = 1_000  # (a view's keys are the renderers', not a client's: a few per system)
+
+
+def _taken(schema: type[Schema], keys: tuple[str, ...]) -> tuple[tuple[str, ...], Any]:
+    found = _TAKEN.get((schema, keys))
+    if found is None:
+        present = set(keys)
+        names = tuple(name for name in _field_names(schema) if name in present)
+        found = (names, operator.itemgetter(*names) if len(names) > 1 else None)
+        if len(_TAKEN) < KEPT_SHAPES:
+            _TAKEN[(schema, keys)] = found
+    return found
 
 
 def _field_names(schema: type[Schema]) -> tuple[str, ...]:

@@ -32,8 +32,11 @@ class JsonLines(JsonFormatter):
     """python-json-logger's JSON lines, the same text made with less work: one encoder made once
     (the library makes a new ``json.JSONEncoder`` for every record), the time formatted once a
     second (the format has no finer field) and the fields gathered in one pass, in the library's
-    order (its format, then the record's extras). A record it handles otherwise (a dict as the
-    message, an exception or a stack, defaults or static fields) goes through the library."""
+    order (its format, then the record's extras, told apart once for each set of names). A record
+    it handles otherwise (a dict as the message, an exception or a stack, defaults or static
+    fields) goes through the library."""
+
+    KEPT_NAMES = 256  # sets of record attribute names whose extras are kept: a few kinds of log call
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -41,6 +44,7 @@ class JsonLines(JsonFormatter):
         self._fields = tuple((field, self.rename_fields.get(field, field)) for field in self._required_fields)
         self._plain = not (self.defaults or self.static_fields or self.timestamp or self.rename_fields_keep_missing)
         self._second: tuple[int, str, str | None] = (-1, "", None)
+        self._extras_by_names: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = {}
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
         if not datefmt or self.converter is not time.localtime:
@@ -58,11 +62,21 @@ class JsonLines(JsonFormatter):
             record.asctime = self.formatTime(record, self.datefmt)
         values = record.__dict__
         log_data = {renamed: values.get(field) for field, renamed in self._fields}
-        skip, rename = self._skip_fields, self.rename_fields
-        for key, value in values.items():  # merge_record_extra's test, inlined
-            if key not in skip and not (hasattr(key, "startswith") and key.startswith("_")):
-                log_data[rename.get(key, key)] = value
+        for key, renamed in self._extras(tuple(values)):
+            log_data[renamed] = values[key]
         return self.serialize_log_record(self.process_log_record(log_data))
+
+    def _extras(self, names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        """The record's extras (merge_record_extra's test) as (name, name written), in the record's
+        order: worked out once for each set of a record's attribute names (every request's log
+        line has the same), not tested name by name for each record."""
+        found = self._extras_by_names.get(names)
+        if found is None:
+            skip, rename = self._skip_fields, self.rename_fields
+            found = tuple((key, rename.get(key, key)) for key in names if key not in skip and not (hasattr(key, "startswith") and key.startswith("_")))
+            if len(self._extras_by_names) < self.KEPT_NAMES:
+                self._extras_by_names[names] = found
+        return found
 
     def jsonify_log_record(self, log_data: Any) -> str:
         if self.json_serializer is not json.dumps:  # (a serializer of one's own: called as the library calls it)
