@@ -24,8 +24,6 @@ from flask_smorest.arguments import ArgumentsMixin
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
-from api import plain_load
-
 STORE_INT_MIN, STORE_INT_MAX = -(2**63), 2**63 - 1  # SQLite INTEGER and PostgreSQL BIGINT
 MAX_POSITION = 2**62  # a version, sequence number, step or page position: far beyond any chase, within the stores
 MAX_TEXT = 10_000  # any string at all (a field's own bound is tighter: names 200, notes 2,000)
@@ -156,16 +154,12 @@ def Position(**kwargs: Any) -> Whole:
 
 
 class SchemaReusingParser(FlaskParser):
-    """webargs' Flask parser, building each argument schema once and screening every value; a
-    JSON body loaded by its schema's fields where marshmallow's walk adds nothing (api/plain_load.py)."""
+    """webargs' Flask parser, building each argument schema once and screening every value."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._schemas: dict[type, ma.Schema] = {}
         self._loaders: dict[str, Any] = {}
-        # For each schema built here: how plain_load loads it (None: marshmallow does), and the
-        # keys it knows.
-        self._plans: dict[int, tuple[ma.Schema, plain_load.Plan | None, frozenset[str]]] = {}
 
     def get_default_request(self) -> Any:
         # The request itself, not Flask's proxy: webargs reads it several times a parse, and each
@@ -177,8 +171,6 @@ class SchemaReusingParser(FlaskParser):
             schema = self._schemas.get(argmap)
             if schema is None:
                 schema = self._schemas.setdefault(argmap, argmap())
-                plan = plain_load.plan_of(schema)
-                self._plans[id(schema)] = (schema, plan, frozenset(key for key, _, _ in plan or ()))
             return schema
         return super()._get_schema(argmap, req)
 
@@ -204,23 +196,9 @@ class SchemaReusingParser(FlaskParser):
         return data
 
     def _process_location_data(self, location_data: Any, schema: Any, req: Any, location: str, unknown: Any, validators: Any) -> Any:
-        data = self._plain_load(location_data, schema, location, unknown, validators)
-        if data is core.missing:
-            data = super()._process_location_data(location_data, schema, req, location, unknown, validators)
+        data = super()._process_location_data(location_data, schema, req, location, unknown, validators)
         refuse_unrepresentable(data)  # what the schema made of it (a query's digits, now an int)
         return data
-
-    def _plain_load(self, location_data: Any, schema: Any, location: str, unknown: Any, validators: Any) -> Any:
-        """What webargs' ``_process_location_data`` makes of a JSON body with no validators of its
-        own, loaded by plain_load where it can (``core.missing`` where it cannot)."""
-        planned = self._plans.get(id(schema))
-        if planned is None or planned[0] is not schema or planned[1] is None or validators or location != "json":
-            return core.missing
-        if type(self).pre_load is not core.Parser.pre_load:  # (a pre_load of one's own: webargs' way)
-            return core.missing
-        default = core._UNKNOWN_DEFAULT_PARAM  # webargs' precedence: the argument, the parser's, the location's
-        unknown = unknown if unknown != default else self.unknown if self.unknown != default else self.DEFAULT_UNKNOWN_BY_LOCATION.get(location)
-        return plain_load.load(schema, planned[1], planned[2], location_data, unknown)
 
 
 def install() -> None:
