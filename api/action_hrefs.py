@@ -52,17 +52,30 @@ def where(routes: tuple[Mapping[str, Route], Mapping[str, Route]], prefix: str, 
     return found
 
 
-def chase_actions(chase_level: list[tuple[str, Route, str, str]], legal: Mapping[str, Any], principal: Any) -> list[dict[str, Any]]:
+def chase_actions(chase_level: list[tuple[str, Route, str, str]], legal: Mapping[str, Any], principal: Any,
+                  whose: Mapping[str, tuple[Any, str | None]] | None = None, acting_for: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """The chase-level ``actions``: each command the rules speak of now, allowed or why not (a
-    player's token is refused the Keeper's commands first)."""
+    player's token is refused the Keeper's commands first); ``whose``: the commands whose sender
+    turns on the chase -> the Permission that decides now and the participant it is for then
+    (application/affordances.py ``whose_now``), ``acting_for`` whom a player acts for."""
     player = principal is not None and principal.role == PLAYER
     out = []
     for action, route, method, href in chase_level:
         if action not in legal:
             continue
-        refused = (token_refusal(route, principal, None, None) if player else None) or legal[action]
+        refused = (_token_refusal(action, route, principal, whose, acting_for) if player else None) or legal[action]
         if refused is None:
             out.append({"action": action, "method": method, "href": href, "allowed": True})
         else:
             out.append({"action": action, "method": method, "href": href, "allowed": False, "why": refused[0], "rule": refused[1]})
     return out
+
+
+def _token_refusal(action: str, route: Route, principal: Any, whose: Mapping[str, tuple[Any, str | None]] | None, acting_for: Any) -> Any:
+    """What a player's token is refused of a chase-level command: as its command would, by the
+    Permission that decides it now where that turns on the chase."""
+    now = whose.get(action) if whose else None
+    if now is None:
+        return token_refusal(route, principal, None, None)
+    permission, participant_id = now
+    return token_refusal(Route(route.method, route.path, permission.who), principal, participant_id, acting_for)

@@ -80,9 +80,17 @@ def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
         **more,
         "turn": _turn(view, afford.turn_ended(UUID(chase_id), view["version"])),
         "participants": answered,
-        "actions": chase_actions(sent_to.chase_level, legal["chase"], principal) if legal else [],
+        "actions": chase_actions(sent_to.chase_level, legal["chase"], principal, *_whose(afford, chase_id, view["version"], principal)) if legal else [],
         "actions_counted": view.get("actions"),
     }
+
+
+def _whose(afford: Any, chase_id: str, version: int, principal: Any) -> tuple[Any, Any]:
+    """For a player's token: whose each chase-level command that turns on the chase is now, and
+    whom the player acts for (application/affordances.py); the Keeper's: none asked."""
+    if principal is None or principal.role != PLAYER:
+        return None, None
+    return afford.whose_now(UUID(chase_id), version), afford.acting_for(UUID(chase_id), version)
 
 
 NONE: list[Any] = []  # no rivals (shown as a list of its own: a participant's fragment is never shared with another's)

@@ -19,7 +19,9 @@ every step of random chases of every system.
 
 Whom a player's token acts for, in a system whose players act together (a unit in Savage
 Worlds: application/permissions.py ``ActingFor``), is worked out from the same chase and kept
-beside: the view's ``actions`` say allowed or not for a token by it, as the commands refuse.
+beside: the view's ``actions`` say allowed or not for a token by it, as the commands refuse; so
+is whose a chase-level command is where that turns on the chase (a system's Permission with a
+``now``: application/permissions.py ``decided_now``, which its command refuses by).
 """
 from __future__ import annotations
 
@@ -30,22 +32,27 @@ from uuid import UUID
 
 from application.chase_digest import Digest, digest
 from application.participant_steps import ParticipantSteps
-from application.permissions import ActingFor
+from application.permissions import ActingFor, Permission, decided_now
 from application.runner import CommandRunner
 from domain.affordances import Judges, Legal, Refusal, bookkeeping_actions
 
 
+Whose = Mapping[str, tuple[Permission, str | None]]  # a chase-level action -> decided_now's answer
+Answer = tuple[Legal | None, Mapping[str, Collection[str]] | None, Whose]
 KEPT = 16  # chase versions whose answer is kept: every reader of a version after a command pays once
 CHASES_KEPT = 128  # chases whose chase-level answer is kept, with the digest it was worked out from
 
 
 class Affordances:
-    def __init__(self, runner: CommandRunner, events: Any, by_system: Mapping[str, Callable[[Any], Legal]], acting_for: Mapping[str, ActingFor] | None = None) -> None:
+    def __init__(self, runner: CommandRunner, events: Any, by_system: Mapping[str, Callable[[Any], Legal]], acting_for: Mapping[str, ActingFor] | None = None,
+                 chase_now: Mapping[str, Mapping[str, Permission]] | None = None) -> None:
         self.runner = runner
         self.events = events
         self.by_system = dict(by_system)
         self.acting_for_by_system = dict(acting_for or {})
-        self._kept: OrderedDict[tuple[UUID, int], tuple[Legal | None, Mapping[str, Collection[str]] | None]] = OrderedDict()
+        # system -> its chase-level commands whose sender turns on the chase
+        self.now_by_system = {system: {a: p for a, p in table.items() if p.now is not None} for system, table in (chase_now or {}).items()}
+        self._kept: OrderedDict[tuple[UUID, int], Answer] = OrderedDict()
         self._lock = threading.Lock()
         self.steps = ParticipantSteps()
         self._chase_kept: OrderedDict[UUID, tuple[Digest, dict[str, Refusal]]] = OrderedDict()
@@ -61,7 +68,12 @@ class Affordances:
         act for it; None when the chase's system has players act for their own alone."""
         return self._answer(chase_id, version)[1]
 
-    def _answer(self, chase_id: UUID, version: int) -> tuple[Legal | None, Mapping[str, Collection[str]] | None]:
+    def whose_now(self, chase_id: UUID, version: int) -> Whose:
+        """Each chase-level command whose sender turns on the chase -> the Permission that decides
+        it at ``version`` and the participant it is for then (application/permissions.py)."""
+        return self._answer(chase_id, version)[2]
+
+    def _answer(self, chase_id: UUID, version: int) -> Answer:
         key = (chase_id, version)
         with self._lock:
             if key in self._kept:
@@ -74,14 +86,15 @@ class Affordances:
                 self._kept.popitem(last=False)
         return answer
 
-    def _worked_out(self, chase_id: UUID, version: int) -> tuple[Legal | None, Mapping[str, Collection[str]] | None]:
+    def _worked_out(self, chase_id: UUID, version: int) -> Answer:
         cached = self.runner.cache.check_out(chase_id)
         try:
             if cached is not None and cached.version < version:
                 cached = self.runner.projector(cached, self.runner.store.repository.event_store.get(chase_id, gt=cached.version, lte=version))
             at = cached if cached is not None and cached.version == version else self.runner.load_at(chase_id, version)
             acting_for = self.acting_for_by_system.get(at.SYSTEM)
-            answer = self._legal(at), (acting_for(at) if acting_for is not None else None)
+            whose = {action: decided_now(p, at) for action, p in self.now_by_system.get(at.SYSTEM, {}).items()}
+            answer = self._legal(at), (acting_for(at) if acting_for is not None else None), whose
         except BaseException:
             self.runner.cache.release(chase_id)
             raise

@@ -112,6 +112,7 @@ class ChaseLedger(Application):
         self.affordances = Affordances(
             self.runner, self.events, {name: legal for system in systems for name, legal in system.affordances.items()},
             {name: acting for system in systems for name, acting in system.acting_for.items()},
+            {name: table for system in systems for name, table in system.chase_now.items()},
         )
 
     def construct_mapper(self) -> Mapper:

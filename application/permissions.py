@@ -13,6 +13,12 @@ The Keeper and the system itself may do anything (application/access.py).
 ``keeper_only``: the request's fields only the Keeper may send (a ruling or a choice the rules
 leave to the Keeper or GM: a modifier, the cards dealt at the table, rolling for no one), each
 refused 403 naming the field when a player sends it.
+
+``now``: for a chase-level command whose sender turns on the chase as it stands (the side that
+won a sudden hazard's call places it; a follow-up is its participant's or the GM's), the
+system's word on it: the chase -> the Permission that decides now and the participant the
+command is for now (None: whom its body names). The command refuses by it (``decided_now``) and
+the track view asks it of the chase it shows (application/affordances.py), so both say the same.
 """
 from __future__ import annotations
 
@@ -28,6 +34,8 @@ NOT_THEIRS = "not theirs"  # a refusal: the token acts for none of the participa
 # A system's way of saying whom a player acts for: each participant of the chase -> the
 # participants a player's token may hold one of to act for it (a system without one: each alone).
 ActingFor = Callable[[Any], Mapping[str, Collection[str]]]
+# A system's word on whose a chase-level command is in the chase as it stands (``now`` above).
+Now = Callable[[Any], tuple["Permission", str | None]]
 
 
 def given(value: Any) -> bool:
@@ -57,6 +65,7 @@ class Permission:
     who: str
     what: str  # "only the Keeper may {what}", "a player may {what} only for their own participants"
     keeper_only: Mapping[str, KeeperOnly] = field(default_factory=dict)
+    now: Now | None = None
 
     def __post_init__(self) -> None:
         if self.who not in WHO:
@@ -86,17 +95,31 @@ def refusal(by: Principal, who: str, acting_for: Acting) -> str | None:
 
 def require(by: Principal, permission: Permission, acting_for: Acting, sent: Mapping[str, Any] | None = None) -> None:
     """Refuses (Forbidden, 403) a command ``by`` may not send, in the table's words: the Keeper's
-    command; then a field of ``sent`` (the request's values by field name; a field left out is
-    not sent) only the Keeper may send, named; then a participant not theirs."""
+    command; then a participant named not theirs (the more basic refusal, whatever else they
+    sent); then a field of ``sent`` (the request's values by field name; a field left out is not
+    sent) only the Keeper may send, named (a roll for no one: its field is what the Keeper alone
+    may leave out); then no participant of theirs."""
+    player = by.role not in (KEEPER, SYSTEM_ROLE)
+    if player and permission.who != ANYONE and callable(acting_for):
+        acting_for = acting_for()  # worked out once, for both refusals below
     refused = refusal(by, permission.who, acting_for)
     if refused == KEEPER:
         raise Forbidden(f"only the Keeper may {permission.what}" + (" without naming the healer" if permission.who == HEALER else ""))
-    if sent and by.role not in (KEEPER, SYSTEM_ROLE):
+    if refused is not None and acting_for:
+        raise Forbidden(f"a player may {permission.what} only for their own participants")
+    if sent and player:
         for name, rule in permission.keeper_only.items():
             if name in sent and rule.sent(sent[name]):
                 raise Forbidden(f"only the Keeper may {rule.what}", field=name)
     if refused is not None:
         raise Forbidden(f"a player may {permission.what} only for their own participants")
+
+
+def decided_now(permission: Permission, chase: Any) -> tuple[Permission, str | None]:
+    """The Permission that decides a chase-level command in ``chase`` as it stands, and the
+    participant it is for now (None: whom its body names): the table's own, but where its
+    ``now`` says otherwise."""
+    return permission.now(chase) if permission.now is not None else (permission, None)
 
 
 def alone(participant_id: str | None) -> tuple[str, ...]:

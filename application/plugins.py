@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from application.analytics.facts import GameCounts
 from application.dice import DiceResolver
-from application.permissions import ActingFor
+from application.permissions import ActingFor, Permission
 from application.projections import Render
 from application.runner import CommandRunner
 from domain.odds import Odds, OutcomeOdds, RollOdds
@@ -54,6 +54,8 @@ class GameSystem:
     optional_rules: Sequence[str] = ()  # names a chase's creation may list (POST /chases "optional_rules")
     # system -> whom a player acts for, where not their own participants alone (application/permissions.py)
     acting_for: Mapping[str, ActingFor] = field(default_factory=dict)
+    # system -> its chase-level Permissions whose sender turns on the chase (``now``: application/permissions.py)
+    chase_now: Mapping[str, Mapping[str, Permission]] = field(default_factory=dict)
 
 
 def roll_odds_of(systems: Sequence[GameSystem]) -> RollOdds:

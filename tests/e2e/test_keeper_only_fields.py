@@ -90,3 +90,23 @@ def test_a_player_sending_a_field_only_the_keeper_may_send_is_refused_naming_it(
         answered = keeper.client.open(href, method=route.method, json=body(own, rival), headers={"Authorization": f"Bearer {keeper.token}"})
         assert answered.status_code != 403, (action, name, answered.get_json())
         assert not (answered.status_code == 422 and answered.get_json()["detail"].startswith("invalid fields")), (action, name, answered.get_json())
+
+
+@pytest.mark.parametrize("system", list(TABLES))
+def test_a_player_sending_such_a_field_for_another_players_participant_is_refused_as_not_theirs_first(client, ledger, system):
+    # The more basic refusal comes first: whatever the request holds, the participant is not theirs.
+    keeper, chase_id, (own, rival, *_) = CHASES[system][0](client)
+    player = BearerClient(client, ledger.access.issue(chase_id, PLAYER, [own]))
+    participant, _, routes = TABLES[system]
+    tried = 0
+    for (of, action, name), body in SENT.items():
+        if of != system or action not in routes[0]:
+            continue
+        route = routes[0][action]
+        href = f"/chases/{chase_id}" + route.path.replace("{participant_id}", rival)
+        refused = player.client.open(href, method=route.method, json=body(rival, own), headers={"Authorization": f"Bearer {player.token}"})
+        problem = refused.get_json()
+        assert (refused.status_code, problem["detail"]) == (403, f"a player may {participant[action].what} only for their own participants"), (action, name, problem)
+        assert "errors" not in problem, (action, name, problem)
+        tried += 1
+    assert tried

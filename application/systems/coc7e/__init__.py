@@ -6,6 +6,7 @@ from application.plugins import GameSystem
 from application.systems.coc7e.analytics import GAME_COUNTS
 from application.systems.coc7e import track, vehicles
 from application.systems.coc7e.commands import Coc7eCommands
+from application.systems.coc7e.permissions import CHASE
 from application.systems.coc7e.hazards import JOB_KINDS
 from domain.rules.coc7e import affordances
 from domain.rules.coc7e.chase import Chase
@@ -28,5 +29,6 @@ PLUGIN = GameSystem(
     roll_odds=(roll_odds,),  # percentile, random hazards table and dice-expression rolls
     outcome_odds=(attack_odds,),  # who wins an attack
     affordances={Chase.SYSTEM: affordances.legal_actions, Encounter.SYSTEM: affordances.legal_fight_actions},
+    chase_now={Chase.SYSTEM: CHASE},  # a sudden hazard: the Keeper's to place when their side won
     optional_rules=NAMES,  # part 5 of coc7e-chases.txt, switched per chase (optional_rules.py)
 )

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 from application.access import KEEPER, Principal
 from application.permissions import ANYONE, HEALER, PLAYER, KeeperOnly, Permission, absent, alone, require
+from domain.rules.coc7e import pursuit_events
 
 
 def _player(what: str) -> Permission:
@@ -68,6 +69,17 @@ PARTICIPANT = {
     "follow_trail": _keeper("call for a roll to keep the trail"),
 }
 
+# "Sudden Hazards": the side that won the Luck roll places it (the players' choice may be entered by the Keeper)
+PLAYERS_SUDDEN_HAZARD = Permission(ANYONE, "place sudden hazards")
+KEEPERS_SUDDEN_HAZARD = _keeper("place the Keeper's sudden hazard")
+
+
+def _sudden_hazard_placer(chase: Any) -> tuple[Permission, None]:
+    """Whose the placing is now: the Keeper's when the Keeper's side won the call."""
+    pending = pursuit_events.read(chase)["sudden_hazards"]["pending"]
+    return (KEEPERS_SUDDEN_HAZARD if pending is not None and pending["placed_by"] != "players" else PLAYERS_SUDDEN_HAZARD), None
+
+
 ROLL_FOR_NO_ONE = {"participant_id": KeeperOnly("roll for no one", absent)}
 CHASE = {
     "add_participant": _keeper("add participants"),
@@ -89,9 +101,7 @@ CHASE = {
         "called_by": KeeperOnly("call sudden hazards for the Keeper", lambda side: side == "keeper"),
         "difficulty": KeeperOnly("raise a sudden hazard's difficulty", lambda difficulty: difficulty not in (None, "regular")),
     }),
-    # the side that won the Luck roll places it (the players' choice may be entered by the Keeper)
-    "place_sudden_hazard": Permission(ANYONE, "place sudden hazards"),
-    "place_keepers_sudden_hazard": _keeper("place the Keeper's sudden hazard"),  # when the Keeper's side won
+    "place_sudden_hazard": Permission(ANYONE, "place sudden hazards", now=_sudden_hazard_placer),
 }
 
 

@@ -12,9 +12,9 @@ from uuid import UUID, uuid4
 from application.access import SYSTEM, Principal
 from application.dice import DiceResolver
 from application.runner import CommandRunner, Done
-from application.systems.coc7e.permissions import permit, permit_chase
+from application.permissions import decided_now, require
+from application.systems.coc7e.permissions import CHASE, permit, permit_chase
 from application.systems.coc7e.rolls import SERVER_ROLLS, RollChoices, roll_sources
-from domain.rules.coc7e import pursuit_events
 from domain.rules.coc7e.chase import Chase
 
 T = TypeVar("T")
@@ -45,13 +45,10 @@ class PursuitCommands:
 
     def place_sudden_hazard(self, chase_id: UUID, spec: dict[str, Any], expected_version: int | None = None, *, by: Principal = SYSTEM) -> tuple[str, View]:
         """The side that won the Luck roll places it (the players' choice may be entered by the Keeper)."""
-        permit_chase(by, "place_sudden_hazard")
         obstacle_id = str(uuid4())
 
         def place(c: Chase) -> str:
-            pending = pursuit_events.read(c)["sudden_hazards"]["pending"]
-            if pending is not None and pending["placed_by"] != "players":
-                permit_chase(by, "place_keepers_sudden_hazard")
+            require(by, decided_now(CHASE["place_sudden_hazard"], c)[0], None)  # the Keeper's, when their side won
             return c.place_sudden_hazard(obstacle_id, spec)
 
         return obstacle_id, self._run(chase_id, expected_version, place).track

@@ -8,6 +8,7 @@ from application.plugins import GameSystem
 from application.systems.savage_worlds.acting import crews
 from application.systems.savage_worlds.analytics import GAME_COUNTS
 from application.systems.savage_worlds import swade_track, swd_track
+from application.systems.savage_worlds.permissions import CHASE
 from application.systems.savage_worlds.commands import SAVAGE_CHASES, SavageWorldsCommands
 from application.systems.savage_worlds.views import render_vehicles
 from domain.rules.savage_worlds import affordances
@@ -38,4 +39,5 @@ PLUGIN = GameSystem(
     game_counts=GAME_COUNTS,
     affordances={SwadeChase.SYSTEM: affordances.legal_swade, SwdChase.SYSTEM: affordances.legal_swd},
     acting_for={SwadeChase.SYSTEM: crews, SwdChase.SYSTEM: crews},  # a player acts for the units they are in (acting.py)
+    chase_now={SwadeChase.SYSTEM: CHASE["swade"], SwdChase.SYSTEM: CHASE["swd"]},  # a follow-up: its participant's or the GM's
 )

@@ -16,9 +16,9 @@ from application.access import SYSTEM, Principal
 from application.dice import DiceChoice, DiceResolver
 from application.runner import CommandRunner
 from application.systems.savage_worlds import swd_commands
-from application.permissions import require
+from application.permissions import decided_now, require
 from application.systems.savage_worlds.acting import ServerDeckDice, permit
-from application.systems.savage_worlds.permissions import CHASE, GM_FOLLOW_UPS, PARTICIPANT
+from application.systems.savage_worlds.permissions import CHASE, PARTICIPANT
 from domain.rules.savage_worlds.swade_aggregate import SwadeChase
 from domain.rules.savage_worlds.swd_aggregate import SwdChase
 
@@ -79,8 +79,9 @@ class SavageWorldsCommands:
         require(by, CHASE[system]["resolve"], None)  # before what waits: a player acts for someone
 
         def act(c: Any) -> Any:
-            head = c.next_follow_up()
-            permit(by, c, head.get("participant_id"), GM_FOLLOW_UPS.get(head["kind"], CHASE[system]["resolve"]))
+            c.next_follow_up()  # refused (409) when nothing waits, before whose it is
+            permission, participant_id = decided_now(CHASE[system]["resolve"], c)
+            permit(by, c, participant_id, permission)
             return c.resolve(self._maybe_dice(c, dice), deck_dice=self._decks(c), **choices)
 
         return self._run(chase_id, system, expected_version, act)

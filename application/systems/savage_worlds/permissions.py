@@ -5,6 +5,8 @@ the view's action names: ``PARTICIPANT``, a participant's commands; ``CHASE``, t
 player acts for their participants and the units they are in (acting.py)."""
 from __future__ import annotations
 
+from typing import Any
+
 from application.access import KEEPER
 from application.permissions import PLAYER, KeeperOnly, Permission, absent
 
@@ -44,12 +46,29 @@ PARTICIPANT = {
     },
 }
 
+# The follow-ups the GM resolves whoever they are for (a Bump's direction, the card to keep, the deal).
+GM_FOLLOW_UPS = {kind: Permission(KEEPER, f"resolve the {kind}") for kind in ("bump", "chase card", "deal action cards")}
+FOR_NO_ONE = Permission(KEEPER, "resolve follow-ups for no one")
+RESOLVE = _player("resolve follow-ups")
+
+
+def _follow_up_resolver(chase: Any) -> tuple[Permission, str | None]:
+    """Whose the first follow-up waiting is: the GM's kinds and one for no one the GM's, the
+    others its participant's (a player acting for it: acting.py)."""
+    if not chase.pending:
+        return RESOLVE, None
+    head = chase.pending[0]
+    participant_id = head.get("participant_id")
+    found = GM_FOLLOW_UPS.get(head["kind"]) or (FOR_NO_ONE if participant_id is None else None)
+    return (found, None) if found is not None else (RESOLVE, participant_id)
+
+
 # A roll names whom it is for (a player: one they act for); damage for no one is the GM's.
 ROLL_DAMAGE = Permission(PLAYER, "roll damage", {"roller_id": KeeperOnly("roll damage for no one", absent)})
 CHASE_BOTH = {
     "add_participant": Permission(KEEPER, "add participants"),
     "begin": Permission(KEEPER, "begin the chase"),
-    "resolve": _player("resolve follow-ups"),  # a player: their participant's (its roll); the GM's kinds: GM_FOLLOW_UPS
+    "resolve": Permission(PLAYER, "resolve follow-ups", now=_follow_up_resolver),  # a player: their participant's (its roll)
     "trait_roll": _player("roll"),
     "damage_roll": ROLL_DAMAGE,
     "breaking_things": ROLL_DAMAGE,
@@ -58,5 +77,3 @@ CHASE = {
     "swade": {**CHASE_BOTH, "action_cards": Permission(KEEPER, "deal the Action cards")},
     "swd": CHASE_BOTH,
 }
-# The follow-ups the GM resolves whoever they are for (a Bump's direction, the card to keep, the deal).
-GM_FOLLOW_UPS = {kind: Permission(KEEPER, f"resolve the {kind}") for kind in ("bump", "chase card", "deal action cards")}
