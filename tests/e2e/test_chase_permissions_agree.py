@@ -5,10 +5,13 @@ set, each kind of token (the Keeper's, a player's of participant A, of participa
 participant, of one riding in A) sends every chase-level action the view lists, as the view
 names it, with a valid body (a roll for a participant: one of the token's own); the action
 marked refused for the token (the rule: the tokens') is the one the command refuses with 403,
-and the one not so marked is not refused 403."""
+and the one not so marked is not refused 403. So too where who may send a command turns on the
+chase: a sudden hazard the Keeper's side won is theirs to place; a Savage Worlds follow-up is the
+GM's (a Bump, the Action cards to deal) or its participant's player's."""
 from __future__ import annotations
 
 from typing import Any, Callable
+from uuid import UUID
 
 import pytest
 
@@ -74,10 +77,17 @@ TABLES = {"coc7e": COC7E, "coc7e-combat": COC7E, "d6": D6, "swade": SAVAGE["swad
 LAST = ("reveal_seed", "end_chase")  # sent last, as the chase's last words to each token
 
 
-def verdicts(client: Any, ledger: Any, system: str) -> tuple[dict[tuple[str, str], tuple[bool, int]], dict[tuple[str, str], Any]]:
+# A state the chase is put in first, where who may send a command turns on it: (ledger, the
+# Keeper's client, the chase, its participants) -> None.
+State = Callable[[Any, BearerClient, str, list[str]], None]
+
+
+def verdicts(client: Any, ledger: Any, system: str, state: State | None = None) -> tuple[dict[tuple[str, str], tuple[bool, int]], dict[tuple[str, str], Any]]:
     """Each (chase-level action, token kind) -> (the view says refused for the token, the command's
     status); and each answered 422, its problem."""
     keeper, chase_id, (a, b, *riders) = CHASES[system][0](client)
+    if state is not None:
+        state(ledger, keeper, chase_id, [a, b, *riders])
     tokens = {  # the Keeper's last: their commands change the chase (each is undone after)
         "player of A": (ledger.access.issue(chase_id, PLAYER, [a]), a, b),
         "player of B": (ledger.access.issue(chase_id, PLAYER, [b]), b, a),
@@ -146,3 +156,47 @@ def test_the_test_above_tries_every_chase_level_action_of_the_view(client):
     assert listed(client, "d6") == set(D6_ROUTES) | set(RECORD_ROUTES) == set(D6_BODIES) | set(RECORD_BODIES)
     for system in ("swade", "swd"):
         assert listed(client, system) == set(SAVAGE_ROUTES[system][1]) | set(RECORD_ROUTES) <= set(BODIES[system]) | set(RECORD_BODIES), system
+
+
+def keepers_side_won_the_call(ledger: Any, keeper: BearerClient, chase_id: str, ids: list[str]) -> None:
+    # The group Luck roll failed (99 against 50): "a sudden hazard for the investigators, presented by the Keeper".
+    for pid in ids:
+        rolled = keeper.post(f"/chases/{chase_id}/participants/{pid}/speed-roll", json={**SERVER})
+        assert rolled.status_code == 200, rolled.get_json()
+    cut = keeper.post(f"/chases/{chase_id}/cut-to-the-chase", json={})
+    assert cut.status_code == 200, cut.get_json()
+    called = keeper.post(f"/chases/{chase_id}/sudden-hazards", json={"called_by": "players", "target": 50, "rolls": {"luck": [90, 9]}})
+    assert called.status_code == 200, called.get_json()
+
+
+def begun_waiting_on(system: str, kind: str, whose: int) -> State:
+    """A Savage Worlds chase begun, waiting on a follow-up of ``kind`` for the participant
+    ``whose`` (its index: 0 is A, 1 is B), as the rules would require it."""
+    def state(ledger: Any, keeper: BearerClient, chase_id: str, ids: list[str]) -> None:
+        body = {"mode": "foot", "placements": {ids[0]: 0, ids[1]: 1}} if system == "swade" else {}
+        begun = keeper.post(f"/chases/{chase_id}/{system}/begin", json=body)
+        assert begun.status_code == 200, begun.get_json()
+        ledger.runner.run(UUID(chase_id), lambda c: c.require(kind, ids[whose], rule="a test's"))
+    return state
+
+
+# (system, state) -> the state, the action and the token kinds refused it there (a rider only in Savage Worlds' chases)
+STATES = {
+    ("coc7e", "the Keeper's side won a sudden hazard's call"): (keepers_side_won_the_call, "place_sudden_hazard", {"player of A", "player of B", "player of no one"}),
+    ("swade", "a Bump: the GM's"): (begun_waiting_on("swade", "bump", 0), "resolve", {"player of A", "player of B", "player of no one", "player riding in A"}),
+    ("swade", "B's injury roll"): (begun_waiting_on("swade", "injury", 1), "resolve", {"player of A", "player of no one", "player riding in A"}),
+    ("swd", "the Action cards to deal: the GM's"): (begun_waiting_on("swd", "deal action cards", 0), "resolve", {"player of A", "player of B", "player of no one", "player riding in A"}),
+    ("swd", "B's injury roll"): (begun_waiting_on("swd", "injury", 1), "resolve", {"player of A", "player of no one", "player riding in A"}),
+}
+
+
+@pytest.mark.parametrize("system, named", list(STATES), ids=[f"{system}: {named}" for system, named in STATES])
+def test_where_who_may_act_turns_on_the_chase_the_view_still_says_what_the_command_answers(client, ledger, system, named):
+    state, action, refused = STATES[system, named]
+    found, unread = verdicts(client, ledger, system, state)
+
+    assert not {key: problem for key, problem in unread.items() if problem["detail"].startswith("invalid fields")}
+    disagree = {key: verdict for key, verdict in found.items() if verdict[0] != (verdict[1] == 403)}
+    assert not disagree, disagree
+    # The command is the Keeper's, or its participant's player's, now: so the view says.
+    assert {kind for (a, kind), verdict in found.items() if a == action and verdict[0]} == refused
