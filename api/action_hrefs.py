@@ -30,16 +30,26 @@ class Where:
         self.routes, self.templates, self.chase_level = routes, templates, chase_level
 
 
+# The chases asked for most lately (least recently used out first): a chase played for hours
+# stays while chases looked at once pass through.
 _kept: OrderedDict[tuple[str, bool], Where] = OrderedDict()
 _lock = threading.Lock()
 
 
 def where(routes: tuple[Mapping[str, Route], Mapping[str, Route]], prefix: str, sort_keys: bool) -> Where:
     """The chase at ``prefix``'s commands, of its system's ``routes`` (participant-level,
-    chase-level); ``sort_keys``: the app's JSON sorts its keys (the encoded templates do too)."""
+    chase-level); ``sort_keys``: the app's JSON sorts its keys (the encoded templates do too,
+    as the app would encode them: its own setting, off, keeps the system's order).
+
+    The same ``Where`` is handed to every answer of the chase, so nothing may change it: its
+    templates go out only inside ``Encoded``, whose bytes every answer sends as they are (its
+    ``plain`` is read by an encoder only), and ``chase_level`` is read, never written."""
     key = (prefix, sort_keys)
     found = _kept.get(key)
     if found is not None and found.routes is routes:
+        with _lock:
+            if key in _kept:  # (another thread may have let it go since)
+                _kept.move_to_end(key)
         return found
     plain = templates(routes[0], prefix)
     encoded = Encoded(plain, orjson.dumps(plain, option=orjson.OPT_SORT_KEYS if sort_keys else 0))

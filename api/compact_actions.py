@@ -17,10 +17,11 @@ and rule). The view (a GET of it, and every command's ``chase``) says the same, 
 
 The chase-level ``actions`` are listed in full in either form. ``Prefer: actions=full`` puts each
 participant's ``actions`` list in place of ``allowed_actions`` and ``refused_actions`` (and leaves
-``action_templates`` out); the answer says ``Preference-Applied: actions=full`` and has an ETag
-of its own, the version with ``FULL_ETAG_SUFFIX`` (``"12-full"`` beside the default's ``"12"``).
-``Prefer: actions=compact`` (which chose this form before it was the default) is still
-accepted: the default, said applied. Either way the answer says ``Vary: Prefer``. README.md
+``action_templates`` out); the answer says ``Preference-Applied: actions=full``. Each form keeps
+the ETag it had before this form was the default: the full form the plain version (``"12"``),
+this form the version with ``COMPACT_ETAG_SUFFIX`` (``"12-compact"``). ``Prefer:
+actions=compact`` (which chose this form before it was the default) is still accepted: the
+default, said applied. Either way the answer says ``Vary: Prefer``. README.md
 "What a client may do now" shows both shapes.
 """
 from __future__ import annotations
@@ -29,12 +30,12 @@ from typing import Any, Mapping
 
 COMPACT = "actions=compact"
 FULL = "actions=full"
-# RFC 9110 section 8.8.3: a strong tag names one representation; two forms of one version under
-# one tag let a conditional GET answer 304 for the form the client does not hold (and a cache
-# serve it). If-Match takes any form's tag as the version (api/conditional.py), the tags
-# "12-compact" this form had while it was asked for among them.
-FULL_ETAG_SUFFIX = "-full"
-FORMER_ETAG_SUFFIXES = ("-compact",)
+# RFC 9110 section 8.8.3: a strong tag names one representation, and over time too: a browser
+# or cache that kept the full form under "12" (the default before this form) revalidates with
+# If-None-Match: "12" after the upgrade, and a 304 would have it show the full form to a client
+# that reads this one (no action buttons). So each form keeps its tag: this one "12-compact",
+# the full form "12". If-Match takes any form's tag as the version (api/conditional.py).
+COMPACT_ETAG_SUFFIX = "-compact"
 
 
 def said_once(refusals: Mapping[str, Any]) -> dict[str, Any]:

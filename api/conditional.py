@@ -1,9 +1,8 @@
 """Conditional requests and caching as HTTP says (RFC 9110 section 13, RFC 6585, RFC 9111).
 
 - ``If-Match`` on a command: the chase's ETag (its version) the client acted on, in any form
-  (``"12"``, the full actions' ``"12-full"``, a minimal answer's ``"12-minimal"``, or the
-  ``"12-compact"`` the default form had while it was asked for: api/compact_actions.py,
-  api/representation.py). A stale one, or
+  (the default form's ``"12-compact"``, the full actions' ``"12"``, a minimal answer's
+  ``"12-minimal"``: api/compact_actions.py, api/representation.py). A stale one, or
   one that is not a chase's ETag at all, is ``412 Precondition Failed`` (the command is not
   run); a command raced by another writer without ``If-Match`` stays ``409``.
 - ``428 Precondition Required`` where a command is only safe against the state the client saw:
@@ -22,11 +21,11 @@ import re
 
 from flask import Flask, Response, request
 
-from api.compact_actions import FORMER_ETAG_SUFFIXES, FULL_ETAG_SUFFIX
+from api.compact_actions import COMPACT_ETAG_SUFFIX
 from api.representation import MINIMAL_ETAG_SUFFIX
 from application.runner import VersionConflict
 
-FORMS = "|".join(map(re.escape, (FULL_ETAG_SUFFIX, MINIMAL_ETAG_SUFFIX, *FORMER_ETAG_SUFFIXES)))
+FORMS = "|".join(map(re.escape, (COMPACT_ETAG_SUFFIX, MINIMAL_ETAG_SUFFIX)))
 ETAG = re.compile(rf'"([0-9]{{1,18}})(?:{FORMS})?"|([0-9]{{1,18}})')
 TIME_TRAVEL = "private, max-age=31536000, immutable"  # a year: RFC 9111 section 5.2.2.1's usual "never expires"
 RULES_MAX_AGE = 86_400  # a day: rules data changes only with a release
@@ -52,13 +51,13 @@ def expected_version(required: bool = False) -> int | None:
     if tag in ("", "*"):
         if required:
             raise PreconditionRequired(
-                "this command needs If-Match with the chase's ETag (its version, such as \"12\", from the track view), "
+                "this command needs If-Match with the chase's ETag (its version, such as \"12-compact\", from the track view), "
                 "so that it never undoes what another client recorded since you looked"
             )
         return None
     match = ETAG.fullmatch(tag)
     if not match:
-        raise PreconditionFailed(f"If-Match must be the chase's ETag, such as \"12\", not {tag}")
+        raise PreconditionFailed(f"If-Match must be the chase's ETag, such as \"12-compact\", not {tag}")
     return int(match.group(1) or match.group(2))
 
 

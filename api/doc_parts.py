@@ -28,8 +28,8 @@ RATE_HEADERS = {
     "X-Request-ID": {"description": "the request's id, as sent in X-Request-ID or made up; it is in the logs", "schema": {"type": "string"}},
 }
 CHASE_HEADERS = {
-    "ETag": {"description": "the chase's version, quoted (\"12\"; \"12-full\" for the full actions, Prefer: actions=full, and \"12-minimal\" for a minimal answer, "
-                     "representations of their own): send it back as If-Match to make a command conditional", "required": True, "schema": {"type": "string", "pattern": '^"[0-9]+(-full|-minimal|-compact)?"$'}},
+    "ETag": {"description": "the chase's version, quoted, with the form of the answer (\"12-compact\" for the track view's default form; \"12\" for the "
+                     "full actions, Prefer: actions=full, and for one participant; \"12-minimal\" for a minimal answer: each form keeps its own tag): send it back as If-Match to make a command conditional", "required": True, "schema": {"type": "string", "pattern": '^"[0-9]+(-compact|-minimal)?"$'}},
     "X-Chase-Version": {"description": "the chase's version", "required": True, "schema": _INT},
     "X-Chain-Head": {"description": "hash of the chase's latest event: keep it, `chase verify --head` proves later that the log still holds it", "required": True, "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
 }

@@ -22,9 +22,9 @@ from apispec import BasePlugin
 from flask import Flask, Response, current_app, g, request
 
 from api.chases import result
-from api.compact_actions import COMPACT
+from api.compact_actions import COMPACT, FULL
 from api.problems import problem
-from api.representation import DESCRIBED, MINIMAL, MINIMAL_CHASE
+from api.representation import DESCRIBED, MINIMAL, MINIMAL_CHASE, MINIMAL_ETAG_SUFFIX
 from api.runtime import ledger
 from application.retries import PENDING
 from domain.errors import InvalidInput
@@ -33,8 +33,10 @@ HEADER = "Idempotency-Key"
 HEADER_ENVIRON = "HTTP_IDEMPOTENCY_KEY"  # where req.headers reads it (whose ``get`` raises and catches a KeyError when not sent)
 MAX_KEY = 255  # characters
 KEPT_HEADERS = ("Content-Type", "Location", "ETag", "X-Chase-Version", "X-Chain-Head", "Preference-Applied", "Vary")
-# The kept answer's shape: 1, as first kept, had neither Preference-Applied nor Vary (``_upcast``).
-ANSWER_VERSION = 2
+# The kept answer's shape: 1, as first kept, had neither Preference-Applied nor Vary; 2 was kept
+# while the full form was the default (saying no form) and a minimal answer's ETag the plain
+# version (``_upcast``).
+ANSWER_VERSION = 3
 
 
 class IdempotencyKeyDoc(BasePlugin):
@@ -90,21 +92,33 @@ def _fingerprint() -> str:
 def _upcast(answer: dict[str, Any]) -> dict[str, str]:
     """The headers of a kept answer, as the current version keeps them. Version 1 kept neither
     Preference-Applied nor Vary: every POST's answer varied on Prefer, and the preference applied
-    shows in a success's body (the chase's envelope alone; the actions' templates)."""
+    shows in a success's body (the chase's envelope alone; the actions' templates). Up to version
+    2 the full form was the default, said no form, and a minimal answer's ETag was the plain
+    version, the full form's tag (api/compact_actions.py): each says its own now."""
     headers = dict(answer["headers"])
-    if answer["version"] >= 2:
+    if answer["version"] >= 3:
         return headers
-    headers.setdefault("Vary", "Prefer")
     chase = None
     if answer["status"] < 300:
         try:
             chase = json.loads(answer["body"]).get("chase")
         except (ValueError, AttributeError):
             pass
-    if isinstance(chase, dict) and "action_templates" in chase:
-        headers["Preference-Applied"] = COMPACT
-    elif isinstance(chase, dict) and chase.keys() <= set(MINIMAL_CHASE):
-        headers["Preference-Applied"] = MINIMAL
+    if not isinstance(chase, dict):
+        chase = {}
+    if answer["version"] < 2:
+        headers.setdefault("Vary", "Prefer")
+        if "action_templates" in chase:
+            headers["Preference-Applied"] = COMPACT
+        elif chase and chase.keys() <= set(MINIMAL_CHASE):
+            headers["Preference-Applied"] = MINIMAL
+    if "Preference-Applied" not in headers and "participants" in chase and "action_templates" not in chase:
+        # The full form (each participant's ``actions``; even with none, no templates): its ETag,
+        # the plain version, is the full form's still.
+        headers["Preference-Applied"] = FULL
+        headers.setdefault("Vary", "Prefer")
+    elif headers.get("Preference-Applied") == MINIMAL and headers.get("ETag", "").endswith('"') and not headers["ETag"].endswith(f'{MINIMAL_ETAG_SUFFIX}"'):
+        headers["ETag"] = headers["ETag"][:-1] + f'{MINIMAL_ETAG_SUFFIX}"'
     return headers
 
 

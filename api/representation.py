@@ -10,7 +10,7 @@ representation other than the view's). Reads (GET) always answer with the whole 
 
 The track view says each of its actions once (api/compact_actions.py); ``Prefer: actions=full``,
 on a command or a read of the track view, lists them per participant as clients written before
-that read them, under an ETag of its own (``"12-full"``).
+that read them, under the ETag that form always had (``"12"``; the default's is ``"12-compact"``).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import orjson
 from flask import Flask, Response, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 
-from api.compact_actions import COMPACT, FULL, FULL_ETAG_SUFFIX
+from api.compact_actions import COMPACT, COMPACT_ETAG_SUFFIX, FULL
 from api.joined import Joined
 
 MINIMAL = "return=minimal"
@@ -69,13 +69,16 @@ def prefers_full_actions() -> bool:
 
 def etag(version: int) -> str:
     """The answer's entity tag for the chase at ``version``: each form of the answer its own
-    (RFC 9110 section 8.8.3: a strong tag names one representation). Asked once the view is
-    presented (which notes its form) or left out (minimal)."""
+    (RFC 9110 section 8.8.3: a strong tag names one representation, over time too: each form
+    keeps the tag it had, api/compact_actions.py). Asked once the view is presented (which notes
+    its form) or left out (minimal)."""
     if has_request_context():
-        environ = request.environ
-        if environ.get(ACTIONS_FORM) == FULL:
-            return f'"{version}{FULL_ETAG_SUFFIX}"'
-        if ACTIONS_FORM not in environ and prefers_minimal():
+        form = request.environ.get(ACTIONS_FORM)
+        if form == FULL:
+            return f'"{version}"'
+        if form is not None:
+            return f'"{version}{COMPACT_ETAG_SUFFIX}"'
+        if prefers_minimal():
             return f'"{version}{MINIMAL_ETAG_SUFFIX}"'
     return f'"{version}"'
 

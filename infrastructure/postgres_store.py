@@ -2,7 +2,6 @@
 infrastructure/postgres_tables.py."""
 from __future__ import annotations
 
-import json
 from typing import Any, Callable, Iterable, Sequence
 
 import psycopg

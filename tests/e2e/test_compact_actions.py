@@ -56,13 +56,13 @@ def test_the_default_answer_says_exactly_what_the_full_answer_says(keeper):
         == {pid: {k: v for k, v in p.items() if k != "actions"} for pid, p in full["participants"].items()}
 
 
-def test_a_command_asking_for_the_full_form_gets_it_under_its_own_tag(keeper):
+def test_a_command_asking_for_the_full_form_gets_it_under_the_tag_it_always_had(keeper):
     harvey_and_the_farmer_cut_to(keeper)
 
     response = keeper.post(f"/participants/{keeper.ids['Harvey']}/move", {"locations": 1}, headers=FULL)
 
     chase = keeper.ok(response)["chase"]
-    assert response.headers["Preference-Applied"] == "actions=full" and response.headers["ETag"] == f'"{chase["version"]}-full"'
+    assert response.headers["Preference-Applied"] == "actions=full" and response.headers["ETag"] == f'"{chase["version"]}"'
     assert all(p["actions"] and "allowed_actions" not in p for p in chase["participants"].values())
     assert chase["participants"] == full_track(keeper)["participants"]
 
@@ -100,14 +100,15 @@ def test_a_read_of_the_track_view_says_it_varies_with_the_preference(keeper):
 
     default, full, compact = keeper.http.get(url), keeper.http.get(url, headers=FULL), keeper.http.get(url, headers=COMPACT)
 
-    # The same version, a different body: a tag of its own for each form, and a cache keys on Prefer
-    assert default.headers["ETag"] == '"2"' and full.headers["ETag"] == '"2-full"'
+    # The same version, a different body: a tag of its own for each form (the tag each had before
+    # the compact form was the default), and a cache keys on Prefer
+    assert default.headers["ETag"] == '"2-compact"' and full.headers["ETag"] == '"2"'
     assert all("Prefer" in answer.headers["Vary"] for answer in (default, full, compact))
     assert "Preference-Applied" not in default.headers and full.headers["Preference-Applied"] == "actions=full"
     assert "action_templates" not in full.get_json()["chase"] and "action_templates" in default.get_json()["chase"]
     assert len(default.data) < len(full.data)
     # Asking for the compact form by name (as clients did before it was the default): the default, said applied
-    assert compact.headers["Preference-Applied"] == "actions=compact" and compact.headers["ETag"] == '"2"' and compact.data == default.data
+    assert compact.headers["Preference-Applied"] == "actions=compact" and compact.headers["ETag"] == '"2-compact"' and compact.data == default.data
 
 
 def test_a_conditional_read_never_takes_one_form_for_the_other(keeper):
@@ -128,12 +129,32 @@ def test_a_conditional_read_never_takes_one_form_for_the_other(keeper):
     assert kept.status_code == 304 and kept.data == b"" and kept.headers["ETag"] == full.headers["ETag"]
     assert keeper.http.get(url, headers={"If-None-Match": default.headers["ETag"]}).status_code == 304
 
-    # Any form's tag still names the version a command acts on (If-Match), the old compact form's too.
+    # Any form's tag names the version a command acts on (If-Match).
     moved = keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [3]}, headers={**FULL, "If-Match": full.headers["ETag"]})
-    assert moved.status_code == 200 and moved.headers["ETag"] == '"3-full"'
+    assert moved.status_code == 200 and moved.headers["ETag"] == '"3"'
     assert keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [3]}, headers={"If-Match": '"3-compact"'}).status_code == 200
     stale = keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [3]}, headers={"If-Match": full.headers["ETag"]})
     assert stale.status_code == 412
+
+
+def test_a_client_that_kept_the_full_form_before_the_upgrade_is_sent_the_default_form(keeper):
+    """Before the compact form was the default, a read with no Prefer was the full form under the
+    plain version: a browser (or cache) that kept it revalidates with that tag after the upgrade.
+    Told 304, it would show the full form to a client that reads the default one (no action
+    buttons in the browser table)."""
+    keeper.create("Harvey and the angry farmer", dice="table")
+    keeper.add(**HARVEY)
+    url = f"/chases/{keeper.chase_id}/track"
+    version = keeper.track()["version"]
+
+    revalidated = keeper.http.get(url, headers={"If-None-Match": f'"{version}"'})
+
+    assert revalidated.status_code == 200 and revalidated.headers["ETag"] == f'"{version}-compact"'
+    harvey = revalidated.get_json()["chase"]["participants"][keeper.ids["Harvey"]]
+    assert "allowed_actions" in harvey and "actions" not in harvey
+    # A client that still asks for the full form does hold it: 304.
+    kept = keeper.http.get(url, headers={**FULL, "If-None-Match": f'"{version}"'})
+    assert kept.status_code == 304 and kept.data == b"" and kept.headers["ETag"] == f'"{version}"'
 
 
 def test_a_past_version_offers_nothing_in_either_form(keeper):

@@ -160,7 +160,9 @@ def test_every_201_says_where_the_new_thing_is(client, keeper):
     harvey = added.get_json()["participant_id"]
     assert added.headers["Location"] == f"/chases/{keeper.chase_id}/participants/{harvey}"
     shown = keeper.http.get(added.headers["Location"])
-    assert shown.status_code == 200 and shown.get_json()["participant"]["name"] == "Harvey" and shown.headers["ETag"] == added.headers["ETag"]
+    assert shown.status_code == 200 and shown.get_json()["participant"]["name"] == "Harvey"
+    # ... at the version the command made (the participant alone: its own tag of that version)
+    assert shown.headers["ETag"] == f'"{added.get_json()["chase"]["version"]}"' and added.headers["ETag"] == f'"{shown.get_json()["version"]}-compact"'
     keeper.ids["Harvey"] = harvey
 
     wall = keeper.post("/obstacles", {"kind": "barrier", "between": [0, 1], "name": "A wall", "skills": ["Climb"], "hit_points": 10})

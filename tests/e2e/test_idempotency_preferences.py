@@ -41,7 +41,7 @@ def test_a_full_answer_is_replayed_with_the_headers_that_describe_it(keeper):
 
     # The retry is the first answer: the same bytes, saying the same form, tag and variance.
     assert first.headers["Preference-Applied"] == FULL and "Prefer" in first.headers["Vary"]
-    assert first.headers["ETag"].endswith('-full"')
+    assert first.headers["ETag"] == f'"{first.get_json()["chase"]["version"]}"'  # the tag the full form always had
     assert again.get_data() == first.get_data() and described(again) == described(first)
     assert again.headers["Idempotent-Replayed"] == "true" and rolled(keeper) == 1
 
@@ -63,8 +63,8 @@ def test_a_retry_preferring_another_form_gets_the_first_answer_saying_its_form(k
 
 
 # The forms version 1 kept: the compact form (asked for by name then), the minimal, and the full
-# form, then the default (what actions=full answers now; its answers said no form).
-@pytest.mark.parametrize("first_prefers, said", [(COMPACT, COMPACT), (MINIMAL, MINIMAL), (FULL, None)])
+# form, then the default (what actions=full answers now; its answers said no form, and now say it).
+@pytest.mark.parametrize("first_prefers, said", [(COMPACT, COMPACT), (MINIMAL, MINIMAL), (FULL, FULL)])
 def test_an_answer_kept_by_the_earlier_version_still_replays_saying_its_form(keeper, ledger, monkeypatch, first_prefers, said):
     running(keeper)
     # The first roll's answer is kept as version 1 kept it: no Preference-Applied, no Vary, no version.
@@ -82,3 +82,32 @@ def test_an_answer_kept_by_the_earlier_version_still_replays_saying_its_form(kee
     again = roll(keeper, None)
     assert again.get_data() == first.get_data() and again.headers["Idempotent-Replayed"] == "true"
     assert described(again) == {**described(first), "Preference-Applied": said} and rolled(keeper) == 1
+
+
+# Version 2 kept Preference-Applied and Vary, but the full form was the default (said no form)
+# and a minimal answer's ETag was the plain version, the full form's tag.
+@pytest.mark.parametrize("first_prefers, said, tag", [(FULL, FULL, ""), (MINIMAL, MINIMAL, "-minimal"), (COMPACT, COMPACT, "-compact")])
+def test_an_answer_kept_while_the_full_form_was_the_default_replays_saying_its_form(keeper, ledger, monkeypatch, first_prefers, said, tag):
+    running(keeper)
+    keep = ledger.retries.keys.answer
+
+    def as_version_2(scope: str, key: str, claim_id: str, answer: dict[str, Any]) -> None:
+        headers = dict(answer["headers"])
+        version = headers["X-Chase-Version"]
+        headers["ETag"] = f'"{version}-compact"' if first_prefers == COMPACT else f'"{version}"'
+        if first_prefers == FULL:  # the default then: no form said
+            del headers["Preference-Applied"]
+        keep(scope, key, claim_id, {**answer, "headers": headers, "version": 2})
+
+    monkeypatch.setattr(ledger.retries.keys, "answer", as_version_2)
+    first = roll(keeper, first_prefers)
+    monkeypatch.undo()
+    version = first.headers["X-Chase-Version"]
+
+    # After the upgrade, a retry with no Prefer gets that answer saying its form, under its form's tag.
+    again = roll(keeper, None)
+    assert again.get_data() == first.get_data() and again.headers["Idempotent-Replayed"] == "true" and rolled(keeper) == 1
+    assert again.headers.get("Preference-Applied") == said and "Prefer" in again.headers["Vary"]
+    assert again.headers["ETag"] == f'"{version}{tag}"'
+    if first_prefers == FULL:
+        assert all(isinstance(p["actions"], list) for p in again.get_json()["chase"]["participants"].values())

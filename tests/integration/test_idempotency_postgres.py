@@ -28,6 +28,7 @@ from tests.e2e.test_idempotency_preferences import (  # noqa: F401 - collected h
     test_a_full_answer_is_replayed_with_the_headers_that_describe_it,
     test_a_retry_preferring_another_form_gets_the_first_answer_saying_its_form,
     test_an_answer_kept_by_the_earlier_version_still_replays_saying_its_form,
+    test_an_answer_kept_while_the_full_form_was_the_default_replays_saying_its_form,
 )
 
 pytestmark = pytest.mark.postgres
