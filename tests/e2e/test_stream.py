@@ -225,7 +225,7 @@ def test_a_replay_streams_every_frame_at_its_pace_then_its_end(served: Served):
     stream = SSEClient(served.port, f"/chases/{chase_id}/replays/{job['job_id']}/stream?pace=0.01", token)
     events = list(stream.events())
     stream.close()
-    assert [e["id"] for e in events] == [1, 2, 3, 4, 5, 5]
+    assert [e["id"] for e in events] == [1, 2, 3, 4, 5, 5], events  # (the events, the end's error among them, if not)
     assert [e["event"] for e in events] == ["frame"] * 5 + ["end"] and events[-1]["data"]["status"] == "done"
     resumed = SSEClient(served.port, f"/chases/{chase_id}/replays/{job['job_id']}/stream", token, last_event_id=3)
     assert [e["id"] for e in resumed.events()] == [4, 5, 5]
