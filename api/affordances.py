@@ -43,8 +43,6 @@ from api.action_routes import Route, token_refusal, token_refusals
 from application.access import PLAYER
 
 
-
-
 def present(view: dict[str, Any], *, live: bool = True) -> dict[str, Any]:
     """The view as the token that asked reads it; ``live``: the chase as it is now (a past
     version is read-only: no actions)."""

@@ -44,12 +44,18 @@ def event(originator, version=1):
     return StoredEvent(originator_id=originator, originator_version=version, topic="tests:Written", state=b"{}")
 
 
+def ledger_written_once(database, **settings):
+    """A ledger on the SQLite file ``database``, its first write made (the lock file is there)."""
+    ledger = build_ledger({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(database), **settings})
+    ledger.recorder.insert_events([event(uuid4())])
+    return ledger
+
+
 def test_writes_waiting_for_another_process_are_committed_together_each_with_its_own_outcome(tmp_path):
     # Given a ledger on a SQLite file, its first write made (the lock file is there)
     database = tmp_path / "chase.sqlite3"
-    ledger = build_ledger({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(database), "SQLITE_LOCK_TIMEOUT": "30"})
+    ledger = ledger_written_once(database, SQLITE_LOCK_TIMEOUT="30")
     recorder = ledger.recorder
-    recorder.insert_events([event(uuid4())])
     turns = []
     take_turn = recorder._take_turn
     recorder._take_turn = lambda: turns.append(1) or take_turn()
@@ -203,9 +209,8 @@ def _group_of(recorder, database, writes):
 def test_when_sqlites_own_lock_is_anothers_the_group_is_told_busy_after_one_wait(tmp_path):
     # Given a ledger on a SQLite file that waits a second for SQLite's lock
     database = tmp_path / "chase.sqlite3"
-    ledger = build_ledger({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(database), "SQLITE_LOCK_TIMEOUT": "1"})
+    ledger = ledger_written_once(database, SQLITE_LOCK_TIMEOUT="1")
     recorder = ledger.recorder
-    recorder.insert_events([event(uuid4())])
     sent = []
     send = recorder._send
     recorder._send = lambda *args, **kwargs: sent.append(1) or send(*args, **kwargs)
@@ -230,9 +235,8 @@ def test_when_sqlites_own_lock_is_anothers_the_group_is_told_busy_after_one_wait
 def test_an_error_that_undoes_the_whole_transaction_fails_the_group_with_its_own_cause(tmp_path):
     # Given a ledger on a SQLite file with room for a little more than it holds
     database = tmp_path / "chase.sqlite3"
-    ledger = build_ledger({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(database)})
+    ledger = ledger_written_once(database)
     recorder = ledger.recorder
-    recorder.insert_events([event(uuid4())])
     with sqlite3.connect(str(database)) as c:
         pages = c.execute("PRAGMA page_count").fetchone()[0]
     reader = recorder._reader
