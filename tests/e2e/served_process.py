@@ -35,9 +35,10 @@ def allow_open_files(wanted: int) -> None:
 
 
 class ChaseServe:
-    """`chase serve` (gunicorn, ``workers`` uvicorn workers of ``threads`` threads each)."""
+    """`chase serve` (gunicorn, ``workers`` uvicorn workers of ``threads`` threads each; ``files``:
+    the server's limit of open files, soft and hard, as a container's ``ulimits`` sets it)."""
 
-    def __init__(self, env: dict[str, str], log: Path, workers: int = 2, threads: int = 4) -> None:
+    def __init__(self, env: dict[str, str], log: Path, workers: int = 2, threads: int = 4, files: int | None = None) -> None:
         self.port = free_port()
         self.log = log
         base = {k: v for k, v in os.environ.items() if not k.startswith(OURS)}
@@ -47,6 +48,7 @@ class ChaseServe:
             self.proc = subprocess.Popen(
                 serve_command("127.0.0.1", self.port, workers, threads), cwd=ROOT, env=env,
                 stdout=out, stderr=subprocess.STDOUT,
+                preexec_fn=None if files is None else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files)),
             )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.proc.poll() is None:
