@@ -18,7 +18,7 @@ per connection, as nginx's ``client_header_timeout``, ``client_body_timeout`` an
   unread bytes made the system reset the connection, and a client still sending read a reset
   instead of the ``413``;
 - one client address may hold ``per_address`` connections in this worker process (0: any
-  number); one more is answered ``429`` and closed at once.
+  number); one more is answered ``429`` and closed at once, its file freed.
 
 Each refusal is a problem document (application/problem+json), as every other answer.
 """
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
@@ -212,8 +213,17 @@ class GuardedHttp(HttpToolsProtocol):
                     f"a request's body must come within {self.bounds.body_timeout:g} seconds of its headers")
 
     def refuse(self, status: int, phrase: str, kind: str, detail: str) -> None:
+        """Answers and closes, after reading what has come and is not read yet: a socket closed
+        with unread bytes is reset by the system, and the client may never read the answer."""
         self.cancel_deadlines()
         self.transport.write(refusal(status, phrase, kind, detail))
+        sock = self.transport.get_extra_info("socket")
+        try:
+            for _ in range(4):  # (a request's headers fit in the first read; the rest is the client's to lose)
+                if sock is None or not os.read(sock.fileno(), HEADER_BYTES):
+                    break
+        except OSError:  # nothing more has come (the socket does not block), or it is gone
+            pass
         self.transport.close()
 
     def cancel_deadlines(self) -> None:
