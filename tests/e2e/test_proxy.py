@@ -141,6 +141,11 @@ def test_a_live_stream_passes_through_the_proxy_event_by_event(stack: Stack):
     # in the proxy's buffers until the stream ends)
     assert keeper.request("POST", f"/chases/{chase_id}/dice-rolls", {"expression": "1D100"})[0] == 200
     assert next(events)["id"] == 2
+
+    # And past the proxy's time limits on a client (5 s), the stream is still open and live
+    time.sleep(6)
+    assert keeper.request("POST", f"/chases/{chase_id}/dice-rolls", {"expression": "1D100"})[0] == 200
+    assert next(events)["id"] == 3
     stream.conn.close()
 
 
