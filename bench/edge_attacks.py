@@ -12,8 +12,8 @@ measures:
 
 1. trickled headers: ``--trickle`` connections each sending a header byte a second; how long the
    server keeps them (the attack stops at 20 s);
-2. a flood of idle connections from one address: how many it takes before ``GET /health`` no
-   longer answers within 3 seconds (at most ``--flood``);
+2. a flood of idle connections from one address (``--addresses``: from that many): how many it
+   takes before ``GET /health`` no longer answers within 3 seconds (at most ``--flood``);
 3. a 10 MB body: what the client reads (a 413, or a reset);
 4. a short body (Content-Length 100, 10 bytes sent; meanwhile 1): how long the connection is
    held (at most ``--seconds``), and what the client reads.
@@ -86,15 +86,17 @@ def health_answers(port: int) -> bool:
         return False
 
 
-def flood(port: int, most: int, step: int = 100) -> int | None:
-    """Idle connections (a partial request line each) opened, ``step`` at a time, until /health
-    no longer answers; their number then, or None if it still answered at ``most``."""
+def flood(port: int, most: int, addresses: int, step: int = 100) -> int | None:
+    """Idle connections (a partial request line each) opened, ``step`` at a time, from
+    ``addresses`` addresses in turn, until /health no longer answers; their number then, or None
+    if it still answered at ``most``."""
     held = []
     try:
         while len(held) < most:
             for _ in range(step):
+                source = f"127.0.1.{len(held) % addresses + 1}" if addresses > 1 else ATTACKER
                 try:
-                    s = socket.create_connection(("127.0.0.1", port), timeout=3, source_address=(ATTACKER, 0))
+                    s = socket.create_connection(("127.0.0.1", port), timeout=3, source_address=(source, 0))
                     s.send(b"GET /he")
                     held.append(s)
                 except OSError:
@@ -154,6 +156,7 @@ def main() -> None:
     parser.add_argument("--trickle", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--flood", type=int, default=1500)
+    parser.add_argument("--addresses", type=int, default=1, help="the flood's client addresses")
     args = parser.parse_args()
     allow_open_files(args.flood + args.trickle + 200)
     served = None
@@ -170,9 +173,9 @@ def main() -> None:
         seconds, what = short()
         print(f"a body 90 bytes short: {what!r} after {seconds:.1f} s")
         time.sleep(1)
-        stopped = flood(port, args.flood)
-        print(f"idle connections from one address: /health stopped answering at {stopped}" if stopped
-              else f"idle connections from one address: /health still answered with {args.flood} open")
+        stopped = flood(port, args.flood, args.addresses)
+        print(f"idle connections from {args.addresses} address(es): /health stopped answering at {stopped}" if stopped
+              else f"idle connections from {args.addresses} address(es): /health still answered with {args.flood} open")
         time.sleep(1)
         print(f"a 10 MB body: the client read {big_body(port, 10 * 1024 * 1024)!r}")
     finally:
