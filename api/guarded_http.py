@@ -32,7 +32,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
+from uvicorn.protocols.http.httptools_impl import (
+    HttpToolsProtocol,
+    RequestResponseCycle,
+)
 
 from infrastructure.server_settings import ServerSettings
 

@@ -5,7 +5,7 @@ build the app: each worker builds its own after the fork.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from uvicorn_worker import UvicornWorker
 
@@ -18,7 +18,7 @@ class Worker(UvicornWorker):
     reconnect elsewhere with Last-Event-ID) instead of holding the stop up until gunicorn kills it,
     and that serves no WebSocket (the API has none)."""
 
-    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "timeout_graceful_shutdown": 5, "ws": "none"}
+    CONFIG_KWARGS: ClassVar[dict[str, Any]] = {**UvicornWorker.CONFIG_KWARGS, "timeout_graceful_shutdown": 5, "ws": "none"}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

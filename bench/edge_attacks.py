@@ -133,7 +133,7 @@ def short_body(port: int, most: float) -> tuple[float, str]:
                   b"Content-Length: 100\r\n\r\n{\"name\": ")
         answer = s.recv(65536)
         return time.monotonic() - started, answer.split(b"\r\n", 1)[0].decode() if answer else "closed"
-    except socket.timeout:
+    except TimeoutError:
         return most, "still open"
     except OSError as e:
         return time.monotonic() - started, type(e).__name__

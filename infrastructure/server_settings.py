@@ -22,7 +22,7 @@ class ServerSettings:
     connections_per_address: int = 256
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> "ServerSettings":
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ServerSettings:
         environ = os.environ if environ is None else environ
         return cls(
             header_timeout=_seconds(environ, "CHASE_LEDGER_HEADER_TIMEOUT", cls.header_timeout),

@@ -48,7 +48,8 @@ class ChaseServe:
             self.proc = subprocess.Popen(
                 serve_command("127.0.0.1", self.port, workers, threads), cwd=ROOT, env=env,
                 stdout=out, stderr=subprocess.STDOUT,
-                preexec_fn=None if files is None else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files)),
+                # (one system call in the child, no lock taken: safe beside the caller's threads)
+                preexec_fn=None if files is None else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files)),  # noqa: PLW1509
             )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.proc.poll() is None:
@@ -89,7 +90,7 @@ class Client:
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         if time.monotonic() - self.used > 1:
-            self.conn.close()  # the server lets idle keep-alive connections go after 2 seconds
+            self.conn.close()  # the server lets idle keep-alive connections go (CHASE_LEDGER_IDLE_TIMEOUT)
         payload = json.dumps(body) if body is not None else None
         try:
             self.conn.request(method, path, body=payload, headers=headers)

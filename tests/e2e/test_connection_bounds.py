@@ -178,7 +178,7 @@ def test_honest_clients_are_not_cut_off(server: ChaseServe):
 
     # A live stream outlasts the header and body time limits: its keep-alives keep coming
     keeper = Client(server.port)
-    status, created = keeper.request("POST", "/chases", {"name": "Watched", "dice": "server"})
+    _, created = keeper.request("POST", "/chases", {"name": "Watched", "dice": "server"})
     stream = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT)
     stream.sendall(f"GET /chases/{created['chase']['chase_id']}/stream HTTP/1.1\r\nHost: x\r\n"
                    f"Authorization: Bearer {created['keeper_token']}\r\n\r\n".encode())
