@@ -1,8 +1,9 @@
 """gunicorn's settings hooks for ``chase serve`` (``--config python:api.gunicorn_conf``).
 
-Each worker writes JSON log lines (infrastructure/logs.py) from its start; a worker that exits
-is marked dead for prometheus-client's multiprocess mode (infrastructure/metrics.py), which
-then drops its live gauges and keeps its counts.
+The idle time of a kept-alive connection is set here. Each worker writes JSON log lines
+(infrastructure/logs.py) from its start; a worker that exits is marked dead for
+prometheus-client's multiprocess mode (infrastructure/metrics.py), which then drops its live
+gauges and keeps its counts.
 """
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ import os
 from typing import Any
 
 from infrastructure.logs import configure
+from infrastructure.server_settings import ServerSettings
 from infrastructure.settings import web_settings
+
+# Seconds a kept-alive connection may wait for its next request (uvicorn's timeout_keep_alive);
+# the header and body time limits are the workers' own (api/worker.py).
+keepalive = ServerSettings.from_env().idle_timeout
 
 
 def post_fork(server: Any, worker: Any) -> None:

@@ -93,8 +93,9 @@ def main() -> int:
     args = parser.parse_args()
     allow_open_files(args.streams + 1024)
     with tempfile.TemporaryDirectory(prefix="chase-streams-") as folder:
-        # A thousand streams opened at once from one address: its rate limit (api/limits.py) would refuse most.
-        env = {"SQLITE_DBNAME": str(Path(folder) / "chase.sqlite3"), "CHASE_LEDGER_RATE_LIMITS": "off"}
+        # A thousand streams opened at once from one address: its rate limit (api/limits.py) would
+        # refuse most, and its cap on connections (api/guarded_http.py) all past the first few hundred.
+        env = {"SQLITE_DBNAME": str(Path(folder) / "chase.sqlite3"), "CHASE_LEDGER_RATE_LIMITS": "off", "CHASE_LEDGER_CONNECTIONS_PER_ADDRESS": "0"}
         if args.redis:
             env["REDIS_URL"] = args.redis
             env["CHASE_LEDGER_QUEUE_PREFIX"] = f"bench-streams-{int(time.time())}"

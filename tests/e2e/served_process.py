@@ -35,9 +35,10 @@ def allow_open_files(wanted: int) -> None:
 
 
 class ChaseServe:
-    """`chase serve` (gunicorn, ``workers`` uvicorn workers of ``threads`` threads each)."""
+    """`chase serve` (gunicorn, ``workers`` uvicorn workers of ``threads`` threads each; ``files``:
+    the server's limit of open files, soft and hard, as a container's ``ulimits`` sets it)."""
 
-    def __init__(self, env: dict[str, str], log: Path, workers: int = 2, threads: int = 4) -> None:
+    def __init__(self, env: dict[str, str], log: Path, workers: int = 2, threads: int = 4, files: int | None = None) -> None:
         self.port = free_port()
         self.log = log
         base = {k: v for k, v in os.environ.items() if not k.startswith(OURS)}
@@ -47,6 +48,8 @@ class ChaseServe:
             self.proc = subprocess.Popen(
                 serve_command("127.0.0.1", self.port, workers, threads), cwd=ROOT, env=env,
                 stdout=out, stderr=subprocess.STDOUT,
+                # (one system call in the child, no lock taken: safe beside the caller's threads)
+                preexec_fn=None if files is None else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files)),  # noqa: PLW1509
             )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.proc.poll() is None:
@@ -87,7 +90,7 @@ class Client:
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         if time.monotonic() - self.used > 1:
-            self.conn.close()  # the server lets idle keep-alive connections go after 2 seconds
+            self.conn.close()  # the server lets idle keep-alive connections go (CHASE_LEDGER_IDLE_TIMEOUT)
         payload = json.dumps(body) if body is not None else None
         try:
             self.conn.request(method, path, body=payload, headers=headers)

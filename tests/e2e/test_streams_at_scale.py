@@ -35,7 +35,8 @@ def ms(seconds: list[float]) -> str:
 
 def test_a_thousand_open_streams_hold_no_thread_and_each_is_sent_every_roll(tmp_path: Path):
     server = ChaseServe(
-        {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), "CHASE_LEDGER_STREAM_HEARTBEAT": "5"},
+        # A thousand streams from one address, as no one client opens: no cap on its connections
+        {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), "CHASE_LEDGER_STREAM_HEARTBEAT": "5", "CHASE_LEDGER_CONNECTIONS_PER_ADDRESS": "0"},
         tmp_path / "serve.log", workers=2, threads=4,
     )
     crowd = None
