@@ -146,15 +146,24 @@ def _field_names(schema: type[Schema]) -> tuple[str, ...]:
     return names
 
 
+class SplitChase(Schema):
+    """A chase a command made (a chase split up)."""
+
+    chase_id = fields.String(required=True)
+    keeper_token = fields.String(required=True, metadata={"description": "the new chase's Keeper token, shown once"})
+    chase = SystemView(required=True)
+
+
 class CommandResult(Schema):
     """Every command's answer, whatever its game system (api.chases.result)."""
 
-    chase = SystemView()
-    rolls = fields.List(docs.Shown(docs.Roll), metadata={"description": "every roll the command made, in sequence order ([] for none)"})
-    outcome = fields.Dict(allow_none=True, metadata={"description": "what the command decided, in the game's words (passed, winner, metres, ...); null when the chase after it says all"})
+    chase = SystemView(required=True)
+    rolls = fields.List(docs.Shown(docs.Roll), required=True, metadata={"description": "every roll the command made, in sequence order ([] for none)"})
+    outcome = fields.Dict(required=True, allow_none=True, metadata={"description": "what the command decided, in the game's words (passed, winner, metres, ...); null when the chase after it says all"})
+    dry_run = fields.Boolean(metadata={"enum": [False], "description": "never sent: a recorded command's answer has no dry_run; a dry run's (DryRun) has dry_run: true"})
     obstacle_id = fields.String()
     participant_id = fields.String()
-    chases = fields.List(fields.Dict(), metadata={"description": "chases the command made (a chase split up): each {chase_id, keeper_token (shown once), chase (its track view)}"})
+    chases = fields.List(docs.Shown(SplitChase), metadata={"description": "chases the command made (a chase split up)"})
     keeper_token = fields.String(metadata={"description": "only when a chase is created: the Keeper's token, shown once"})
     request_id = fields.Integer()
 
