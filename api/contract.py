@@ -19,11 +19,12 @@ from typing import Any, Callable
 from flask import Response
 from flask_smorest import Api
 
-from api import problem_docs, request_headers
+from api import answer_forms, problem_docs, request_headers, roll_docs, stream_docs
 from api.doc_parts import (
     CACHING, CHASE_HEADERS, COMMAND_HEADERS, LOCATION, NOT_MODIFIED, PAGING, PROBES, PUBLIC, RATE_HEADERS, SECURITY_SCHEMES, VALIDATOR, WHO,
 )
 from api.problem_docs import answer
+from api.representation import MINIMAL_CHASE
 from api.view_docs import DryRun
 
 OPENAPI_VERSION = "3.1.0"
@@ -34,7 +35,7 @@ SMOREST_LEFTOVERS = ("Error", "PaginationMetadata")
 
 # Answers that carry the chase's envelope headers (api/chases.py result), and reads of the record
 # that carry its chain head (api/history.py with_head).
-CHASE_ANSWERS = re.compile(r"^#/components/schemas/(CommandResult|\w*Result)$")
+CHASE_ANSWERS = re.compile(rf"^#/components/schemas/({'|'.join(answer_forms.NAMES)}|\w*Result)$")
 RECORD_READS = re.compile(r"^#/components/schemas/(RollHistory|EventLog|Export)$")
 DRY_RUN = "#/components/schemas/DryRun"
 
@@ -190,7 +191,8 @@ def track_view(doc: dict[str, Any], views: dict[str, type]) -> None:
         # each system's view as its own type (the discriminator's mapping below).
         names = sorted(system for system, shown_by in views.items() if shown_by is view)
         schemas[view.__name__]["properties"]["system"] = {**schemas[view.__name__]["properties"]["system"], "type": "string", "enum": names}
-        schemas[view.__name__]["required"] = sorted({*schemas[view.__name__].get("required", ()), "system"})
+        # Every form of the view has the envelope's identity (with Prefer: return=minimal, only that).
+        schemas[view.__name__]["required"] = sorted({*schemas[view.__name__].get("required", ()), *MINIMAL_CHASE})
     schemas["TrackView"] = {
         "description": "the chase's track view, as its game system (`system`) shows it",
         "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in sorted({view.__name__ for view in views.values()})],
@@ -207,10 +209,12 @@ def track_view(doc: dict[str, Any], views: dict[str, type]) -> None:
         schemas["ParticipantView"]["properties"]["participant"] = {"anyOf": [{"$ref": ref} for ref in kinds], "description": described}
 
 
-def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[str, Any]:
+def finish(doc: dict[str, Any], views: dict[str, type] | None = None, rolls: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     doc["openapi"] = OPENAPI_VERSION
     if views:
         track_view(doc, views)
+    if rolls:
+        roll_docs.install(doc["components"]["schemas"], rolls)
     doc.pop("security", None)  # declared per operation
     # The app's own routes (api/__init__.py, api/observability.py), which no blueprint documents.
     doc.setdefault("paths", {}).update(copy.deepcopy(PROBES))
@@ -223,6 +227,7 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
     components["securitySchemes"] = SECURITY_SCHEMES
     components["headers"] = {**RATE_HEADERS, **CHASE_HEADERS, **COMMAND_HEADERS, **LOCATION, **CACHING, **PAGING, "Validator": VALIDATOR}
     components["responses"]["NotModified"] = NOT_MODIFIED
+    components["schemas"]["ReplayEnd"] = stream_docs.REPLAY_END
     components["parameters"] = {**components.get("parameters", {}), **request_headers.PARAMETERS}
     components["headers"].update({f"{name}Optional": {**header, "required": False} for name, header in CHASE_HEADERS.items()})
     for path, item in doc.get("paths", {}).items():
@@ -233,8 +238,10 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
             security = security_of(method, path)
             operation["security"] = security
             _describe(operation, security)
+            answer_forms.created(path, operation, components.setdefault("schemas", {}))
             dry_runs(operation)
             request_headers.declare(method, path, operation, _carries_chase(operation))
+            stream_docs.declare(path, operation)
             responses = {status: response for status, response in operation.get("responses", {}).items() if status[0] in "123"}
             for status, response in responses.items():
                 response.setdefault("headers", {}).update(_success_headers(method, status, response))
@@ -257,8 +264,8 @@ class Document:
     blueprint and system is registered) and never changed afterwards: every fetch answers the
     same bytes under the same ETag, and If-None-Match gets 304 (api/conditional.py)."""
 
-    def __init__(self, build: Callable[[], dict[str, Any]], views: dict[str, type]) -> None:
-        self._build, self._views = build, views
+    def __init__(self, build: Callable[[], dict[str, Any]], views: dict[str, type], rolls: dict[str, dict[str, Any]]) -> None:
+        self._build, self._views, self._rolls = build, views, rolls
         self._built: tuple[dict[str, Any], bytes, str] | None = None
         self._lock = threading.Lock()
 
@@ -266,7 +273,7 @@ class Document:
         with self._lock:
             if self._built is None:
                 # A copy: apispec hands out its own dicts, which finishing would change in place.
-                doc = finish(copy.deepcopy(self._build()), self._views)
+                doc = finish(copy.deepcopy(self._build()), self._views, copy.deepcopy(self._rolls))
                 body = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
                 self._built = (doc, body, hashlib.sha256(body).hexdigest()[:32])
             return self._built
@@ -283,11 +290,11 @@ class Document:
         return response
 
 
-def install(api: Api, views: dict[str, type]) -> None:
+def install(api: Api, views: dict[str, type], rolls: dict[str, dict[str, Any]]) -> None:
     """GET /openapi.json answers the document, built once; ``views``: each system's track-view
-    schema, filled in as the systems are registered."""
+    schema, ``rolls``: each system's kinds of roll, both filled in as the systems are registered."""
     api.spec.components.schema("DryRun", schema=DryRun)
-    document = Document(api.spec.to_dict, views)
+    document = Document(api.spec.to_dict, views, rolls)
     api.spec.to_dict = document.to_dict  # type: ignore[method-assign]
     app = api._app  # type: ignore[attr-defined]
     app.view_functions[f"{api._make_doc_blueprint_name()}.openapi_json"] = document.answer  # type: ignore[attr-defined]

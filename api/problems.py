@@ -13,6 +13,7 @@ from eventsourcing.persistence import ConnectionUnavailableError
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
+from api import problem_docs
 from api.conditional import PreconditionRequired, precondition_sent
 from application.access import Forbidden, Unauthenticated
 from application.runner import ChaseNotFound, VersionConflict
@@ -50,6 +51,17 @@ def _field_errors(messages: Any, prefix: str = "") -> list[dict[str, str]]:
 
 
 def register(app: Flask) -> None:
+    @app.get("/problems/<kind>")
+    def problem_page(kind: str) -> Response:
+        """What a problem's ``type`` means, for a person (its URI resolves here)."""
+        shown = problem_docs.page(kind)
+        if shown is None:
+            return problem(404, "not-found", "Not found", f"no kind of problem {kind!r}: the kinds are {', '.join(sorted(problem_docs.KINDS))}")
+        response = Response(shown, mimetype="text/html")
+        response.cache_control.public = True
+        response.cache_control.max_age = 86_400  # a day: the kinds change only with a release
+        return response
+
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> Response:
         messages = (getattr(e, "data", None) or {}).get("messages")

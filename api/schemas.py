@@ -191,6 +191,7 @@ class CommandResult(Schema):
         return found
 
 
+@docs.always_shown()
 class ParticipantView(Schema):
     chase_id = fields.String()
     version = fields.Integer(metadata={"description": "the chase's version this was read at (also the ETag)"})
@@ -198,6 +199,7 @@ class ParticipantView(Schema):
     participant = fields.Dict(metadata={"description": "as the chase's track view shows it (its system's fields)"})
 
 
+@docs.always_shown()
 class RollHistory(Schema):
     next = Next()
     rolls = fields.List(docs.Shown(docs.RollRow), metadata={"description": (
@@ -206,6 +208,7 @@ class RollHistory(Schema):
     )})
 
 
+@docs.always_shown()
 class EventLog(Schema):
     events = fields.List(docs.Shown(docs.Event))
     next = Next()
@@ -225,6 +228,7 @@ class PlayerToken(Schema):
     participant_ids = fields.List(Text(1, 200), required=True, validate=validate.Length(1, 50))
 
 
+@docs.always_shown()
 class TokenIssued(Schema):
     token = fields.String()
     participant_ids = fields.List(fields.String())
@@ -253,12 +257,14 @@ class Entropy(Schema):
     entropy = fields.String(required=True, validate=validate.Length(1, 200), metadata={"description": "any text a player chooses; mixed into later server rolls"})
 
 
+@docs.always_shown()
 class Export(Schema):
     format = fields.String(metadata={"description": "chase-ledger: what `chase verify` reads"})
     chase_id = fields.String()
     events = fields.List(docs.Shown(docs.Event))
 
 
+@docs.always_shown()
 class VehicleView(Schema):
     """Each vehicle with its starting and current Build, condition, armor, occupants, losses."""
 
