@@ -87,12 +87,14 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(VersionConflict)
     def conflict(e: VersionConflict) -> Response:
+        # The chase's version, when it was read (an If-Match that is no ETag at all is refused before)
+        known = {} if e.current_version is None else {"current_version": e.current_version}
         if precondition_sent():  # the client's If-Match failed (RFC 9110 13.1.1): nothing was run
             return problem(
                 412, "precondition-failed", "Precondition failed", str(e),
-                errors=[{"field": "If-Match", "message": str(e)}], current_version=e.current_version,
+                errors=[{"field": "If-Match", "message": str(e)}], **known,
             )
-        return problem(409, "version-conflict", "Version conflict", str(e), current_version=e.current_version)
+        return problem(409, "version-conflict", "Version conflict", str(e), **known)
 
     @app.errorhandler(PreconditionRequired)
     def precondition_required(e: PreconditionRequired) -> Response:

@@ -47,8 +47,9 @@ class RefusedActions(Schema):
     rule = fields.String(required=True, metadata={"description": "the rule, as its rules text's file and heading"})
 
 
-# A participant's commands come in one of two forms, by the request's Prefer (api/compact_actions.py).
-ACTION_FORMS = ("actions", "allowed_actions", "refused_actions")
+# A participant's commands come in one of two forms, by the request's Prefer (api/compact_actions.py),
+# and its distances to rivals are worked out for the track view only (not for one participant's read).
+ACTION_FORMS = ("actions", "allowed_actions", "refused_actions", "distances")
 S = TypeVar("S", bound=type[Schema])
 
 

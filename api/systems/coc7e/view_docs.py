@@ -54,7 +54,7 @@ class AimTaken(Schema):
     location = fields.Integer(allow_none=True)
 
 
-@always_shown(*ACTION_FORMS)
+@always_shown(*ACTION_FORMS, "obstacle_ahead_id")
 class Coc7eParticipant(Schema):
     id = fields.String(required=True)
     name = fields.String()

@@ -15,5 +15,5 @@ ROLLS: dict[str, dict[str, Any]] = {
         "code": {**STR, "description": "such as 3D+2"}, "dice": array(D6_FACE), "wild_die": array(INT), "wild_die_one": STR, "wild_die_one_rolled": BOOL,
         "complication": BOOL, "removed": array(INT), "pips": INT, "bonus": {"type": "object", "additionalProperties": INT}, "total": INT,
         "difficulty": {"type": ["integer", "null"]}, "success": {"type": ["boolean", "null"]},
-    }, {"skill": STR, "movement": STR, "terrain": {"type": ["string", "null"]}, "difficulty_parts": {"type": "object", "additionalProperties": {"type": ["integer", "null"]}}}, kind=KIND),
+    }, {"skill": {"type": ["string", "null"]}, "movement": STR, "terrain": {"type": ["string", "null"]}, "difficulty_parts": {"type": "object", "additionalProperties": {"type": ["integer", "null"]}}}, kind=KIND),
 }
