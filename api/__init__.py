@@ -87,7 +87,8 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
 
     api = Api(app, spec_kwargs={"extra_plugins": [IdempotencyKeyDoc()]})
     app.extensions["chase_view_schemas"] = {}
-    contract.install(api, app.extensions["chase_view_schemas"])  # operationIds, security, problems, headers
+    app.extensions["chase_roll_schemas"] = {}
+    contract.install(api, app.extensions["chase_view_schemas"], app.extensions["chase_roll_schemas"])  # operationIds, security, problems, headers
     from api.chases import blp as chases
     from api.history import blp as record
     from api.jobs import admin, blp as jobs
@@ -104,6 +105,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
         for blueprint in module.blueprints:
             api.register_blueprint(blueprint)
         app.extensions["chase_action_routes"].update(module.ACTION_ROUTES)
+        app.extensions["chase_roll_schemas"].update(import_module(f"api.systems.{plugin.package}.roll_docs").ROLLS)
         for system, schema in module.VIEW_SCHEMAS.items():
             app.extensions["chase_view_schemas"][system] = schema
             if schema.__name__ not in api.spec.components.schemas:  # documented beside the envelope (ChaseView)

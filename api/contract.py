@@ -10,16 +10,21 @@ schema becomes ``examples`` (3.1 is JSON Schema 2020-12, where ``example`` is de
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import re
+import threading
 from typing import Any, Callable
 
+from flask import Response
 from flask_smorest import Api
 
-from api import problem_docs
+from api import answer_forms, problem_docs, request_headers, roll_docs, stream_docs
 from api.doc_parts import (
     CACHING, CHASE_HEADERS, COMMAND_HEADERS, LOCATION, NOT_MODIFIED, PAGING, PROBES, PUBLIC, RATE_HEADERS, SECURITY_SCHEMES, VALIDATOR, WHO,
 )
 from api.problem_docs import answer
+from api.representation import MINIMAL_CHASE
 from api.view_docs import DryRun
 
 OPENAPI_VERSION = "3.1.0"
@@ -30,7 +35,7 @@ SMOREST_LEFTOVERS = ("Error", "PaginationMetadata")
 
 # Answers that carry the chase's envelope headers (api/chases.py result), and reads of the record
 # that carry its chain head (api/history.py with_head).
-CHASE_ANSWERS = re.compile(r"^#/components/schemas/(CommandResult|\w*Result)$")
+CHASE_ANSWERS = re.compile(rf"^#/components/schemas/({'|'.join(answer_forms.NAMES)}|\w*Result)$")
 RECORD_READS = re.compile(r"^#/components/schemas/(RollHistory|EventLog|Export)$")
 DRY_RUN = "#/components/schemas/DryRun"
 
@@ -92,7 +97,7 @@ def errors_of(method: str, path: str, operation: dict[str, Any], security: list[
 def _success_headers(method: str, status: str, response: dict[str, Any]) -> dict[str, Any]:
     headers = {name: {"$ref": f"#/components/headers/{name}"} for name in RATE_HEADERS}
     schema = next(iter(response.get("content", {}).values()), {}).get("schema", {})
-    refs = [schema.get("$ref", "")] + [option.get("$ref", "") for option in schema.get("anyOf", ())]
+    refs = _refs(schema)
     if any(CHASE_ANSWERS.match(ref) for ref in refs):
         # A dry run answers without them: required only where every answer has them.
         required = DRY_RUN not in refs
@@ -105,6 +110,19 @@ def _success_headers(method: str, status: str, response: dict[str, Any]) -> dict
     if method == "get" and status == "200":
         headers.setdefault("ETag", {"$ref": "#/components/headers/Validator"})
     return headers
+
+
+def _refs(schema: dict[str, Any]) -> list[str]:
+    """The schemas an answer may be: its own, or each of its forms (a command or its dry run)."""
+    return [schema.get("$ref", "")] + [option.get("$ref", "") for option in schema.get("oneOf", ())]
+
+
+def _carries_chase(operation: dict[str, Any]) -> bool:
+    for status, response in operation.get("responses", {}).items():
+        schema = response.get("content", {}).get("application/json", {}).get("schema", {})
+        if status.startswith("2") and any(CHASE_ANSWERS.match(ref) for ref in _refs(schema)):
+            return True
+    return False
 
 
 def _more_headers(method: str, status: str) -> dict[str, Any]:
@@ -125,7 +143,8 @@ def _pages(response: dict[str, Any], components: dict[str, Any]) -> bool:
 
 
 def dry_runs(operation: dict[str, Any]) -> None:
-    """An operation with ``?dry_run=`` (api/dry_run.py) may answer 200 with what it would do."""
+    """An operation with ``?dry_run=`` (api/dry_run.py) may answer 200 with what it would do:
+    one of the two forms, told apart by ``dry_run`` (true only in a dry run's answer)."""
     if not any(p.get("name") == "dry_run" and p.get("in") == "query" for p in operation.get("parameters", ())):
         return
     responses = operation.setdefault("responses", {})
@@ -133,7 +152,7 @@ def dry_runs(operation: dict[str, Any]) -> None:
     dry = {"$ref": DRY_RUN}
     if recorded == "200":
         media = responses["200"].setdefault("content", {}).setdefault("application/json", {})
-        media["schema"] = {"anyOf": [media["schema"], dry]} if "schema" in media else dry
+        media["schema"] = {"oneOf": [media["schema"], dry]} if "schema" in media else dry
         responses["200"]["description"] += "; with ?dry_run=true, what the command would do (DryRun)"
     else:
         responses["200"] = {"description": "?dry_run=true: what the command would do, recorded nothing", "content": {"application/json": {"schema": dry}}}
@@ -167,9 +186,16 @@ def track_view(doc: dict[str, Any], views: dict[str, type]) -> None:
     """A command's ``chase`` is its system's track view (api/schemas.py SystemView), chosen by
     ``system``; with Prefer: return=minimal, only the envelope's identity, which each matches."""
     schemas = doc["components"]["schemas"]
+    for view in set(views.values()):
+        # Each view names the systems it shows as constants, so that a generated client parses
+        # each system's view as its own type (the discriminator's mapping below).
+        names = sorted(system for system, shown_by in views.items() if shown_by is view)
+        schemas[view.__name__]["properties"]["system"] = {**schemas[view.__name__]["properties"]["system"], "type": "string", "enum": names}
+        # Every form of the view has the envelope's identity (with Prefer: return=minimal, only that).
+        schemas[view.__name__]["required"] = sorted({*schemas[view.__name__].get("required", ()), *MINIMAL_CHASE})
     schemas["TrackView"] = {
         "description": "the chase's track view, as its game system (`system`) shows it",
-        "anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in sorted({view.__name__ for view in views.values()})],
+        "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in sorted({view.__name__ for view in views.values()})],
         "discriminator": {"propertyName": "system", "mapping": {system: f"#/components/schemas/{view.__name__}" for system, view in sorted(views.items())}},
     }
     for schema in schemas.values():
@@ -183,10 +209,12 @@ def track_view(doc: dict[str, Any], views: dict[str, type]) -> None:
         schemas["ParticipantView"]["properties"]["participant"] = {"anyOf": [{"$ref": ref} for ref in kinds], "description": described}
 
 
-def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[str, Any]:
+def finish(doc: dict[str, Any], views: dict[str, type] | None = None, rolls: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     doc["openapi"] = OPENAPI_VERSION
     if views:
         track_view(doc, views)
+    if rolls:
+        roll_docs.install(doc["components"]["schemas"], rolls)
     doc.pop("security", None)  # declared per operation
     # The app's own routes (api/__init__.py, api/observability.py), which no blueprint documents.
     doc.setdefault("paths", {}).update(copy.deepcopy(PROBES))
@@ -199,6 +227,8 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
     components["securitySchemes"] = SECURITY_SCHEMES
     components["headers"] = {**RATE_HEADERS, **CHASE_HEADERS, **COMMAND_HEADERS, **LOCATION, **CACHING, **PAGING, "Validator": VALIDATOR}
     components["responses"]["NotModified"] = NOT_MODIFIED
+    components["schemas"]["ReplayEnd"] = stream_docs.REPLAY_END
+    components["parameters"] = {**components.get("parameters", {}), **request_headers.PARAMETERS}
     components["headers"].update({f"{name}Optional": {**header, "required": False} for name, header in CHASE_HEADERS.items()})
     for path, item in doc.get("paths", {}).items():
         for method, operation in item.items():
@@ -208,7 +238,10 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
             security = security_of(method, path)
             operation["security"] = security
             _describe(operation, security)
+            answer_forms.created(path, operation, components.setdefault("schemas", {}))
             dry_runs(operation)
+            request_headers.declare(method, path, operation, _carries_chase(operation))
+            stream_docs.declare(path, operation)
             responses = {status: response for status, response in operation.get("responses", {}).items() if status[0] in "123"}
             for status, response in responses.items():
                 response.setdefault("headers", {}).update(_success_headers(method, status, response))
@@ -226,10 +259,43 @@ def finish(doc: dict[str, Any], views: dict[str, type] | None = None) -> dict[st
     return doc
 
 
-def install(api: Api, views: dict[str, type]) -> None:
-    """The document is finished every time it is written (GET /openapi.json, flask openapi write);
-    ``views``: each system's track-view schema, filled in as the systems are registered."""
+class Document:
+    """The finished document of one app, built once when it is first asked for (by then every
+    blueprint and system is registered) and never changed afterwards: every fetch answers the
+    same bytes under the same ETag, and If-None-Match gets 304 (api/conditional.py)."""
+
+    def __init__(self, build: Callable[[], dict[str, Any]], views: dict[str, type], rolls: dict[str, dict[str, Any]]) -> None:
+        self._build, self._views, self._rolls = build, views, rolls
+        self._built: tuple[dict[str, Any], bytes, str] | None = None
+        self._lock = threading.Lock()
+
+    def built(self) -> tuple[dict[str, Any], bytes, str]:
+        with self._lock:
+            if self._built is None:
+                # A copy: apispec hands out its own dicts, which finishing would change in place.
+                doc = finish(copy.deepcopy(self._build()), self._views, copy.deepcopy(self._rolls))
+                body = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+                self._built = (doc, body, hashlib.sha256(body).hexdigest()[:32])
+            return self._built
+
+    def to_dict(self) -> dict[str, Any]:
+        """A copy of the document, for ``flask openapi write`` and tests: the built one stays as it is."""
+        return copy.deepcopy(self.built()[0])
+
+    def answer(self) -> Response:
+        _, body, tag = self.built()
+        response = Response(body, mimetype="application/json")
+        response.set_etag(tag)
+        response.headers["Cache-Control"] = "public, no-cache"  # revalidated with If-None-Match: 304 until the server changes
+        return response
+
+
+def install(api: Api, views: dict[str, type], rolls: dict[str, dict[str, Any]]) -> None:
+    """GET /openapi.json answers the document, built once; ``views``: each system's track-view
+    schema, ``rolls``: each system's kinds of roll, both filled in as the systems are registered."""
     api.spec.components.schema("DryRun", schema=DryRun)
-    build: Callable[[], dict[str, Any]] = api.spec.to_dict
-    api.spec.to_dict = lambda: finish(build(), views)  # type: ignore[method-assign]
+    document = Document(api.spec.to_dict, views, rolls)
+    api.spec.to_dict = document.to_dict  # type: ignore[method-assign]
+    app = api._app  # type: ignore[attr-defined]
+    app.view_functions[f"{api._make_doc_blueprint_name()}.openapi_json"] = document.answer  # type: ignore[attr-defined]
 

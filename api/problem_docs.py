@@ -3,6 +3,7 @@ operation documents with it. What api/problems.py, api/guards.py, api/limits.py,
 api/idempotency.py and api/observability.py actually answer is what is described here."""
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 PROBLEM_JSON = "application/problem+json"
@@ -28,7 +29,8 @@ PROBLEM = {
     ),
     "required": ["type", "title", "status", "detail", "instance"],
     "properties": {
-        "type": {"type": "string", "description": "the kind of problem, a URI reference such as /problems/rule-broken"},
+        "type": {"type": "string", "format": "uri-reference", "description": "the kind of problem, a URI reference such as /problems/rule-broken: "
+                 "GET it for a page that says what the kind means and what to do about it"},
         "title": {"type": "string", "description": "a short, fixed summary of the kind"},
         "status": {"type": "integer", "minimum": 400, "maximum": 599, "description": "the HTTP status"},
         "detail": {"type": "string", "description": "what went wrong with this request, for a person"},
@@ -64,6 +66,46 @@ ERRORS: dict[str, tuple[str, dict[str, Any]]] = {
     "503": ("this chase's views cannot be rendered now (set aside for the operator; its events are safe): "
             "retry after Retry-After unless `recorded` is true; or the store is busy (`store-busy`): retry after Retry-After", {"Retry-After": {**RETRY_AFTER, "description": "seconds to wait; absent when the command was recorded"}}),
 }
+
+
+# Each kind of problem a `type` names (/problems/<kind>), with what it means and what a client
+# does about it: GET /problems/<kind> answers this as a page (RFC 9457 section 3.1.1: the type
+# URI, when dereferenced, should give documentation for a person).
+KINDS: dict[str, str] = {
+    "invalid-request": "A field, query parameter or header is invalid; `errors` names each with what is wrong. Fix the request and send it again.",
+    "bad-request": "The request cannot be read as sent (a header or body HTTP itself refuses).",
+    "request-entity-too-large": "The body, sent without its length, grew past CHASE_LEDGER_MAX_BODY_BYTES while it was read.",
+    "malformed-json": "The body is not JSON that can be read (malformed, or nested too deeply).",
+    "invalid-table-dice": "The faces entered from the table do not fit the dice the roll needs (their count or range); `errors` names table_dice.",
+    "unauthenticated": "No token, or a token this chase does not know. Send Authorization: Bearer <token>.",
+    "forbidden": "The token may not do this: a player acting for someone else's participant or sending a field only the Keeper may (`errors` names it), or a token of another chase.",
+    "not-found": "No chase, participant, job or other resource of that id.",
+    "method-not-allowed": "The path does not take this method; Allow lists those it takes.",
+    "rule-broken": "The command would break a rule of the game; `rule` cites the rules text and heading. Nothing was recorded.",
+    "version-conflict": "The chase moved on while the command ran (another writer); `current_version` is its version now. Read the chase and decide again.",
+    "precondition-failed": "If-Match named a version that is not the chase's current one (`current_version`). Nothing was recorded.",
+    "precondition-required": "This command runs only with If-Match naming the chase's ETag, so that it never undoes what another client recorded since you looked.",
+    "history-refused": "The record refuses: nothing to undo or redo, a version not reached, a seed not to be revealed yet.",
+    "idempotency-key-reused": "This Idempotency-Key was used for another request; use a new key for a new request.",
+    "idempotency-key-in-flight": "A request with this Idempotency-Key is still being answered; retry it shortly to get its answer.",
+    "body-too-large": "The body is over CHASE_LEDGER_MAX_BODY_BYTES (`max_bytes`); it was refused before it was read.",
+    "unsupported-media-type": "The body is not JSON: send Content-Type: application/json.",
+    "rate-limited": "Over the rate limit of the token or of the client address; retry after Retry-After seconds.",
+    "views-unavailable": "This chase's views cannot be rendered now (set aside for the operator); its events are safe. Retry after Retry-After unless `recorded` is true.",
+    "store-busy": "The store is busy; nothing was recorded unless the chase's events show it. Retry after Retry-After seconds.",
+    "not-ready": "A check of the server fails (`checks`): the store, or Redis when it is configured.",
+    "internal-error": "The server failed to handle the request; nothing was recorded by it unless the chase's events show it.",
+}
+
+
+def page(kind: str) -> str | None:
+    """The page of a kind of problem, or None for a kind there is none of."""
+    what = KINDS.get(kind)
+    if what is None:
+        return None
+    return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(kind)}</title></head>"
+            f"<body><h1>{escape(kind)}</h1><p>{escape(what)}</p><p>Every problem is answered as application/problem+json "
+            f"(RFC 9457): see the Problem schema in <a href=\"/openapi.json\">/openapi.json</a>.</p></body></html>")
 
 
 def install(components: dict[str, Any]) -> None:

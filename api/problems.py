@@ -13,6 +13,7 @@ from eventsourcing.persistence import ConnectionUnavailableError
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
+from api import problem_docs
 from api.conditional import PreconditionRequired, precondition_sent
 from application.access import Forbidden, Unauthenticated
 from application.runner import ChaseNotFound, VersionConflict
@@ -50,6 +51,17 @@ def _field_errors(messages: Any, prefix: str = "") -> list[dict[str, str]]:
 
 
 def register(app: Flask) -> None:
+    @app.get("/problems/<kind>")
+    def problem_page(kind: str) -> Response:
+        """What a problem's ``type`` means, for a person (its URI resolves here)."""
+        shown = problem_docs.page(kind)
+        if shown is None:
+            return problem(404, "not-found", "Not found", f"no kind of problem {kind!r}: the kinds are {', '.join(sorted(problem_docs.KINDS))}")
+        response = Response(shown, mimetype="text/html")
+        response.cache_control.public = True
+        response.cache_control.max_age = 86_400  # a day: the kinds change only with a release
+        return response
+
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> Response:
         messages = (getattr(e, "data", None) or {}).get("messages")
@@ -75,12 +87,14 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(VersionConflict)
     def conflict(e: VersionConflict) -> Response:
+        # The chase's version, when it was read (an If-Match that is no ETag at all is refused before)
+        known = {} if e.current_version is None else {"current_version": e.current_version}
         if precondition_sent():  # the client's If-Match failed (RFC 9110 13.1.1): nothing was run
             return problem(
                 412, "precondition-failed", "Precondition failed", str(e),
-                errors=[{"field": "If-Match", "message": str(e)}], current_version=e.current_version,
+                errors=[{"field": "If-Match", "message": str(e)}], **known,
             )
-        return problem(409, "version-conflict", "Version conflict", str(e), current_version=e.current_version)
+        return problem(409, "version-conflict", "Version conflict", str(e), **known)
 
     @app.errorhandler(PreconditionRequired)
     def precondition_required(e: PreconditionRequired) -> Response:

@@ -146,15 +146,24 @@ def _field_names(schema: type[Schema]) -> tuple[str, ...]:
     return names
 
 
+class SplitChase(Schema):
+    """A chase a command made (a chase split up)."""
+
+    chase_id = fields.String(required=True)
+    keeper_token = fields.String(required=True, metadata={"description": "the new chase's Keeper token, shown once"})
+    chase = SystemView(required=True)
+
+
 class CommandResult(Schema):
     """Every command's answer, whatever its game system (api.chases.result)."""
 
-    chase = SystemView()
-    rolls = fields.List(docs.Shown(docs.Roll), metadata={"description": "every roll the command made, in sequence order ([] for none)"})
-    outcome = fields.Dict(allow_none=True, metadata={"description": "what the command decided, in the game's words (passed, winner, metres, ...); null when the chase after it says all"})
+    chase = SystemView(required=True)
+    rolls = fields.List(docs.Shown(docs.Roll), required=True, metadata={"description": "every roll the command made, in sequence order ([] for none)"})
+    outcome = fields.Dict(required=True, allow_none=True, metadata={"description": "what the command decided, in the game's words (passed, winner, metres, ...); null when the chase after it says all"})
+    dry_run = fields.Boolean(metadata={"enum": [False], "description": "never sent: a recorded command's answer has no dry_run; a dry run's (DryRun) has dry_run: true"})
     obstacle_id = fields.String()
     participant_id = fields.String()
-    chases = fields.List(fields.Dict(), metadata={"description": "chases the command made (a chase split up): each {chase_id, keeper_token (shown once), chase (its track view)}"})
+    chases = fields.List(docs.Shown(SplitChase), metadata={"description": "chases the command made (a chase split up)"})
     keeper_token = fields.String(metadata={"description": "only when a chase is created: the Keeper's token, shown once"})
     request_id = fields.Integer()
 
@@ -182,6 +191,7 @@ class CommandResult(Schema):
         return found
 
 
+@docs.always_shown()
 class ParticipantView(Schema):
     chase_id = fields.String()
     version = fields.Integer(metadata={"description": "the chase's version this was read at (also the ETag)"})
@@ -189,6 +199,7 @@ class ParticipantView(Schema):
     participant = fields.Dict(metadata={"description": "as the chase's track view shows it (its system's fields)"})
 
 
+@docs.always_shown()
 class RollHistory(Schema):
     next = Next()
     rolls = fields.List(docs.Shown(docs.RollRow), metadata={"description": (
@@ -197,6 +208,7 @@ class RollHistory(Schema):
     )})
 
 
+@docs.always_shown()
 class EventLog(Schema):
     events = fields.List(docs.Shown(docs.Event))
     next = Next()
@@ -216,6 +228,7 @@ class PlayerToken(Schema):
     participant_ids = fields.List(Text(1, 200), required=True, validate=validate.Length(1, 50))
 
 
+@docs.always_shown()
 class TokenIssued(Schema):
     token = fields.String()
     participant_ids = fields.List(fields.String())
@@ -244,12 +257,14 @@ class Entropy(Schema):
     entropy = fields.String(required=True, validate=validate.Length(1, 200), metadata={"description": "any text a player chooses; mixed into later server rolls"})
 
 
+@docs.always_shown()
 class Export(Schema):
     format = fields.String(metadata={"description": "chase-ledger: what `chase verify` reads"})
     chase_id = fields.String()
     events = fields.List(docs.Shown(docs.Event))
 
 
+@docs.always_shown()
 class VehicleView(Schema):
     """Each vehicle with its starting and current Build, condition, armor, occupants, losses."""
 

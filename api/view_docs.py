@@ -8,7 +8,7 @@ Each game system's participants and parts of its view are in api/systems/<packag
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from marshmallow import INCLUDE, Schema, fields
 
@@ -45,6 +45,25 @@ class RefusedActions(Schema):
     actions = fields.List(fields.String(), required=True, metadata={"description": "the commands refused, in the game's words"})
     why = fields.String(required=True, metadata={"description": "why, in the rules' words"})
     rule = fields.String(required=True, metadata={"description": "the rule, as its rules text's file and heading"})
+
+
+# A participant's commands come in one of two forms, by the request's Prefer (api/compact_actions.py),
+# and its distances to rivals are worked out for the track view only (not for one participant's read).
+ACTION_FORMS = ("actions", "allowed_actions", "refused_actions", "distances")
+S = TypeVar("S", bound=type[Schema])
+
+
+def always_shown(*but: str) -> Callable[[S], S]:
+    """Mark every field of a part of a view required, but those named in ``but``: the renderers
+    write each of the others every time, so a client never checks that they are there."""
+
+    def marked(schema: S) -> S:
+        for name, field in schema._declared_fields.items():
+            if name not in but:
+                field.required = True
+        return schema
+
+    return marked
 
 
 def compact_actions() -> tuple[fields.Field, fields.Field]:

@@ -85,7 +85,8 @@ def test_a_generated_client_plays_a_chase_and_reads_problems(app, client_package
     assert rolled.status_code == 200, rolled.content
     (roll,) = rolled.parsed.rolls
     assert roll.sequence == 1 and roll.source.kind == "table"
-    assert roll.additional_properties["result"] == 72
+    assert isinstance(roll, models.PercentileRoll)
+    assert (roll.result, roll.level, roll.target, roll.units, [die.face for die in roll.tens]) == (72, "failure", 60, 2, [70])
     harvey = rolled.parsed.chase.participants.additional_properties[ids[0]]
     assert isinstance(harvey, models.Coc7EParticipant) and harvey.speed_mov == 5 and harvey.location is None
     assert rolled.headers["ETag"] == f'"{rolled.parsed.chase.version}-compact"'
@@ -118,3 +119,24 @@ def test_a_generated_client_plays_a_chase_and_reads_problems(app, client_package
     # And a request without a token gets a problem a client can read, not an exception
     anonymous = get_track.sync_detailed(chase.chase_id, client=over_wsgi(app, package))
     assert anonymous.status_code == 401 and anonymous.parsed.title == "Unauthenticated"
+
+
+def test_a_generated_client_parses_each_systems_view_as_its_own_type(app, client_package):
+    package, models = client_package("client"), client_package("models")
+    post_chases = client_package("api.chases.post_chases")
+    anyone = over_wsgi(app, package)
+
+    # When a chase of each system is created with the generated client
+    views = {}
+    for system in ("coc7e", "swade", "swd", "d6"):
+        created = post_chases.sync_detailed(client=anyone, body=models.ChaseCreate.from_dict({"name": f"A {system} chase", "system": system}))
+        assert created.status_code == 201, created.content
+        views[system] = created.parsed.chase
+
+    # Then each view is parsed as its system's own type, with the fields only that system has
+    assert isinstance(views["coc7e"], models.Coc7EView) and views["coc7e"].slowest_mov is None
+    for system in ("swade", "swd"):
+        assert isinstance(views[system], models.SavageView), type(views[system])
+        assert views[system].system == system and isinstance(views[system].stage, str)
+    assert isinstance(views["d6"], models.D6View), type(views["d6"])
+    assert views["d6"].system == "d6" and views["d6"].course.terrain == [] and views["d6"].locations == []

@@ -123,3 +123,78 @@ def test_interactive_docs_need_no_network(client):
     # The vendored builds ship with their licences.
     assert b"Apache License" in client.get("/docs/assets/swagger-ui/LICENSE").data
     assert b"MIT" in client.get("/docs/assets/redoc/LICENSE").data
+
+
+def test_the_document_is_the_same_bytes_on_every_fetch_and_revalidates(client):
+    # A client generator fetches the document again and again
+    first = client.get("/openapi.json")
+    fetches = [client.get("/openapi.json") for _ in range(6)]
+
+    # Then every fetch answers the same bytes under the same ETag
+    assert first.status_code == 200 and first.headers["ETag"]
+    assert {response.data for response in fetches} == {first.data}
+    assert {response.headers["ETag"] for response in fetches} == {first.headers["ETag"]}
+    # And a client holding it is answered 304 with no body
+    again = client.get("/openapi.json", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+
+
+def test_unions_say_which_member_an_answer_is(client):
+    doc = client.get("/openapi.json").get_json()
+    schemas = doc["components"]["schemas"]
+    # Each system's view names its systems as constants, mapped by the discriminator
+    assert schemas["D6View"]["properties"]["system"]["enum"] == ["d6"]
+    assert schemas["SavageView"]["properties"]["system"]["enum"] == ["swade", "swd"]
+    assert "system" in schemas["Coc7eView"]["required"]
+    # A command with a dry run answers one of two forms, told apart by dry_run
+    speed_roll = doc["paths"]["/chases/{chase_id}/participants/{participant_id}/speed-roll"]["post"]["responses"]["200"]
+    assert speed_roll["content"]["application/json"]["schema"] == {"oneOf": [{"$ref": "#/components/schemas/CommandResult"}, {"$ref": "#/components/schemas/DryRun"}]}
+    assert schemas["DryRun"]["properties"]["dry_run"]["enum"] == [True] and schemas["CommandResult"]["properties"]["dry_run"]["enum"] == [False]
+    # A roll is one of its kinds, each closed: a percentile roll has its tens, units and level
+    kinds = [option["$ref"].rsplit("/", 1)[-1] for option in schemas["Roll"]["anyOf"]]
+    assert {"PercentileRoll", "TraitRoll", "D6Roll", "DamageRoll"} <= set(kinds)
+    assert all(schemas[kind]["additionalProperties"] is False for kind in kinds)
+    assert {"tens", "units", "result", "level"} <= set(schemas["PercentileRoll"]["required"])
+    assert schemas["D6Roll"]["properties"]["kind"]["enum"] == ["d6 roll"]
+    # One envelope: the systems' commands answer CommandResult, and creating a chase requires its token
+    assert "D6Result" not in schemas and "SavageResult" not in schemas
+    assert doc["paths"]["/chases/{chase_id}/d6/begin"]["post"]["responses"]["200"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/CommandResult"}
+    assert {"chase", "rolls", "outcome"} <= set(schemas["CommandResult"]["required"])
+    assert schemas["ChaseCreated"]["allOf"][1]["required"] == ["keeper_token"]
+
+
+def test_every_header_a_client_sends_is_declared(client):
+    doc = client.get("/openapi.json").get_json()
+
+    def headers(method, path):
+        named = []
+        for parameter in doc["paths"][path][method].get("parameters", []):
+            if "$ref" in parameter:
+                parameter = doc["components"]["parameters"][parameter["$ref"].rsplit("/", 1)[-1]]
+            if parameter["in"] == "header":
+                named.append(parameter["name"])
+        return set(named)
+
+    # A command takes If-Match, Prefer and Idempotency-Key; a read If-None-Match; a stream Last-Event-ID
+    assert {"If-Match", "Prefer", "Idempotency-Key"} <= headers("post", "/chases/{chase_id}/participants/{participant_id}/move")
+    assert {"If-None-Match", "Prefer"} <= headers("get", "/chases/{chase_id}/track")
+    assert "Last-Event-ID" in headers("get", "/chases/{chase_id}/stream")
+    # And the stream's events are named, with their data's schema
+    replay = doc["paths"]["/chases/{chase_id}/replays/{job_id}/stream"]["get"]["responses"]["200"]["content"]["text/event-stream"]
+    assert set(replay["x-sse-events"]) == {"frame", "end"}
+
+
+def test_a_problem_type_resolves_to_a_page(client):
+    # Given a problem answered for a request on a chase with no token
+    chase_id = client.post("/chases", json={"name": "Harvey and the farmer"}).get_json()["chase"]["chase_id"]
+    problem = client.post(f"/chases/{chase_id}/undo", json={}).get_json()
+    assert problem["type"] == "/problems/unauthenticated"
+
+    # When a developer follows its type, then a page says what it means
+    page = client.get(problem["type"])
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    assert b"Authorization: Bearer" in page.data
+    # And every kind the problems name has its page; an unknown kind is a 404 problem
+    from api.problem_docs import KINDS
+    assert all(client.get(f"/problems/{kind}").status_code == 200 for kind in KINDS)
+    assert client.get("/problems/no-such-kind").status_code == 404

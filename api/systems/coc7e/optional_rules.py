@@ -13,6 +13,7 @@ from api.runtime import ledger
 from application.access import KEEPER
 from api.systems.coc7e import schemas as s
 from api.systems.coc7e.chases import blp, coc7e
+from api.systems.coc7e import rules_docs
 from api.systems.coc7e.obstacles import reference
 from domain.rules.coc7e.optional_rules import RULES
 
@@ -28,7 +29,7 @@ class OptionalRules(MethodView):
 
 @reference.route("/optional-rules")
 class OptionalRuleList(MethodView):
-    @reference.response(200)
+    @reference.response(200, rules_docs.OptionalRuleList)
     def get(self):
         """Every optional rule of part 5, by the name POST /chases and PUT .../optional-rules take."""
         return {"optional_rules": [{"name": r.name, "what": r.what, "source": r.source} for r in RULES]}
@@ -104,7 +105,7 @@ class SubstituteSkill(MethodView):
 @blp.route("/<uuid:chase_id>/fleeing-the-scene")
 class FleeingTheScene(MethodView):
     @blp.arguments(s.FleeingTheScene, location="query")
-    @blp.response(200)
+    @blp.response(200, rules_docs.FleeingTheScene)
     @blp.alt_response(409, description="the optional rule is off, or the round asked for has not begun (coc7e-chases.txt \"Fleeing the Scene\")")
     def get(self, query, chase_id: UUID):
         """Locations each participant covered in ?rounds= rounds from ?from_round= (default 1) (optional rule fleeing_the_scene)."""

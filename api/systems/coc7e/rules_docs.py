@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from api.view_docs import Shown
+from domain.rules.coc7e import samples
 
 SOURCE = fields.String(required=True, metadata={"description": "the rules text and heading it is printed under"})
 
@@ -110,3 +111,46 @@ class DamageBonusTable(Schema):
     damage_bonus = fields.List(Shown(BonusRow), required=True)
     each_further = Shown(FurtherStep, required=True)
     source = SOURCE
+
+
+class OptionalRule(Schema):
+    name = fields.String(required=True, metadata={"description": "the name a chase's optional_rules lists"})
+    what = fields.String(required=True)
+    source = SOURCE
+
+
+class OptionalRuleList(Schema):
+    optional_rules = fields.List(Shown(OptionalRule), required=True, metadata={"description": "coc7e-chases.txt part 5, each rule a table may choose"})
+
+
+class SampleObstacle(Schema):
+    kind = fields.String(required=True, metadata={"enum": list(samples.KINDS)})
+    setting = fields.String(required=True, metadata={"enum": list(samples.SETTINGS), "description": "car or foot chase"})
+    name = fields.String(required=True)
+    source = SOURCE
+
+
+class SampleObstacles(Schema):
+    samples = fields.List(Shown(SampleObstacle), required=True)
+
+
+class MovRate(Schema):
+    mov = fields.Integer(required=True)
+    mph = fields.Integer(required=True, metadata={"description": "miles per hour"})
+
+
+class MovRates(Schema):
+    mov_rates = fields.List(Shown(MovRate), required=True)
+    source = SOURCE
+
+
+class FleeingTheScene(Schema):
+    """Locations each participant covered over some rounds ("Fleeing the Scene")."""
+
+    from_round = fields.Integer(required=True)
+    to_round = fields.Integer(required=True)
+    complete = fields.Boolean(required=True, metadata={"description": "false while the last round is still being played out"})
+    locations_covered = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={"description": "by participant id"})
+    rule = fields.String(required=True, metadata={"description": "the rules text and heading"})
+    round = fields.Integer(required=True, metadata={"description": "the chase's round now"})
+    version = fields.Integer(required=True, metadata={"description": "the chase's version read"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
+from api.systems.coc7e import rules_docs
 from api.systems.coc7e.obstacles import reference
 from domain.rules.coc7e import mov_rates, samples
 
@@ -17,7 +18,7 @@ class SampleQuery(Schema):
 @reference.route("/sample-obstacles")
 class SampleObstacles(MethodView):
     @reference.arguments(SampleQuery, location="query")
-    @reference.response(200)
+    @reference.response(200, rules_docs.SampleObstacles)
     def get(self, query):
         """The "Sample Hazards" and "Sample Barriers" for car and foot chases, as printed (?kind=, ?setting=)."""
         return {"samples": [
@@ -28,7 +29,7 @@ class SampleObstacles(MethodView):
 
 @reference.route("/mov-rates")
 class MovRates(MethodView):
-    @reference.response(200)
+    @reference.response(200, rules_docs.MovRates)
     def get(self):
         """The "MOV Rates" table: each MOV's approximate speed in miles an hour."""
         return {"mov_rates": [{"mov": mov, "mph": mph} for mov, mph in mov_rates.MPH_BY_MOV.items()], "source": mov_rates.MOV_RATES}

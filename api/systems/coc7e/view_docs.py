@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from api.view_docs import Action, compact_actions, Distance, Shown
+from api.view_docs import ACTION_FORMS, Action, always_shown, compact_actions, Distance, Shown
 from domain.rules.coc7e.participants import KINDS, ROLES, SEATS, STATUSES
 
 
@@ -54,6 +54,7 @@ class AimTaken(Schema):
     location = fields.Integer(allow_none=True)
 
 
+@always_shown(*ACTION_FORMS, "obstacle_ahead_id")
 class Coc7eParticipant(Schema):
     id = fields.String(required=True)
     name = fields.String()

@@ -96,8 +96,8 @@ class D6SkillRoll(DiceInput):
     wild_die_one = _one()
 
 
-class D6Result(CommandResult):
-    """The command envelope every system answers with (api.chases.result)."""
+# The command envelope every system answers with (api.chases.result): one schema in the document.
+D6Result = CommandResult
 
 
 class D6View(ChaseView):

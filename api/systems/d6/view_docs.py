@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields
 
-from api.view_docs import Action, compact_actions, Distance, Shown
+from api.view_docs import ACTION_FORMS, Action, always_shown, compact_actions, Distance, Shown
 
 
 class Fatigue(Schema):
@@ -35,6 +35,7 @@ class MayMove(Schema):
     options = fields.List(Shown(RateOption))
 
 
+@always_shown(*ACTION_FORMS, "obstacle_ahead", "obstacle_ahead_id")
 class D6Participant(Schema):
     id = fields.String(required=True)
     name = fields.String()

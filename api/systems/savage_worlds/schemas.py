@@ -237,8 +237,8 @@ class BreakObject(DiceInput):
     modifier = _modifier()
 
 
-class SavageResult(CommandResult):
-    """The command envelope every system answers with (api.chases.result)."""
+# The command envelope every system answers with (api.chases.result): one schema in the document.
+SavageResult = CommandResult
 
 
 class SavageView(ChaseView):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields
 
-from api.view_docs import Action, compact_actions, Distance, Shown
+from api.view_docs import ACTION_FORMS, Action, always_shown, compact_actions, Distance, Shown
 
 
 class Card(Schema):
@@ -37,6 +37,7 @@ class ActionsThisTurn(Schema):
     declared = fields.Integer(metadata={"description": "actions declared this turn (Multi-Actions)"})
 
 
+@always_shown(*ACTION_FORMS, "barred", "cards_earned", "cooperative_bonus", "obstacle_ahead", "obstacle_ahead_id", "evading", "holding_steady", "location")
 class SavageParticipant(Schema):
     id = fields.String(required=True)
     name = fields.String()
