@@ -72,6 +72,7 @@ SAVAGE_BODIES: dict[str, Body] = {
 D6_BODIES: dict[str, Body] = {
     "move": lambda me, rival, healer: {"movement": "running", "rate": 10, **SERVER},
     "fatigue_roll": lambda me, rival, healer: {**SERVER},
+    "set_fatigue_limit": lambda me, rival, healer: {"fatigue_limit": 2},
 }
 
 

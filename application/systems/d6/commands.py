@@ -11,11 +11,11 @@ from application.access import KEEPER
 from application.declared import CHASE, PARTICIPANT, Acting, Command, judges, permissions
 from application.permissions import PLAYER
 from application.systems.d6.inputs import (
-    ROLL, D6Begin, D6FatigueRoll, D6Move, D6ParticipantCreate, D6SkillRoll, FatigueOvercome, Moved, ParticipantAdded, RoundOver,
-    Caught, SkillTotal,
+    ROLL, D6Begin, D6FatigueLimit, D6FatigueRoll, D6Move, D6ParticipantCreate, D6SkillRoll, FatigueOvercome, Moved, ParticipantAdded, RoundOver,
+    Caught, FatigueNow, SkillTotal,
 )
 from domain.affordances import record_actions
-from domain.rules.d6 import rolls, rounds
+from domain.rules.d6 import fatigue, rolls, rounds
 from domain.rules.d6.chase import SET_UP, D6Chase
 
 SYSTEMS = (D6Chase.SYSTEM,)
@@ -48,6 +48,10 @@ def move(chase: D6Chase, given: D6Move, acting: Acting) -> Moved:
 
 def fatigue_roll(chase: D6Chase, given: D6FatigueRoll, acting: Acting) -> FatigueOvercome:
     return FatigueOvercome(chase.fatigue_roll(acting.dice(), acting.participant, given.skill, modifier=given.modifier, one=given.wild_die_one))
+
+
+def set_fatigue_limit(chase: D6Chase, given: D6FatigueLimit, acting: Acting) -> FatigueNow:
+    return FatigueNow(given.fatigue_limit, chase.set_fatigue_limit(acting.participant, given.fatigue_limit))
 
 
 def skill_roll(chase: D6Chase, given: D6SkillRoll, acting: Acting) -> SkillTotal:
@@ -90,6 +94,11 @@ COMMANDS: tuple[Command, ...] = (  # type: ignore[type-arg]
         "fatigue_roll", PARTICIPANT, SYSTEMS, "/d6/participants/{participant_id}/fatigue-roll", PLAYER, "roll against fatigue", fatigue_roll,
         lambda chase, pid: rolls.check_fatigue_roll(chase, str(pid)), D6FatigueRoll, FatigueOvercome, (ROLL,),
         summary="Stamina or willpower against 5 plus the fatigue modifier, to overcome fatigue.",
+    ),
+    Command(
+        "set_fatigue_limit", PARTICIPANT, SYSTEMS, "/d6/participants/{participant_id}/fatigue-limit", KEEPER, "set fatigue limits",
+        set_fatigue_limit, lambda chase, pid: fatigue.check_fatigue_limit(chase, str(pid)), D6FatigueLimit, FatigueNow,
+        summary="The GM sets or changes a participant's fatigue limit: rounds of fast movement before the fatigue modifier.",
     ),
     Command(
         "skill_roll", CHASE, SYSTEMS, "/d6/skill-rolls", PLAYER, "roll", skill_roll, _running, D6SkillRoll, SkillTotal, (ROLL,),

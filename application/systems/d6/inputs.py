@@ -100,6 +100,14 @@ class D6SkillRoll:
     wild_die_one: str | None = arg(None, **WILD_DIE)
 
 
+@dataclass(frozen=True)
+class D6FatigueLimit:
+    fatigue_limit: int | None = arg(
+        low=0, high=MAX_FATIGUE_LIMIT,
+        description="rounds of fast movement before the fatigue modifier, as the GM now rules (null: not tracked)",
+    )
+
+
 # -- outcomes: what each command decided, in the game's words ------------------------------------
 
 
@@ -134,3 +142,9 @@ class RoundOver:
     caught: tuple[Caught, ...]
     escaped: tuple[str, ...]
     finished: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FatigueNow:
+    fatigue_limit: int | None
+    modifier: int  # the fatigue modifier the participant has now, under the new limit
