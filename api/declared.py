@@ -22,7 +22,8 @@ from marshmallow import Schema, fields, validate
 
 from api.action_routes import Route, chase_routes, participant_routes
 from api.auth import principal
-from api.chases import dice, expected_version, participant_url, result
+from api.chases import dice, participant_url, result
+from api.conditional import expected_version
 from api.dry_run import asked, documented, tried
 from api.parsing import Blueprint
 from api.runtime import commands
@@ -54,7 +55,7 @@ def _unwrap(hint: Any) -> tuple[Any, bool]:
     return hint, False
 
 
-def _field(hint: Any, a: Arg, **kw: Any) -> fields.Field:
+def _field(hint: Any, a: Arg, **kw: Any) -> fields.Field[Any]:
     """The marshmallow field of one input field's type and Arg."""
     kind, nullable = _unwrap(hint)
     kw.setdefault("allow_none", nullable)
@@ -74,7 +75,7 @@ def _field(hint: Any, a: Arg, **kw: Any) -> fields.Field:
         checks = [*sized, *([validate.OneOf(a.choices)] if a.choices else [])]
         checks += [validate.Regexp(a.pattern, error=a.pattern_error or None)] if a.pattern else []
         return fields.String(validate=checks, **kw)
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         return fields.Nested(input_schema(kind), **kw)
     item = a.item or Arg()
     if origin in (AbcMapping, dict):
@@ -93,7 +94,7 @@ def input_schema(kind: type, base: type[Schema] = Schema) -> type[Schema]:
         return known
     hints = typing.get_type_hints(kind)
     made: dict[str, Any] = {}
-    for f in dataclasses.fields(kind):  # type: ignore[arg-type]
+    for f in dataclasses.fields(kind):
         a = arg_of(f)
         kw: dict[str, Any] = {"data_key": a.key} if a.key else {}
         if f.default is None and not a.null:
@@ -116,9 +117,9 @@ def build(kind: Any, value: Any) -> Any:
     kind, _ = _unwrap(kind)
     if value is None:
         return None
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         hints = typing.get_type_hints(kind)
-        return kind(**{f.name: build(hints[f.name], value[f.name]) for f in dataclasses.fields(kind) if f.name in value})  # type: ignore[operator]
+        return kind(**{f.name: build(hints[f.name], value[f.name]) for f in dataclasses.fields(kind) if f.name in value})
     if typing.get_origin(kind) in (tuple, list, AbcSequence):
         return tuple(build(typing.get_args(kind)[0], v) for v in value)
     return value

@@ -72,9 +72,11 @@ class Arg:
             raise ValueError("a field the defender's controller supplies names the field of the defender")
 
 
-def arg(default: Any = dataclasses.MISSING, *, default_factory: Any = dataclasses.MISSING, **about: Any) -> Any:
-    """An input dataclass field with its ``Arg`` (keyword arguments); no default: required."""
-    return field(default=default, default_factory=default_factory, metadata={"arg": Arg(**about)})
+def arg(default: Any = dataclasses.MISSING, *, default_factory: Any = dataclasses.MISSING, like: Arg | None = None, **about: Any) -> Any:
+    """An input dataclass field with its ``Arg`` (keyword arguments, over those of ``like``: an
+    Arg several fields share); no default: required."""
+    described = dataclasses.replace(like, **about) if like is not None else Arg(**about)
+    return field(default=default, default_factory=default_factory, metadata={"arg": described})
 
 
 def arg_of(f: dataclasses.Field[Any]) -> Arg:

@@ -18,15 +18,15 @@ from domain.rules.d6.rounds import MAX_STRETCHES, MAX_TERRAIN_MODIFIER
 from domain.rules.d6.verification import KIND
 
 ROLL = KIND  # the one kind of roll D6 commands make: a die code with the Wild Die (domain/rules/d6/dice.py)
-CODE = {"pattern": r"^\s*\d{1,3}\s*[dD]\s*([+-]\s*\d{1,2})?\s*$", "pattern_error": f"a die code such as 4D+1 (1 to {MAX_DICE} dice, pips -2 to +2)"}
+CODE = Arg(pattern=r"^\s*\d{1,3}\s*[dD]\s*([+-]\s*\d{1,2})?\s*$", pattern_error=f"a die code such as 4D+1 (1 to {MAX_DICE} dice, pips -2 to +2)")
 METRES = "metres, whole or half"
 ONE = f"the GM's choice for a 1 on the Wild Die's first roll: {', '.join(WILD_DIE_ONE)} (default: the chase's)"
 # d6-movement.txt "Other Movement Options": the GM's extra modifier to the difficulty; what a first-roll 1 of the Wild Die does is the GM's call
-MODIFIER = {
-    "low": -MAX_MODIFIER, "high": MAX_MODIFIER, "supplied_by": KEEPER, "ruling": "give modifiers",
-    "description": "the GM's extra modifier to the difficulty (winds, obstacles, slick surfaces, sharp turns)",
-}
-WILD_DIE = {"choices": WILD_DIE_ONE, "description": ONE, "supplied_by": KEEPER, "ruling": "rule on the Wild Die"}
+MODIFIER = Arg(
+    low=-MAX_MODIFIER, high=MAX_MODIFIER, supplied_by=KEEPER, ruling="give modifiers",
+    description="the GM's extra modifier to the difficulty (winds, obstacles, slick surfaces, sharp turns)",
+)
+WILD_DIE = Arg(choices=WILD_DIE_ONE, description=ONE, supplied_by=KEEPER, ruling="rule on the Wild Die")
 
 
 @dataclass(frozen=True)
@@ -34,10 +34,10 @@ class D6ParticipantCreate:
     name: str = arg(length=(1, MAX_NAME))
     role: str = arg(choices=ROLES)
     move: int = arg(low=1, high=MAX_MOVE, description="the Move: metres per round")
-    physique: str = arg(**CODE, description="the attribute rolled for a movement without its skill", example="3D")
+    physique: str = arg(like=CODE, description="the attribute rolled for a movement without its skill", example="3D")
     flying_move: int | None = arg(None, low=1, high=MAX_MOVE)
     skills: Mapping[str, str] = arg(
-        default_factory=dict, key_choices=SKILLS, item=Arg(**CODE), example={"running": "4D+1"},
+        default_factory=dict, key_choices=SKILLS, item=CODE, example={"running": "4D+1"},
         description="die codes by skill; climbing here is the climbing skill (full Move up a surface)",
     )
     fatigue_limit: int | None = arg(None, low=0, high=MAX_FATIGUE_LIMIT, description="rounds of fast movement before the fatigue modifier (the GM's; null: not tracked)")
@@ -74,30 +74,30 @@ class D6Begin:
 class D6Move:
     movement: str = arg(choices=MOVEMENT_TYPES)
     rate: float = arg(low=0.5, high=MAX_METRES, description="metres this round (a leap: its distance), whole or half")
-    modifier: int = arg(0, **MODIFIER)
+    modifier: int = arg(0, like=MODIFIER)
     on_failure: str | None = arg(
         None, choices=ON_FAILURE, supplied_by=KEEPER, ruling="rule on failures",
         description="the GM's ruling on a failed roll: move (the rules' default) or trip",
     )
-    wild_die_one: str | None = arg(None, **WILD_DIE)
+    wild_die_one: str | None = arg(None, like=WILD_DIE)
     running_start: int = arg(0, low=0, high=RUNNING_START_ROUNDS, description="leaping: rounds of running start (+5 each)")
 
 
 @dataclass(frozen=True)
 class D6FatigueRoll:
     skill: str = arg("stamina", choices=("stamina", "willpower"))
-    modifier: int = arg(0, **MODIFIER)
-    wild_die_one: str | None = arg(None, **WILD_DIE)
+    modifier: int = arg(0, like=MODIFIER)
+    wild_die_one: str | None = arg(None, like=WILD_DIE)
 
 
 @dataclass(frozen=True)
 class D6SkillRoll:
     participant_id: str | None = arg(None, length=(1, 100), supplied_by=KEEPER, ruling="roll for no one", sent=absent)
-    code: str | None = arg(None, **CODE)
+    code: str | None = arg(None, like=CODE)
     skill: str | None = arg(None, choices=SKILLS)
     difficulty: int | None = arg(None, low=0, high=MAX_DIFFICULTY)
     purpose: str = arg("skill roll", length=(1, 200))
-    wild_die_one: str | None = arg(None, **WILD_DIE)
+    wild_die_one: str | None = arg(None, like=WILD_DIE)
 
 
 @dataclass(frozen=True)
