@@ -162,6 +162,8 @@ def blueprint(plugin: GameSystem, answer: type[Schema]) -> Blueprint:
         if command.creates is not None and command.creates not in LOCATIONS:
             raise ValueError(f"{command.name}: no Location known for {command.creates}")
         post = blp.arguments(request_schema(command))(blp.response(201 if command.creates else 200, answer)(_post(command)))
+        if command.rolls:  # the kinds of roll its answer's ``rolls`` may hold
+            post = blp.doc(**{"x-roll-kinds": list(command.rolls)})(post)
         rule = "/<uuid:chase_id>" + command.path.replace("{participant_id}", "<participant_id>")
         blp.route(rule)(type(_camel(command.name), (MethodView,), {"post": post}))
     return blp

@@ -111,6 +111,7 @@ class ChaseLedger(Application):
         # Every system's declared commands, sent one way (application/command_service.py).
         self.declared = CommandService(
             self.runner, self.dice, self.odds_of, outcome_odds_of(systems), by_name([c for system in systems for c in system.declared]),
+            {name: acting for system in systems if system.declared for name, acting in system.acting_for.items()},
         )
         self.job_kinds: dict[str, JobKind] = {kind: job for system in systems for kind, job in system.job_kinds.items()}
         self.outcome_odds_of = outcome_odds_of(systems)  # ... and of what a command decides from several

@@ -8,15 +8,15 @@ checks that it is of a system the command is for, runs the handler, saves and re
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Generic, Mapping, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Callable, Collection, Generic, Mapping, TypeVar
 from uuid import UUID
 
 from application.access import KEEPER, SYSTEM_ROLE, Forbidden, Principal
 from application.declared import CHASE, DEFENDER, Acting, Command, Request
 from application.dice import DiceResolver
 from application.dry_run import odds_before
-from application.permissions import PLAYER, alone, refusal, require
+from application.permissions import PLAYER, ActingFor, alone, refusal, require
 from application.runner import CommandRunner
 from domain.odds import OutcomeOdds, RollOdds
 
@@ -52,6 +52,9 @@ class CommandService:
     odds_of: RollOdds
     outcome_odds_of: OutcomeOdds
     commands: Mapping[tuple[str, str], Command[Any, Any]]
+    # system -> whom a player acts for, where not their own participants alone (Savage Worlds'
+    # units: application/permissions.py ActingFor); its commands are then permitted on the chase
+    acting_for: Mapping[str, ActingFor] = field(default_factory=dict)
 
     def command(self, system: str, name: str) -> Command[Any, Any]:
         """The declaration of ``name`` in ``system`` (a KeyError names an undeclared one)."""
@@ -66,7 +69,9 @@ class CommandService:
             raise TypeError(f"{command.name}: a participant's command, and only one, is sent for a participant")
         if command.input is not None and not isinstance(given, command.input):
             raise TypeError(f"{command.name} takes a {command.input.__name__}, not {type(given).__name__}")
-        permit(command, given, request.principal, participant_id)
+        on_the_chase = any(system in self.acting_for for system in command.systems)
+        if not on_the_chase:  # (who may send it is known before the chase is loaded)
+            permit(command, given, request.principal, participant_id)
         if request.dry_run:
             tried = odds_before(lambda: self._run(command, chase_id, given, request, participant_id), self.odds_of, self.outcome_odds_of)
             return Answer(None, [], {}, tried)
@@ -74,6 +79,9 @@ class CommandService:
 
     def _run(self, command: Command[Any, Outcome], chase_id: UUID, given: Any, request: Request, participant_id: str | None) -> Answer[Outcome]:
         def act(chase: Any) -> tuple[Outcome, list[dict[str, Any]]]:
+            acting_for = self.acting_for.get(chase.SYSTEM)
+            if acting_for is not None:
+                permit(command, given, request.principal, participant_id, lambda: acting_for(chase))
             return command.handler(chase, given, Acting(participant_id, request, self.dice, chase)), rolls_of(chase)
 
         done = self.runner.run(chase_id, act, expected_version=request.expected_version, systems=command.systems)
@@ -81,18 +89,26 @@ class CommandService:
         return Answer(outcome, rolls, done.track)
 
 
-def permit(command: Command[Any, Any], given: Any, by: Principal, participant_id: str | None) -> None:
+def permit(
+    command: Command[Any, Any], given: Any, by: Principal, participant_id: str | None,
+    crews: Callable[[], Mapping[str, Collection[str]]] | None = None,
+) -> None:
     """Refuses (403) what ``by`` may not send, from the declaration: the command itself and the
     Keeper's fields (application/permissions.py ``require``, in its order), then each field only
-    the defender's controller (or the Keeper) may supply, named."""
+    the defender's controller (or the Keeper) may supply, named. ``crews``: whom a player acts
+    for, each participant -> those a token may hold one of (None: each participant alone)."""
     fields = command.fields()
     acting = participant_id if command.acting is None else getattr(given, command.acting)
     sent = {name: getattr(given, name) for name in fields}
-    require(by, command.permission, alone(acting) if command.scope != CHASE or command.acting else None, sent)
+
+    def acting_for(pid: str | None) -> Callable[[], Collection[str]]:
+        return lambda: (crews().get(pid, ()) if crews is not None and pid is not None else alone(pid))
+
+    require(by, command.permission, acting_for(acting) if command.scope != CHASE or command.acting else None, sent)
     if by.role in (KEEPER, SYSTEM_ROLE):
         return
     for name, a in fields.items():
         if a.supplied_by == DEFENDER and a.defender is not None and a.sent(sent[name]):
             defender = getattr(given, a.defender)
-            if defender is None or refusal(by, PLAYER, alone(defender)) is not None:
+            if defender is None or refusal(by, PLAYER, acting_for(defender)) is not None:
                 raise Forbidden(f"only the defender's controller may {a.ruling}", field=name)

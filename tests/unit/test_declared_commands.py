@@ -86,3 +86,13 @@ def test_declarations_that_cannot_work_are_refused_when_made():
         Arg(supplied_by=KEEPER)
     with pytest.raises(ValueError, match="defender"):
         Arg(supplied_by=DEFENDER, ruling="choose the response")
+
+
+def test_a_player_acts_for_everyone_in_a_unit_where_the_system_says_so():
+    # Savage Worlds' units (application/permissions.py ActingFor): Ann's player acts for Cid, who rides with her.
+    crews = {"ann": {"ann", "cid"}, "cid": {"ann", "cid"}, "bob": {"bob"}}
+    permit(ATTACK, Attack("bob"), player("ann"), "cid", lambda: crews)
+    with pytest.raises(Forbidden, match="only for their own participants"):
+        permit(ATTACK, Attack("ann"), player("ann"), "bob", lambda: crews)
+    # ... and chooses the response of a defender in her unit.
+    permit(ATTACK, Attack("cid", response="dodge"), player("ann", "bob"), "bob", lambda: crews)
