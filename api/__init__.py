@@ -7,15 +7,11 @@ from typing import Any, Callable
 from flask import Flask
 from flask_smorest import Api
 
-from api import parsing
-
-parsing.install()  # before any blueprint is decorated with its arguments
-
-from api import auth, conditional, contract, cors, docs_ui, guards, limits, observability, problems, query_params, representation  # noqa: E402
-from api.runtime import install  # noqa: E402
-from infrastructure.edge_settings import EdgeSettings  # noqa: E402
-from infrastructure.settings import WebSettings, web_settings  # noqa: E402
-from infrastructure.systems import SYSTEMS  # noqa: E402
+from api import auth, conditional, contract, cors, docs_ui, guards, limits, observability, problems, query_params, representation
+from api.runtime import install
+from infrastructure.edge_settings import EdgeSettings
+from infrastructure.settings import WebSettings, web_settings
+from infrastructure.systems import SYSTEMS
 
 
 class ChaseLedgerFlask(Flask):

@@ -2,7 +2,8 @@
 view's ``actions`` (api/affordances.py) say, for the token that asked, what its command would
 refuse it (application/permissions.py decides; every command's ``who`` is the table's its command
 refuses by: the record's, application/permissions.py ``RECORD``, or its system's,
-application/systems/<package>/permissions.py ``PARTICIPANT`` and ``CHASE``)."""
+application/systems/<package>/permissions.py ``PARTICIPANT`` and ``CHASE``; for a system whose
+commands are declared, api/declared.py ``action_routes`` makes them from the declarations)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -14,7 +14,7 @@ from functools import wraps
 from typing import Any, Callable
 
 from flask import Flask, Response, current_app, g, jsonify, request
-from flask_smorest import Blueprint
+from api.parsing import Blueprint
 
 from api.runtime import ledger
 from domain.errors import InvalidInput
@@ -47,8 +47,13 @@ def asked() -> bool:
 def answer(command: Callable[[], Any]) -> Response:
     """The dry run of ``command`` (a call of the command service), in the commands' envelope; a
     response of its own, which the endpoint's response schema (the command's answer) passes by."""
+    return tried(ledger().try_out(command))
+
+
+def tried(answered: dict[str, Any]) -> Response:
+    """A dry run's answer (application/dry_run.py ``odds_before``), in the commands' envelope."""
     g.dry_run = True  # for anything keeping responses (idempotency): this one recorded nothing
-    return jsonify({"dry_run": True, **ledger().try_out(command)})
+    return jsonify({"dry_run": True, **answered})
 
 
 _doc = Blueprint.doc(parameters=[PARAMETER])

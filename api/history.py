@@ -6,7 +6,7 @@ from uuid import UUID
 
 from flask import url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.parsing import Blueprint
 
 from api import schemas as s
 from api.auth import principal

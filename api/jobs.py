@@ -14,7 +14,7 @@ from uuid import UUID
 
 from flask import Response, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.parsing import Blueprint
 from marshmallow import Schema, fields, validate
 
 from api.auth import principal

@@ -1,4 +1,5 @@
-"""Request arguments: parsed with one schema instance per schema class, and screened at the edge.
+"""Request arguments: parsed with one schema instance per schema class, and screened at the edge,
+by every blueprint of the API (``Blueprint`` below).
 
 flask-smorest hands webargs the schema class of each ``@blp.arguments``, and webargs built an
 instance of it for every request; building a marshmallow schema deep-copies its fields, a
@@ -20,7 +21,7 @@ from typing import Any
 
 import flask
 import marshmallow as ma
-from flask_smorest.arguments import ArgumentsMixin
+import flask_smorest
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
@@ -201,7 +202,8 @@ class SchemaReusingParser(FlaskParser):
         return data
 
 
-def install() -> None:
-    """Every blueprint decorated after this parses with it (api/__init__.py calls it first)."""
-    if not isinstance(ArgumentsMixin.ARGUMENTS_PARSER, SchemaReusingParser):
-        ArgumentsMixin.ARGUMENTS_PARSER = SchemaReusingParser()
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint, parsing its arguments with the parser above: every blueprint
+    of the API is one of these (the library's own parser is left as it is for anything else)."""
+
+    ARGUMENTS_PARSER = SchemaReusingParser()

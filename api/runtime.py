@@ -7,6 +7,8 @@ from typing import Any, Callable
 
 from flask import current_app
 
+from application.command_service import CommandService
+
 _lock = threading.Lock()
 # How many forks this process is from the one that imported this module: a ledger built in the
 # parent (its connections, its threads) is never used by a child, which builds its own. Counted
@@ -29,6 +31,12 @@ def ledger() -> Any:
     # The app itself, not its proxy: each attribute read through the proxy is a failed look-up
     # on the proxy, then the context's (a command asks for the ledger three times).
     return ledger_of(current_app._get_current_object())  # type: ignore[attr-defined]
+
+
+def commands() -> CommandService:
+    """The declared commands of every system, as this process's ledger sends them."""
+    service: CommandService = ledger().declared
+    return service
 
 
 def ledger_of(app: Any) -> Any:

@@ -24,11 +24,11 @@ from uuid import UUID
 
 from flask import Response, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 from marshmallow import Schema, fields, validate
 
 from api.auth import principal
-from api.parsing import Position
+from api.parsing import Blueprint, Position
 from api.jobs import job_not_found
 from api.live_streams import ChaseEvents, ReplayFrames
 from api.runtime import ledger

@@ -24,6 +24,8 @@ from application.affordances import Affordances
 from application.access import KEEPER, PLAYER, SYSTEM, Access, Forbidden, Principal, Unauthenticated
 from application.permissions import permit_record
 from application.chase_cache import DEFAULT_SIZE, ChaseCache
+from application.command_service import CommandService
+from application.declared import by_name
 from application.dice import DiceResolver
 from application.dry_run import odds_before
 from application.history import ChaseHistory
@@ -105,7 +107,12 @@ class ChaseLedger(Application):
         self.runner = CommandRunner(self, self.seeds, self.read_side, project_chase, cache, also)
         self.dice = DiceResolver(self.seeds)
         self.history = ChaseHistory(self.runner, self.events, self.seeds, self.renderers, self.read_side)
-        self.commands: dict[str, Any] = {system.package: system.commands(self.runner, self.dice) for system in systems}
+        self.commands: dict[str, Any] = {system.package: system.commands(self.runner, self.dice) for system in systems if system.commands}
+        # Every system's declared commands, sent one way (application/command_service.py).
+        self.declared = CommandService(
+            self.runner, self.dice, self.odds_of, outcome_odds_of(systems), by_name([c for system in systems for c in system.declared]),
+            {name: acting for system in systems if system.declared for name, acting in system.acting_for.items()},
+        )
         self.job_kinds: dict[str, JobKind] = {kind: job for system in systems for kind, job in system.job_kinds.items()}
         self.outcome_odds_of = outcome_odds_of(systems)  # ... and of what a command decides from several
         # What may be done now, for the live track view (application/affordances.py).

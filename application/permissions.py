@@ -1,6 +1,7 @@
 """Who may send each command: written once, as tables of Permissions (the record's, every
 chase's: ``RECORD`` below; each system's participant-level ``PARTICIPANT`` and chase-level
-``CHASE``: application/systems/<package>/permissions.py), and decided once, here, for both the
+``CHASE``: application/systems/<package>/permissions.py, or derived from a system's declared
+commands, application/declared.py), and decided once, here, for both the
 command (which refuses: 403) and the track view's ``actions`` (which say allowed or not:
 api/affordances.py, whose routes take their ``who`` from the same tables, api/action_routes.py).
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from application.analytics.facts import GameCounts
+from application.declared import Command
 from application.dice import DiceResolver
 from application.permissions import ActingFor, Permission
 from application.projections import Render
@@ -41,7 +42,8 @@ class GameSystem:
     package: str
     title: str  # its name in the API documents (POST /chases "system"): "Call of Cthulhu 7e"
     chases: Mapping[str, type]
-    commands: Callable[[CommandRunner, DiceResolver], Any]  # the command service, given the core's parts
+    # the command service of a system whose commands are not declared yet, given the core's parts
+    commands: Callable[[CommandRunner, DiceResolver], Any] | None
     views: Mapping[str, Mapping[str, Render]]  # system -> view name -> render; each has "track"
     value_types: Mapping[str, type] = field(default_factory=dict)  # stable name -> dataclass kept in snapshots
     roll_checks: Sequence[RollCheck] = ()  # `chase verify`: what the system's rolls came to
@@ -56,6 +58,9 @@ class GameSystem:
     acting_for: Mapping[str, ActingFor] = field(default_factory=dict)
     # system -> its chase-level Permissions whose sender turns on the chase (``now``: application/permissions.py)
     chase_now: Mapping[str, Mapping[str, Permission]] = field(default_factory=dict)
+    # its commands, each declared once (application/declared.py; the API derives their routes)
+    declared: Sequence[Command[Any, Any]] = ()
+    about: str = ""  # a sentence on its commands for the API document (the tag of its routes)
 
 
 def roll_odds_of(systems: Sequence[GameSystem]) -> RollOdds:

@@ -19,7 +19,7 @@ from api.action_routes import TOKENS
 from application.access import PLAYER
 from application.permissions import RECORD
 from application.systems.coc7e.permissions import CHASE as COC7E
-from application.systems.d6.permissions import CHASE as D6
+from application.systems.d6.commands import CHASE_PERMISSIONS as D6
 from application.systems.savage_worlds.permissions import CHASE as SAVAGE
 from tests.conftest import BearerClient
 from tests.e2e.coc7e_table import HARVEY
@@ -149,7 +149,9 @@ def test_the_test_above_tries_every_chase_level_action_of_the_view(client):
     # above has a body for each (Call of Cthulhu's chase and fight between them list all of theirs).
     from api.action_routes import RECORD as RECORD_ROUTES
     from api.systems.coc7e.actions import CHASE as COC7E_ROUTES
-    from api.systems.d6.actions import CHASE as D6_ROUTES
+    from api.systems.d6 import ACTION_ROUTES as D6_ACTION_ROUTES
+
+    D6_ROUTES = D6_ACTION_ROUTES["d6"][1]
     from api.systems.savage_worlds.actions import ACTION_ROUTES as SAVAGE_ROUTES
 
     assert listed(client, "coc7e") | listed(client, "coc7e-combat") == set(COC7E_ROUTES) | set(RECORD_ROUTES) == set(COC7E_BODIES) | set(RECORD_BODIES)

@@ -9,11 +9,11 @@ from typing import Any, Callable
 import pytest
 
 from api.systems.coc7e.actions import ACTION_ROUTES as COC7E_ROUTES
-from api.systems.d6.actions import ACTION_ROUTES as D6_ROUTES
+from api.systems.d6 import ACTION_ROUTES as D6_ROUTES
 from api.systems.savage_worlds.actions import ACTION_ROUTES as SAVAGE_ROUTES
 from application.access import PLAYER
 from application.systems.coc7e.permissions import CHASE as COC7E_CHASE, PARTICIPANT as COC7E
-from application.systems.d6.permissions import CHASE as D6_CHASE, PARTICIPANT as D6
+from application.systems.d6.commands import CHASE_PERMISSIONS as D6_CHASE, PARTICIPANT_PERMISSIONS as D6
 from application.systems.savage_worlds.permissions import CHASE as SAVAGE_CHASE, PARTICIPANT as SAVAGE
 from tests.conftest import BearerClient
 from tests.e2e.test_permissions_agree import CHASES, GUN, SERVER

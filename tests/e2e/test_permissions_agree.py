@@ -13,7 +13,7 @@ import pytest
 from api.action_routes import TOKENS
 from application.access import PLAYER
 from application.systems.coc7e.permissions import PARTICIPANT as COC7E
-from application.systems.d6.permissions import PARTICIPANT as D6
+from application.systems.d6.commands import PARTICIPANT_PERMISSIONS as D6
 from application.systems.savage_worlds.permissions import PARTICIPANT as SAVAGE
 from domain.rules.coc7e.optional_rules import NAMES as OPTIONAL_RULES
 from tests.conftest import BearerClient
@@ -72,6 +72,7 @@ SAVAGE_BODIES: dict[str, Body] = {
 D6_BODIES: dict[str, Body] = {
     "move": lambda me, rival, healer: {"movement": "running", "rate": 10, **SERVER},
     "fatigue_roll": lambda me, rival, healer: {**SERVER},
+    "set_fatigue_limit": lambda me, rival, healer: {"fatigue_limit": 2},
 }
 
 

@@ -115,6 +115,7 @@ def test_a_deluxe_chase_offers_the_maneuver_roll_to_everyone_then_the_cards_turn
 D6 = {
     "move": lambda view, p: None,  # the rate and movement type are the player's declaration (test_d6_movement_rules.py)
     "fatigue_roll": lambda view, p: {},
+    "set_fatigue_limit": lambda view, p: {"fatigue_limit": 2},
     "add_participant": lambda view, p: {"name": "Walker", "role": "quarry", "move": 10, "physique": "3D"},
     "begin": lambda view, p: {},
     "skill_roll": NOT_SENT,

@@ -7,7 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.parsing import Blueprint
 
 from api import schemas as core
 from api.auth import principal

@@ -3,7 +3,7 @@ examples and the damage bonus and Build of STR+SIZ (coc7e-combat.txt)."""
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.parsing import Blueprint
 
 from api.systems.coc7e import rules_docs
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.parsing import Blueprint
 from marshmallow import Schema, fields, validate
 
 from api import schemas as s

@@ -7,7 +7,7 @@ from uuid import UUID, uuid4
 
 from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.parsing import Blueprint
 from marshmallow import Schema, fields, validate
 
 from api import dry_run

@@ -10,7 +10,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.parsing import Blueprint
 
 from api import schemas as s
 from api.auth import principal

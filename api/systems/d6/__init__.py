@@ -1,9 +1,11 @@
-"""D6 System races and chases over HTTP (d6-movement.txt)."""
+"""D6 System races and chases over HTTP (d6-movement.txt): the routes of its declared commands
+(application/systems/d6/commands.py), made by api/declared.py, and its track view's schema."""
 from __future__ import annotations
 
-from api.systems.d6 import chases
-from api.systems.d6.schemas import D6View
+from api.declared import action_routes, blueprint
+from api.systems.d6.schemas import D6Result, D6View
+from application.systems.d6 import PLUGIN
 
-blueprints = [chases.blp]
+blueprints = [blueprint(PLUGIN, D6Result)]
 VIEW_SCHEMAS = {"d6": D6View}
-from api.systems.d6.actions import ACTION_ROUTES  # noqa: F401  (what the track view says may be done: api/affordances.py)
+ACTION_ROUTES = action_routes(PLUGIN)  # what the track view says may be done (api/affordances.py)

@@ -12,7 +12,7 @@ from typing import Any
 from uuid import UUID
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.parsing import Blueprint
 
 from api.auth import principal
 from api.dry_run import dry_run_allowed

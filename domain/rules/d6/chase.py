@@ -12,7 +12,7 @@ from typing import Any
 
 from domain.recorded_chase import RecordedChase
 from domain.rules.d6 import events as ev
-from domain.rules.d6 import moving, rolls, rounds
+from domain.rules.d6 import fatigue, moving, rolls, rounds
 from domain.rules.d6.errors import InvalidValue, ParticipantNotFound, RuleBroken, rule
 from domain.rules.d6.participants import D6Participant, validate
 
@@ -65,12 +65,14 @@ class D6Chase(RecordedChase):
     RoundBegan = ev.RoundBegan
     Moved = ev.Moved
     FatigueRolled = ev.FatigueRolled
+    FatigueLimitSet = ev.FatigueLimitSet
     SkillRolled = ev.SkillRolled
     RoundEnded = ev.RoundEnded
 
     # The procedures, bound as commands.
     move = moving.move
     fatigue_roll = rolls.fatigue_roll
+    set_fatigue_limit = fatigue.set_fatigue_limit
     skill_roll = rolls.skill_roll
     begin = rounds.begin
     end_round = rounds.end_round

@@ -104,6 +104,23 @@ class FatigueRolled(Event):
         chase.participants[self.participant_id].fast_rounds = self.fast_rounds
 
 
+class FatigueLimitSet(Event):
+    """The GM set or changed a participant's fatigue limit (None: fatigue not tracked)."""
+
+    TOPIC = "d6:Chase.FatigueLimitSet"
+    participant_id: str
+    fatigue_limit: int | None
+
+    def apply(self, chase: Any) -> None:
+        chase.participants[self.participant_id].fatigue_limit = self.fatigue_limit
+
+    def participants_changed(self) -> tuple[str, ...]:
+        return (self.participant_id,)
+
+    def chase_fields_changed(self) -> tuple[str, ...]:
+        return ()
+
+
 class SkillRolled(Event):
     """Any other roll the GM calls for ("Other Movement Options": an additional related skill roll)."""
 

@@ -104,3 +104,11 @@ class D6Machine(RecordMachine):
         code = data.draw(CODES)
         body = {"participant_id": pid, "code": code, "difficulty": data.draw(st.none() | st.integers(0, 30)), "purpose": "a slick surface", **self.faces(data, code)}
         play.send("skill roll", "/d6/skill-rolls", body, token=self.token(data, pid))
+
+    @rule(data=st.data())
+    @in_phase("running")
+    def rule_on_fatigue(self, data: Any) -> None:
+        """The GM changes someone's fatigue limit (a second wind, the heat), now and then sent by a player."""
+        pid = self.someone(data)
+        body = {"fatigue_limit": data.draw(st.sampled_from([None, 0, 1, 3]))}
+        self.use(data).send("fatigue limit", f"/d6/participants/{pid}/fatigue-limit", body, token=self.token(data, pid), if_match=self.if_match(data))
