@@ -30,7 +30,7 @@ RECEIVERS_ALLOWED = {"CHASE_LEDGER_WEBHOOK_ALLOW": "127.0.0.1"}
 class Receiver:
     """Takes webhook POSTs; answers from a script (500 first, say), then 200."""
 
-    def __init__(self, answers: list[int] | None = None) -> None:
+    def __init__(self, answers: list[int] | None = None, delay: float = 0.0) -> None:
         self.answers = list(answers or [])
         self.received: list[tuple[dict[str, str], str, int]] = []  # headers, body, our answer
         receiver = self
@@ -38,6 +38,7 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 body = self.rfile.read(int(self.headers["Content-Length"])).decode()
+                time.sleep(delay)
                 answer = receiver.answers.pop(0) if receiver.answers else 200
                 receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, body, answer))
                 self.send_response(answer)
