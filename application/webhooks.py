@@ -148,7 +148,9 @@ class Webhooks:
         if changes:
             self.store.change(webhook_id, changes)
         if asked.get("enabled") or "url" in asked:
-            self._submit(webhook_id, hook["chase_id"], self.ledger.runner.load(chase_id).version)
+            # A job of its own: the one for this version may have run already, and failed for good.
+            version = self.ledger.runner.load(chase_id).version
+            self._submit(webhook_id, hook["chase_id"], version, f"webhook-{webhook_id}-{version}-{uuid4().hex[:8]}")
         return public(self.get(chase_id, webhook_id))
 
     def rekey(self, chase_id: UUID, webhook_id: str, by: Principal) -> dict[str, Any]:
@@ -278,7 +280,7 @@ class Webhooks:
                 sent += 1
             if not self.store.advance(hook["webhook_id"], hook["delivered_version"], event["version"]):
                 break  # moved on elsewhere (a lease that ran out): read where it is, go on from there
-            hook["delivered_version"], hook["failures"] = event["version"], 0
+            hook["delivered_version"], hook["failures"], hook["tries"] = event["version"], 0, 0
             if self.clock() - started > self.settings.job_seconds:
                 break
         return sent, False
@@ -289,7 +291,7 @@ class Webhooks:
         body = json.dumps({"type": f"chase.{event['name']}", "timestamp": event["recorded_at"], "data": event}, separators=(",", ":"))
         status, error = self.sender.send(hook["url"], hook["secret"], message_id, now, body)
         ok = error is None and status is not None and 200 <= status < 300
-        attempt = hook["failures"] + 1  # the failures in a row are all this event's: it is the first not taken
+        attempt = hook["tries"] + 1  # the attempts so far are all this event's: it is the first not taken
         self.store.record({
             "webhook_id": hook["webhook_id"], "event_id": message_id, "version": event["version"],
             "event_type": f"chase.{event['name']}", "attempt": attempt, "status": "delivered" if ok else "failed",

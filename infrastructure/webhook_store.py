@@ -4,7 +4,9 @@
 (application/webhooks.py), so two delivery jobs never both move it. ``sender`` and
 ``sending_until`` say which delivery job is sending to the webhook now (a lease), so that two
 jobs never send at once; ``wanted_version`` is the latest event a job was asked to deliver, so
-that the job holding the lease sends it too before letting go.
+that the job holding the lease sends it too before letting go. ``failures`` counts failed
+attempts in a row since the webhook was last switched on (it is switched off at a limit);
+``tries`` the attempts at the first event not yet taken, whatever happened meanwhile.
 
 Both stores run the same statements: ``?`` marks a parameter and ``{hooks}`` / ``{sent}`` the
 two tables (PostgreSQL's in the configured schema).
@@ -22,10 +24,10 @@ HOOK = "webhook_id, chase_id, url, secret, delivered_version, created_at"
 # Columns added since the first version (each with a default, so older rows read the same).
 ADDED = {
     "events": "TEXT", "enabled": "INTEGER NOT NULL DEFAULT 1", "disabled_reason": "TEXT",
-    "failures": "INTEGER NOT NULL DEFAULT 0", "retry_at": "REAL NOT NULL DEFAULT 0",
+    "failures": "INTEGER NOT NULL DEFAULT 0", "tries": "INTEGER NOT NULL DEFAULT 0", "retry_at": "REAL NOT NULL DEFAULT 0",
     "wanted_version": "BIGINT NOT NULL DEFAULT 0", "sender": "TEXT", "sending_until": "REAL NOT NULL DEFAULT 0",
 }
-READ = f"{HOOK}, events, enabled, disabled_reason, failures, retry_at"
+READ = f"{HOOK}, events, enabled, disabled_reason, failures, tries, retry_at"
 CHANGEABLE = ("url", "secret", "events", "enabled", "disabled_reason", "failures", "retry_at")
 DELIVERY = "event_id, version, event_type, attempt, status, response_status, error, at"
 DELIVERY_COLUMNS = f"webhook_id, {DELIVERY}"
@@ -77,7 +79,7 @@ class _WebhookStatements:
     def advance(self, webhook_id: str, delivered: int, to: int) -> bool:
         """Compare-and-set of the last version delivered; an event taken clears the failures."""
         return bool(self._run(
-            "UPDATE {hooks} SET delivered_version = ?, failures = 0, retry_at = 0 WHERE webhook_id = ? AND delivered_version = ? "
+            "UPDATE {hooks} SET delivered_version = ?, failures = 0, tries = 0, retry_at = 0 WHERE webhook_id = ? AND delivered_version = ? "
             "RETURNING webhook_id", (to, webhook_id, delivered), commit=True))
 
     def want(self, webhook_id: str, version: int) -> None:
@@ -98,7 +100,7 @@ class _WebhookStatements:
     def failed(self, webhook_id: str, retry_at: float, disable_after: int, reason: str) -> int:
         """One more failed attempt in a row (the webhook switched off at ``disable_after``); how many now."""
         rows = self._run(
-            "UPDATE {hooks} SET failures = failures + 1, retry_at = ?, "
+            "UPDATE {hooks} SET failures = failures + 1, tries = tries + 1, retry_at = ?, "
             "enabled = CASE WHEN failures + 1 >= ? THEN 0 ELSE enabled END, "
             "disabled_reason = CASE WHEN failures + 1 >= ? THEN ? ELSE disabled_reason END "
             "WHERE webhook_id = ? RETURNING failures",

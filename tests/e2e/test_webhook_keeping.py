@@ -111,6 +111,11 @@ def test_a_receiver_that_keeps_failing_is_switched_off_saying_why(table):
         roll(ledger, chase_id, 1)
         assert not wait_for(lambda: len(receiver.received) > 3, timeout=3)
         assert attempts(client, chase_id, hook["webhook_id"], keeper) == [(2, "failed", 1), (2, "failed", 2), (2, "failed", 3)]
+        # The receiver is mended and the Keeper switches the webhook on: both events follow.
+        receiver.answers = []
+        client.patch(f"/chases/{chase_id}/webhooks/{hook['webhook_id']}", json={"enabled": True}, headers=keeper)
+        assert wait_for(lambda: webhooks(client, chase_id, keeper)[0]["delivered_version"] == 3)
+        assert attempts(client, chase_id, hook["webhook_id"], keeper)[3:] == [(2, "delivered", 4), (3, "delivered", 1)]
     finally:
         receiver.close()
 
