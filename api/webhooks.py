@@ -125,7 +125,7 @@ class ChaseWebhooks(MethodView):
     @blp.response(200, Webhooks)
     def get(self, chase_id: UUID):
         """The chase's webhooks, without their secrets (Keeper only)."""
-        return {"webhooks": ledger().webhooks.list(chase_id, principal(chase_id))}
+        return {"webhooks": ledger().webhooks.of_chase(chase_id, principal(chase_id))}
 
 
 @blp.route("/<uuid:chase_id>/webhooks/<webhook_id>")

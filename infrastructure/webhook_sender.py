@@ -26,6 +26,7 @@ import secrets
 import ssl
 import time
 from collections.abc import Iterable
+from typing import Any
 from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
@@ -88,7 +89,7 @@ class _CheckedBackend(httpcore.SyncBackend):
 
     def connect_tcp(
         self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
-        socket_options: Iterable[tuple[int, int, int | bytes | None]] | None = None,
+        socket_options: Iterable[Any] | None = None,
     ) -> NetworkStream:
         failure: Exception = httpcore.ConnectError("no address to connect to")
         for address in self.policy.resolve(host, port, self.deadline.left()):
@@ -100,7 +101,7 @@ class _CheckedBackend(httpcore.SyncBackend):
         raise failure
 
     def connect_unix_socket(self, path: str, timeout: float | None = None,
-                            socket_options: Iterable[tuple[int, int, int | bytes | None]] | None = None) -> NetworkStream:
+                            socket_options: Iterable[Any] | None = None) -> NetworkStream:
         raise TargetRefused("a webhook never connects to a local socket")
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from eventsourcing.postgres import PostgresDatastore, PostgresRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder
-from psycopg.sql import SQL, Identifier
+from psycopg.sql import SQL, Composed, Identifier
 
 HOOK = "webhook_id, chase_id, url, secret, delivered_version, created_at"
 # Columns added since the first version (each with a default, so older rows read the same).
@@ -169,18 +169,19 @@ class PostgresWebhookStore(_WebhookStatements, PostgresRecorder):
             "sent": SQL("{0}.{1}").format(Identifier(datastore.schema), Identifier("chase_webhook_deliveries")).as_string(None),
         }
         kinds = {**self.tables, "real": "double precision", "serial": "bigserial"}
-        self.sql_create_statements += [
-            SQL(HOOKS_TABLE.format(**kinds)),  # type: ignore[arg-type] - built from our own constants only
-            SQL("CREATE INDEX IF NOT EXISTS chase_webhooks_by_chase ON {0} (chase_id)".format(self.tables["hooks"])),  # type: ignore[arg-type]
-            SQL(DELIVERIES_TABLE.format(**kinds)),  # type: ignore[arg-type]
-            SQL("CREATE INDEX IF NOT EXISTS chase_webhook_deliveries_by_hook ON {0} (webhook_id, delivery_id)".format(self.tables["sent"])),  # type: ignore[arg-type]
+        statements = [
+            HOOKS_TABLE.format(**kinds),
+            "CREATE INDEX IF NOT EXISTS chase_webhooks_by_chase ON {0} (chase_id)".format(self.tables["hooks"]),
+            DELIVERIES_TABLE.format(**kinds),
+            "CREATE INDEX IF NOT EXISTS chase_webhook_deliveries_by_hook ON {0} (webhook_id, delivery_id)".format(self.tables["sent"]),
         ] + [
-            SQL(f"ALTER TABLE {self.tables['hooks']} ADD COLUMN IF NOT EXISTS {name} {kind.replace('REAL', 'double precision')}")  # type: ignore[arg-type]
+            f"ALTER TABLE {self.tables['hooks']} ADD COLUMN IF NOT EXISTS {name} {kind.replace('REAL', 'double precision')}"
             for name, kind in ADDED.items()
         ]
+        self.sql_create_statements += [Composed([SQL(text)]) for text in statements]
 
     def _run(self, sql: str, params: tuple[Any, ...], commit: bool = False) -> list[dict[str, Any]]:
         statement = sql.replace("%", "%%").replace("?", "%s").format(**self.tables)
         with self.datastore.transaction(commit=commit) as c:
-            c.execute(statement, params)  # type: ignore[call-overload] - built from our own constants only
+            c.execute(statement, params)
             return [dict(row) for row in c.fetchall()] if c.description else []
