@@ -41,6 +41,9 @@ LANES = ("interactive", "batch", "webhooks")  # in the order a worker takes jobs
 # from the others (a thread of the inline executor; a worker thread of `chase worker`), so a
 # slow receiver never holds up a random hazard, a replay or a rebuild, nor waits behind them.
 APART = ("webhooks",)
+# Threads of the inline executor per lane: one receiver slow up to its deadline holds up only
+# one of the webhooks lane's (two deliveries to one webhook never run at once: its lease).
+INLINE_THREADS = {"webhooks": 4}
 RETRY_INTERVALS = (2, 10, 30, 60)  # seconds before the 2nd, 3rd, ... attempt
 TIMEOUTS = {"interactive": 15 * 60, "batch": 12 * 3600, "webhooks": 5 * 60}  # seconds an attempt may run
 HELD = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.STARTED, JobStatus.DEFERRED)
@@ -173,7 +176,8 @@ class InlineJobQueue:
             if not self._threads:
                 self._spawn(self._sweeps, "inline-jobs-sweeper")
             found = self._queues[lane] = stdlib_queue.Queue()
-            self._spawn(lambda: self._work(lane, found), f"inline-jobs-{lane}")
+            for n in range(INLINE_THREADS.get(lane, 1)):
+                self._spawn(lambda: self._work(lane, found), f"inline-jobs-{lane}-{n}")
             return found
 
     def _spawn(self, target: Any, name: str) -> None:

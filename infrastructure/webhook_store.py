@@ -47,12 +47,7 @@ class _WebhookStatements:
 
     def add(self, hook: dict[str, Any], most: int) -> bool:
         """Add the webhook unless its chase has ``most`` already."""
-        columns = f"{HOOK}, events"
-        values = tuple(hook[k] for k in HOOK.split(", ")) + (_events(hook.get("events")),)
-        return bool(self._run(
-            f"INSERT INTO {{hooks}} ({columns}) SELECT {', '.join('?' * len(values))} "
-            "WHERE (SELECT COUNT(*) FROM {hooks} WHERE chase_id = ?) < ? RETURNING webhook_id",
-            values + (hook["chase_id"], most), commit=True))
+        return bool(self._run(*_adding(hook, most), commit=True))
 
     def get(self, webhook_id: str) -> dict[str, Any] | None:
         rows = self._run(f"SELECT {READ} FROM {{hooks}} WHERE webhook_id = ?", (webhook_id,))
@@ -118,6 +113,13 @@ class _WebhookStatements:
         )
 
 
+def _adding(hook: dict[str, Any], most: int) -> tuple[str, tuple[Any, ...]]:
+    columns = f"{HOOK}, events"
+    values = tuple(hook[k] for k in HOOK.split(", ")) + (_events(hook.get("events")),)
+    return (f"INSERT INTO {{hooks}} ({columns}) SELECT {', '.join('?' * len(values))} "
+            "WHERE (SELECT COUNT(*) FROM {hooks} WHERE chase_id = ?) < ? RETURNING webhook_id", values + (hook["chase_id"], most))
+
+
 def _events(events: list[str] | None) -> str | None:
     return None if events is None else json.dumps(events)
 
@@ -180,8 +182,19 @@ class PostgresWebhookStore(_WebhookStatements, PostgresRecorder):
         ]
         self.sql_create_statements += [Composed([SQL(text)]) for text in statements]
 
+    def add(self, hook: dict[str, Any], most: int) -> bool:
+        """As on SQLite; two Keepers' registrations on one chase at once are counted one after the
+        other (under PostgreSQL's read-committed isolation both would see the same count)."""
+        sql, params = _adding(hook, most)
+        with self.datastore.transaction(commit=True) as c:
+            c.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (hook["chase_id"],))
+            c.execute(self._statement(sql), params)
+            return c.fetchone() is not None
+
+    def _statement(self, sql: str) -> str:
+        return sql.replace("%", "%%").replace("?", "%s").format(**self.tables)
+
     def _run(self, sql: str, params: tuple[Any, ...], commit: bool = False) -> list[dict[str, Any]]:
-        statement = sql.replace("%", "%%").replace("?", "%s").format(**self.tables)
         with self.datastore.transaction(commit=commit) as c:
-            c.execute(statement, params)
+            c.execute(self._statement(sql), params)
             return [dict(row) for row in c.fetchall()] if c.description else []
