@@ -24,7 +24,7 @@ JobHandler = Callable[[Any, Any, dict[str, Any]], dict[str, Any]]
 
 @dataclass(frozen=True)
 class JobKind:
-    """A kind of background job a system adds, and its lane ("interactive" or "batch")."""
+    """A kind of background job a system adds, and its lane ("interactive", "batch"; "webhooks" is the core's)."""
 
     handler: JobHandler
     lane: str

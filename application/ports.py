@@ -213,9 +213,11 @@ class LiveFeed(Protocol):
 
 
 class WebhookStore(Protocol):
-    """The chases' webhooks and their deliveries, beside the events."""
+    """The chases' webhooks and their deliveries, beside the events (infrastructure/webhook_store.py)."""
 
-    def add(self, hook: dict[str, Any]) -> None: ...
+    def add(self, hook: dict[str, Any], most: int) -> bool:
+        """Add the webhook unless its chase has ``most`` already (False then)."""
+        ...
 
     def get(self, webhook_id: str) -> dict[str, Any] | None: ...
 
@@ -227,8 +229,32 @@ class WebhookStore(Protocol):
         """Whether any chase has a webhook (asked once a second by each process while none has)."""
         ...
 
+    def change(self, webhook_id: str, changes: dict[str, Any]) -> bool:
+        """Set some of url, secret, events, enabled, disabled_reason, failures, retry_at."""
+        ...
+
+    def delete(self, webhook_id: str) -> bool:
+        """Remove the webhook and its deliveries."""
+        ...
+
     def advance(self, webhook_id: str, delivered: int, to: int) -> bool:
-        """Compare-and-set of the last version delivered: from ``delivered`` to ``to``."""
+        """Compare-and-set of the last version delivered: from ``delivered`` to ``to`` (failures cleared)."""
+        ...
+
+    def want(self, webhook_id: str, version: int) -> None:
+        """Ask for the events up to ``version`` to be sent (the lease holder sends them before letting go)."""
+        ...
+
+    def claim(self, webhook_id: str, sender: str, now: float, until: float) -> bool:
+        """Take (or renew) the lease to send to the webhook, unless another sender holds it."""
+        ...
+
+    def release(self, webhook_id: str, sender: str, when_done: bool) -> bool:
+        """Let the lease go (``when_done``: only if every event asked for was delivered)."""
+        ...
+
+    def failed(self, webhook_id: str, retry_at: float, disable_after: int, reason: str) -> int:
+        """Count one more failed attempt in a row (switching the webhook off at ``disable_after``)."""
         ...
 
     def record(self, delivery: dict[str, Any]) -> None:
@@ -249,4 +275,8 @@ class WebhookSender(Protocol):
 
     def new_secret(self) -> str:
         """A fresh signing secret, in the form receivers expect (``whsec_...``)."""
+        ...
+
+    def refusal(self, url: str) -> str | None:
+        """Why a webhook may not send to this URL (the server's target policy), or None."""
         ...

@@ -1,17 +1,12 @@
-"""Webhooks (issue 18 part 6): a Keeper registers a URL on a chase; every event is sent to it.
+"""Webhooks: a Keeper registers a URL on a chase; every event (or those of the kinds chosen) is sent to it.
 
 Each event is POSTed as Standard Webhooks specifies (the sender, infrastructure/webhook_sender.py,
 signs it): ``webhook-id`` is the event id (``<chase id>:<version>``, the same on every retry,
 for the receiver to drop duplicates), ``webhook-timestamp`` and ``webhook-signature``. The body
 is ``{"type": "chase.<EventName>", "timestamp": ..., "data": <the event as in /events>}``.
 
-Delivery is a job (application/jobs.py), submitted after each command that records events on a
-chase with webhooks. The job sends the events after the webhook's last delivered version, one
-by one in order; each success moves that version on (a compare-and-set), and a failure (no
-answer, or not 2xx) fails the attempt, which the job queue retries with its backoff, starting
-again from the first event not delivered. So events arrive in order, each at least once: event
-n+1 is never sent before the receiver acknowledged event n. Every attempt is kept as a delivery,
-listed to the Keeper with its status.
+Delivery is a job on a lane of its own, submitted after each command that records events on a
+chase with webhooks (application/webhook_delivery.py says how it sends, once and in order).
 
 Looking a chase's webhooks up after every command cost a query per command (about a tenth of a
 roll's time on SQLite, measured on a busy machine), so each process remembers for
@@ -22,11 +17,10 @@ event, registration looks again once the remembered answers have all expired.
 """
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, TypedDict
 from uuid import UUID, uuid4
 
 from application.access import Principal
@@ -34,60 +28,123 @@ from application.permissions import permit_record
 from application.job_run import JobRun
 from application.plugins import JobKind
 from application.ports import WebhookSender, WebhookStore
+from application.webhook_delivery import Delivery, WebhookSettings
+from domain.errors import InvalidInput
 
 KIND = "webhook"
-BATCH = 100  # events read from the log at a time
+LANE = "webhooks"  # its own lane: a slow receiver holds up no other job (infrastructure/queues.py)
 DELIVERIES_LISTED = 100
 CACHED_CHASES = 10_000  # chases remembered as having no webhooks (forgotten all at once past it)
 log = logging.getLogger(__name__)
 
 
-class WebhookFailed(Exception):
-    """The receiver did not take an event: the job's attempt fails and is retried."""
+class WebhookChange(TypedDict, total=False):
+    """What a Keeper changes of a webhook: each key given is changed (``events`` None: every kind)."""
+
+    url: str
+    events: list[str] | None
+    enabled: bool
 
 
-def event_id(chase_id: str, version: int) -> str:
-    return f"{chase_id}:{version}"
+class WebhookNotFound(LookupError):
+    """No webhook with that id on this chase."""
+
+
+class TooManyWebhooks(Exception):
+    """The chase has as many webhooks as one chase may have (409)."""
 
 
 class Webhooks:
-    """Registers webhooks, lists their deliveries, and has new events delivered."""
+    """Registers, changes and removes webhooks, lists their deliveries, and has new events delivered."""
 
     def __init__(self, ledger: Any, store: WebhookStore, sender: WebhookSender, clock: Callable[[], float] = time.time,
-                 cache_seconds: float = 1.0) -> None:
+                 cache_seconds: float = 1.0, settings: WebhookSettings = WebhookSettings()) -> None:
         """``cache_seconds``: how long a chase without webhooks is remembered as such (0: never)."""
         self.ledger = ledger
         self.store = store
         self.sender = sender
         self.clock = clock
         self.cache_seconds = cache_seconds
+        self.settings = settings
         self._none_until: dict[str, float] = {}  # chases without webhooks, until when that is trusted
         self._nowhere_until = 0.0  # no chase has a webhook, until when that is trusted
         self._timers: set[threading.Timer] = set()
 
-    def register(self, chase_id: UUID, url: str, by: Principal, after: int | None = None) -> dict[str, Any]:
+    # -- the Keeper's commands ---------------------------------------------------------------
+
+    def register(self, chase_id: UUID, url: str, by: Principal, after: int | None = None,
+                 events: list[str] | None = None) -> dict[str, Any]:
         """A new webhook on the chase, with its secret (shown this once). Events after version
         ``after`` are sent (by default the chase's version now: only what happens next)."""
         permit_record(by, "register_webhook")
+        self._check_url(url)
         version = self.ledger.runner.load(chase_id).version
         hook = {
             "webhook_id": str(uuid4()), "chase_id": str(chase_id), "url": url, "secret": self.sender.new_secret(),
             "delivered_version": min(version, after) if after is not None else version, "created_at": self.clock(),
+            "events": events,
         }
-        self.store.add(hook)
+        if not self.store.add(hook, self.settings.most_per_chase):
+            raise TooManyWebhooks(f"chase {chase_id} has {self.settings.most_per_chase} webhooks, as many as a chase may have: "
+                                  "delete one (DELETE .../webhooks/<id>) or change its URL (PATCH)")
         self._none_until.pop(hook["chase_id"], None)
         self._nowhere_until = 0.0
         if hook["delivered_version"] < version:
-            self._submit(hook, version)
+            self.submit(hook["webhook_id"], hook["chase_id"], version)
         if self.cache_seconds:
             # Other processes may still believe the chase has no webhooks: look once they cannot.
             later = threading.Timer(2 * self.cache_seconds, self._catch_up, [chase_id])
             later.daemon = True
             self._timers.add(later)
             later.start()
-        return hook
+        return {**public(self.get(chase_id, hook["webhook_id"])), "secret": hook["secret"]}
 
-    def list(self, chase_id: UUID, by: Principal) -> list[dict[str, Any]]:
+    def change(self, chase_id: UUID, webhook_id: str, by: Principal, asked: WebhookChange) -> dict[str, Any]:
+        """Change the URL or the kinds of event sent (``None``: all), or switch the webhook off or
+        on; switched on again, it sends what was recorded meanwhile."""
+        permit_record(by, "register_webhook")
+        hook = self.get(chase_id, webhook_id)
+        changes: dict[str, Any] = {}
+        if "url" in asked:
+            self._check_url(asked["url"])
+            changes.update(url=asked["url"], failures=0, retry_at=0.0)
+        if "events" in asked:
+            changes["events"] = asked["events"]
+        if "enabled" in asked:
+            enabled = asked["enabled"]
+            changes.update(enabled=enabled, disabled_reason=None if enabled else "switched off by the Keeper")
+            if enabled:
+                changes.update(failures=0, retry_at=0.0)
+        if changes:
+            self.store.change(webhook_id, changes)
+        if asked.get("enabled") or "url" in asked:
+            # A job of its own: the one for this version may have run already, and failed for good.
+            version = self.ledger.runner.load(chase_id).version
+            self.submit(webhook_id, hook["chase_id"], version, f"webhook-{webhook_id}-{version}-{uuid4().hex[:8]}")
+        return public(self.get(chase_id, webhook_id))
+
+    def rekey(self, chase_id: UUID, webhook_id: str, by: Principal) -> dict[str, Any]:
+        """A new secret for the webhook (shown this once); messages from now on are signed with it."""
+        permit_record(by, "register_webhook")
+        self.get(chase_id, webhook_id)
+        secret = self.sender.new_secret()
+        self.store.change(webhook_id, {"secret": secret})
+        return {**public(self.get(chase_id, webhook_id)), "secret": secret}
+
+    def delete(self, chase_id: UUID, webhook_id: str, by: Principal) -> None:
+        """Remove the webhook and its delivery list; nothing more is sent to it."""
+        permit_record(by, "register_webhook")
+        self.get(chase_id, webhook_id)
+        self.store.delete(webhook_id)
+
+    def _check_url(self, url: str) -> None:
+        refusal = self.sender.refusal(url)
+        if refusal is not None:
+            raise InvalidInput("url", f"the URL {refusal}")
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def of_chase(self, chase_id: UUID, by: Principal) -> list[dict[str, Any]]:
         permit_record(by, "see_webhooks")
         return [public(hook) for hook in self.store.for_chase(str(chase_id))]
 
@@ -109,12 +166,14 @@ class Webhooks:
             raise WebhookNotFound(f"no webhook {webhook_id} on chase {chase_id}")
         return hook
 
+    # -- after each command ------------------------------------------------------------------
+
     def recorded(self, versions: dict[str, int]) -> None:
         """After a save: have the new events of each chase sent to its webhooks."""
         for chase_id, version in versions.items():
             for hook in self._hooks(chase_id):
-                if hook["delivered_version"] < version:
-                    self._submit(hook, version)
+                if hook["enabled"] and hook["delivered_version"] < version:
+                    self.submit(hook["webhook_id"], chase_id, version)
 
     def _hooks(self, chase_id: str) -> list[dict[str, Any]]:
         now = time.monotonic()
@@ -143,56 +202,28 @@ class Webhooks:
         except Exception:  # noqa: BLE001 - a timer's thread: the chase's next event sends them anyway
             log.warning("webhooks of chase %s not caught up", chase_id, exc_info=True)
 
-    def _submit(self, hook: dict[str, Any], version: int) -> None:
+    def submit(self, webhook_id: str, chase_id: str, version: int, job_id: str | None = None) -> None:
+        # Asked for first, so that a job holding the webhook's lease sends this version too.
+        self.store.want(webhook_id, version)
         # One job per webhook and version: submitting again for the same version finds it.
-        self.ledger.jobs.submit(KIND, {"webhook_id": hook["webhook_id"]}, chase_id=hook["chase_id"],
-                                job_id=f"webhook-{hook['webhook_id']}-{version}")
+        self.ledger.jobs.submit(KIND, {"webhook_id": webhook_id}, chase_id=chase_id, job_id=job_id or f"webhook-{webhook_id}-{version}")
 
     def deliver(self, run: JobRun, webhook_id: str) -> dict[str, Any]:
-        """Send the events after the last delivered one, in order; raise at the first refused."""
-        hook = self.store.get(webhook_id)
-        if hook is None:
-            return {"webhook_id": webhook_id, "sent": 0}
-        chase_id, sent = hook["chase_id"], 0
-        while True:
-            events = self.ledger.history.chase_events(UUID(chase_id), after=hook["delivered_version"], limit=BATCH)
-            if not events:
-                return {"webhook_id": webhook_id, "sent": sent, "delivered_version": hook["delivered_version"]}
-            for event in events:
-                run.check()
-                self._send(run, hook, event)
-                sent += 1
-                if not self.store.advance(webhook_id, hook["delivered_version"], event["version"]):
-                    break  # another job moved it on meanwhile: read where it is, go on from there
-                hook["delivered_version"] = event["version"]
-            hook = self.store.get(webhook_id) or hook
-
-    def _send(self, run: JobRun, hook: dict[str, Any], event: dict[str, Any]) -> None:
-        message_id = event_id(hook["chase_id"], event["version"])
-        now = int(self.clock())
-        body = json.dumps({"type": f"chase.{event['name']}", "timestamp": event["recorded_at"], "data": event}, separators=(",", ":"))
-        status, error = self.sender.send(hook["url"], hook["secret"], message_id, now, body)
-        ok = error is None and status is not None and 200 <= status < 300
-        self.store.record({
-            "webhook_id": hook["webhook_id"], "event_id": message_id, "version": event["version"],
-            "event_type": f"chase.{event['name']}", "attempt": run.job["attempts"], "status": "delivered" if ok else "failed",
-            "response_status": status, "error": None if ok else (error or f"the receiver answered {status}"), "at": self.clock(),
-        })
-        if not ok:
-            raise WebhookFailed(f"{hook['url']} did not take event {message_id}: {error or status}")
-
-
-class WebhookNotFound(LookupError):
-    """No webhook with that id on this chase."""
+        """The delivery job (application/webhook_delivery.py)."""
+        return Delivery(self, run, webhook_id).run()
 
 
 def public(hook: dict[str, Any]) -> dict[str, Any]:
     """A webhook as the Keeper lists it: never its secret."""
-    return {k: hook[k] for k in ("webhook_id", "chase_id", "url", "delivered_version", "created_at")}
+    return {
+        **{k: hook[k] for k in ("webhook_id", "chase_id", "url", "delivered_version", "created_at", "events", "enabled", "disabled_reason")},
+        "failed_attempts": hook["failures"],
+    }
 
 
 def deliver(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
-    return ledger.webhooks.deliver(run, params["webhook_id"])
+    result: dict[str, Any] = ledger.webhooks.deliver(run, params["webhook_id"])
+    return result
 
 
-JOB_KIND = JobKind(deliver, "interactive")
+JOB_KIND = JobKind(deliver, LANE)

@@ -13,7 +13,7 @@ from application.chases import ChaseLedger
 from application.jobs import Jobs, JobSettings
 from application import webhooks
 from application.tickets import StreamTickets
-from application.webhooks import Webhooks
+from application.webhooks import Webhooks, WebhookSettings
 from infrastructure.settings import (
     POSTGRES,
     WebSettings,
@@ -146,14 +146,15 @@ def _wire(ledger: ChaseLedger, env: dict[str, str], settings: WorkerSettings, en
     else:
         from infrastructure.sqlite_tables import SQLiteSessionLog as SessionLog  # type: ignore[assignment]
     ledger.analytics = Analytics(ledger, Sessions(_create(SessionLog(ledger.factory.datastore)), ledger.access, ledger.exists))
-    _wire_web(ledger, env, web_settings(environ))
+    _wire_web(ledger, env, web_settings(environ), settings)
     return ledger
 
 
-def _wire_web(ledger: ChaseLedger, env: dict[str, str], web: WebSettings) -> None:
+def _wire_web(ledger: ChaseLedger, env: dict[str, str], web: WebSettings, worker: WorkerSettings) -> None:
     """Give the ledger its stream tickets, signed with the shared server secret, and its webhooks."""
     from infrastructure import secret_store, webhook_store
     from infrastructure.webhook_sender import StandardWebhookSender
+    from infrastructure.webhook_targets import TargetPolicy
 
     secrets = _create(
         secret_store.PostgresServerSecrets(ledger.factory.datastore) if env["PERSISTENCE_MODULE"] == POSTGRES
@@ -170,7 +171,9 @@ def _wire_web(ledger: ChaseLedger, env: dict[str, str], web: WebSettings) -> Non
         else webhook_store.SQLiteWebhookStore(ledger.factory.datastore)
     )
     # (An in-memory database is private to its thread: no timer may look at it later.)
-    ledger.webhooks = Webhooks(ledger, hooks, StandardWebhookSender(web.webhook_timeout), cache_seconds=0.0 if _in_memory(env) else 1.0)
+    sender = StandardWebhookSender(web.webhook_timeout, TargetPolicy.parse(web.webhook_allow))
+    hook_settings = WebhookSettings(web.webhooks_per_chase, web.webhook_disable_after, worker.job_backoff, web.webhook_timeout)
+    ledger.webhooks = Webhooks(ledger, hooks, sender, cache_seconds=0.0 if _in_memory(env) else 1.0, settings=hook_settings)
 
 
 def _in_memory(env: Mapping[str, str]) -> bool:

@@ -28,6 +28,7 @@ from rq import Queue, Retry, SimpleWorker
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
+from rq.timeouts import TimerDeathPenalty
 
 from application.job_ports import JobQueueUnavailable
 
@@ -35,9 +36,16 @@ PERFORM = "infrastructure.process.perform"  # the function RQ runs (infrastructu
 
 log = logging.getLogger(__name__)
 
-LANES = ("interactive", "batch")  # in the order a worker takes jobs from them
+LANES = ("interactive", "batch", "webhooks")  # in the order a worker takes jobs from them
+# Webhook deliveries wait on strangers' servers: they have a lane of their own, worked apart
+# from the others (a thread of the inline executor; a worker thread of `chase worker`), so a
+# slow receiver never holds up a random hazard, a replay or a rebuild, nor waits behind them.
+APART = ("webhooks",)
+# Threads of the inline executor per lane: one receiver slow up to its deadline holds up only
+# one of the webhooks lane's (two deliveries to one webhook never run at once: its lease).
+INLINE_THREADS = {"webhooks": 4}
 RETRY_INTERVALS = (2, 10, 30, 60)  # seconds before the 2nd, 3rd, ... attempt
-TIMEOUTS = {"interactive": 15 * 60, "batch": 12 * 3600}  # seconds an attempt may run
+TIMEOUTS = {"interactive": 15 * 60, "batch": 12 * 3600, "webhooks": 5 * 60}  # seconds an attempt may run
 HELD = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.STARTED, JobStatus.DEFERRED)
 
 
@@ -116,11 +124,12 @@ class RQJobQueue:
 
 
 class InlineJobQueue:
-    """Runs jobs in a background thread of this process (the embedded default: no Redis).
+    """Runs jobs in background threads of this process (the embedded default: no Redis), one
+    thread per lane, so that no lane's job waits behind another lane's.
 
     A failed attempt is run again after the same backoff as with RQ. Jobs outlive the process
     in the JobStore: a job left pending or running by a process that died is sent again by the
-    sweeper this queue runs when it starts and every ``sweep_interval`` seconds while idle.
+    sweeper this queue runs when it starts and every ``sweep_interval`` seconds.
     """
 
     def __init__(
@@ -134,11 +143,11 @@ class InlineJobQueue:
         self.synchronous = synchronous
         self.intervals = list(intervals)
         self.sweep_interval = sweep_interval
-        self._queue: stdlib_queue.Queue[tuple[str, int, int] | None] = stdlib_queue.Queue()
+        self._queues: dict[str, stdlib_queue.Queue[tuple[str, int, int] | None]] = {}
         self._held: set[tuple[str, int]] = set()
         self._timers: set[threading.Timer] = set()
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self._closed = threading.Event()
 
     def dispatch(self, job_id: str, lane: str, dispatch: int) -> None:
@@ -152,31 +161,43 @@ class InlineJobQueue:
             return
         with self._lock:
             self._held.add((job_id, dispatch))
-        self._queue.put((job_id, dispatch, 1))
-        self._start()
+        self._lane(lane).put((job_id, dispatch, 1))
 
     def holds(self, job_id: str, dispatch: int) -> bool | None:
         with self._lock:
             return True if (job_id, dispatch) in self._held else None
 
-    def _start(self) -> None:
+    def _lane(self, lane: str) -> stdlib_queue.Queue[tuple[str, int, int] | None]:
+        """The lane's queue, its thread started with it (and the sweeper with the first)."""
         with self._lock:
-            if self._thread is None and not self._closed.is_set() and not self.synchronous:
-                self._thread = threading.Thread(target=self._work, name="inline-jobs", daemon=True)
-                self._thread.start()
+            found = self._queues.get(lane)
+            if found is not None or self._closed.is_set():
+                return found or stdlib_queue.Queue()
+            if not self._threads:
+                self._spawn(self._sweeps, "inline-jobs-sweeper")
+            found = self._queues[lane] = stdlib_queue.Queue()
+            for n in range(INLINE_THREADS.get(lane, 1)):
+                self._spawn(lambda: self._work(lane, found), f"inline-jobs-{lane}-{n}")
+            return found
+
+    def _spawn(self, target: Any, name: str) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        self._threads.append(thread)
+        thread.start()
 
     def start(self) -> None:
         """Start the executor (and its first sweep) now rather than on the first job."""
-        self._start()
+        if not self.synchronous:
+            self._lane(LANES[0])
 
-    def _work(self) -> None:
+    def _sweeps(self) -> None:
         self._sweep()
+        while not self._closed.wait(self.sweep_interval):
+            self._sweep()
+
+    def _work(self, lane: str, jobs: stdlib_queue.Queue[tuple[str, int, int] | None]) -> None:
         while not self._closed.is_set():
-            try:
-                item = self._queue.get(timeout=self.sweep_interval)
-            except stdlib_queue.Empty:
-                self._sweep()
-                continue
+            item = jobs.get()
             if item is None:
                 return
             job_id, dispatch, attempt = item
@@ -186,17 +207,17 @@ class InlineJobQueue:
                 log.warning("inline job %s failed (attempt %s)", job_id, attempt, exc_info=True)
                 if attempt < self.max_attempts and self.intervals and not self._closed.is_set():
                     # As RQ Retry does: the last interval again once the list runs out.
-                    self._later(self.intervals[min(attempt, len(self.intervals)) - 1], (job_id, dispatch, attempt + 1))
+                    self._later(self.intervals[min(attempt, len(self.intervals)) - 1], jobs, (job_id, dispatch, attempt + 1))
                     continue
             with self._lock:
                 self._held.discard((job_id, dispatch))
 
-    def _later(self, delay: float, item: tuple[str, int, int]) -> None:
+    def _later(self, delay: float, jobs: stdlib_queue.Queue[tuple[str, int, int] | None], item: tuple[str, int, int]) -> None:
         def put() -> None:
             with self._lock:
                 self._timers.discard(timer)
             if not self._closed.is_set():
-                self._queue.put(item)
+                jobs.put(item)
 
         timer = threading.Timer(delay, put)
         timer.daemon = True
@@ -215,12 +236,14 @@ class InlineJobQueue:
         self._closed.set()
         with self._lock:
             timers, self._timers = list(self._timers), set()
-            thread = self._thread
+            threads, queues = list(self._threads), list(self._queues.values())
         for timer in timers:
             timer.cancel()
-        self._queue.put(None)
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
+        for jobs in queues:
+            jobs.put(None)
+        for thread in threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout)
 
 
 # -- the worker process ------------------------------------------------------------------------
@@ -230,6 +253,16 @@ class ChaseWorker(SimpleWorker):
     """RQ's non-forking worker, reconnecting to Redis every few seconds when it goes away."""
 
     max_connection_wait_time = 5.0
+
+
+class ApartWorker(ChaseWorker):
+    """The same worker in a thread beside the main one (the webhooks lane): signals belong to the
+    main thread, so an attempt's time limit is kept by a timer instead of SIGALRM."""
+
+    death_penalty_class = TimerDeathPenalty
+
+    def _install_signal_handlers(self) -> None:
+        pass
 
 
 class ThreadScheduler(RQScheduler):
@@ -277,7 +310,8 @@ def run_worker(
             signal.signal(signal.SIGINT, lambda *_: stop.set())
         connection = redis_client(url, socket_timeout=None)
         try:
-            worker = ChaseWorker([Queue(n, connection=connection) for n in names], connection=connection, name=name)
+            kind = ChaseWorker if main else ApartWorker
+            worker = kind([Queue(n, connection=connection) for n in names], connection=connection, name=name)
             worker.work(burst=burst, with_scheduler=False, logging_level="INFO")
             if burst or getattr(worker, "_shutdown_requested_date", None) is not None:
                 return  # SIGTERM/SIGINT: a warm shutdown (after the job in hand, if any)

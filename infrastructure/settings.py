@@ -75,7 +75,7 @@ class WorkerSettings:
 
     redis_url: str | None = None  # unset: inline jobs and in-process live updates
     prefix: str = "chase-ledger"  # RQ queue names and pub/sub channels start with it
-    lanes: tuple[str, ...] = ("interactive", "batch")  # the queues `chase worker` takes jobs from
+    lanes: tuple[str, ...] = ("interactive", "batch", "webhooks")  # the queues `chase worker` takes jobs from
     job_lease: float = 30.0
     job_attempts: int = 5
     job_backoff: tuple[int, ...] = (2, 10, 30, 60)
@@ -107,9 +107,9 @@ def _number(environ: Mapping[str, str], key: str, default: float, kind: type = f
 def worker_settings(environ: Mapping[str, str] | None = None) -> WorkerSettings:
     """Job queue, worker and live-update settings from the environment."""
     environ = os.environ if environ is None else environ
-    lanes = tuple(lane.strip() for lane in environ.get("CHASE_LEDGER_QUEUES", "interactive,batch").split(",") if lane.strip())
-    if not lanes or any(lane not in ("interactive", "batch") for lane in lanes):
-        raise ConfigurationError(f"CHASE_LEDGER_QUEUES must name interactive and/or batch, not {environ.get('CHASE_LEDGER_QUEUES')!r}")
+    lanes = tuple(lane.strip() for lane in environ.get("CHASE_LEDGER_QUEUES", "interactive,batch,webhooks").split(",") if lane.strip())
+    if not lanes or any(lane not in ("interactive", "batch", "webhooks") for lane in lanes):
+        raise ConfigurationError(f"CHASE_LEDGER_QUEUES must name some of interactive, batch, webhooks, not {environ.get('CHASE_LEDGER_QUEUES')!r}")
     try:
         backoff = tuple(int(s) for s in environ.get("CHASE_LEDGER_JOB_BACKOFF", "2,10,30,60").split(",") if s.strip())
     except ValueError:
@@ -143,7 +143,10 @@ class WebSettings:
     ticket_seconds: float = 60.0
     metrics_token: str | None = None  # set: GET /metrics asks for it as a bearer token
     log_format: str = "json"
-    webhook_timeout: float = 10.0
+    webhook_timeout: float = 10.0  # seconds a whole delivery may take
+    webhook_allow: str = ""  # hosts and networks webhooks may reach beside public addresses
+    webhooks_per_chase: int = 5
+    webhook_disable_after: int = 10  # failed attempts in a row that switch a webhook off
 
 
 def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
@@ -160,4 +163,7 @@ def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
         metrics_token=environ.get("CHASE_LEDGER_METRICS_TOKEN") or None,
         log_format=log_format,
         webhook_timeout=_number(environ, "CHASE_LEDGER_WEBHOOK_TIMEOUT", 10.0, low=0.1),
+        webhook_allow=environ.get("CHASE_LEDGER_WEBHOOK_ALLOW", ""),
+        webhooks_per_chase=_number(environ, "CHASE_LEDGER_WEBHOOKS_PER_CHASE", 5, int, 1),
+        webhook_disable_after=_number(environ, "CHASE_LEDGER_WEBHOOK_DISABLE_AFTER", 10, int, 1),
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 def add_parsers(sub: Any) -> None:
     w = sub.add_parser("worker", help="run an RQ worker on the job queues (needs REDIS_URL)")
-    w.add_argument("--queues", help="lanes to take jobs from, in order: interactive,batch (default CHASE_LEDGER_QUEUES)")
+    w.add_argument("--queues", help="lanes to take jobs from, in order: interactive,batch,webhooks (default CHASE_LEDGER_QUEUES; webhooks beside others get a thread of their own)")
     w.add_argument("--burst", action="store_true", help="quit when the queues are empty")
     w.add_argument("--project", action="store_true", help="also run the projection runner (see chase project)")
     w.add_argument("--no-sweep", action="store_true", help="do not resend pending, lost or abandoned jobs")
@@ -48,6 +48,7 @@ def worker(args: argparse.Namespace) -> int:
     from infrastructure.bootstrap import build_ledger
     from infrastructure.process import use_as_process_ledger
     from infrastructure.queues import (
+        APART,
         queue_names,
         redis_client,
         run_scheduler,
@@ -73,9 +74,15 @@ def worker(args: argparse.Namespace) -> int:
         threads.append(start(Sweeper(ledger.jobs, settings.sweep_interval).run, stop, "job-sweeper"))
     if args.project:
         threads.append(start(ViewFollower(ledger, ledger.persistence, settings.project_poll).run, stop, "projection-runner"))
+    # A lane worked apart (webhooks) gets its own RQ worker in a thread, unless it is all this worker takes.
+    apart = [lane for lane in lanes if lane in APART and len(lanes) > 1]
+    main_names = queue_names(settings.prefix, [lane for lane in lanes if lane not in apart])
+    for lane in apart:
+        apart_names = queue_names(settings.prefix, [lane])
+        threads.append(start(lambda s, n=apart_names: run_worker(settings.redis_url, n, burst=args.burst, stop=s), stop, f"rq-worker-{lane}"))
     print(f"chase worker {ledger.jobs.worker_name}: queues {', '.join(names)}", file=sys.stderr, flush=True)
     try:
-        run_worker(settings.redis_url, names, burst=args.burst, stop=stop)
+        run_worker(settings.redis_url, main_names, burst=args.burst, stop=stop)
     finally:
         stop.set()
         for thread in threads:

@@ -178,7 +178,7 @@ def test_every_201_says_where_the_new_thing_is(client, keeper):
     assert asked.status_code == 201
     assert asked.headers["Location"] == f"/chases/{keeper.chase_id}/undo-requests/{asked.get_json()['request_id']}"
 
-    hook = keeper.post("/webhooks", {"url": "http://127.0.0.1:9/hook"})
+    hook = keeper.post("/webhooks", {"url": "https://bot.example/hook"})
     assert hook.status_code == 201
     shown = keeper.http.get(hook.headers["Location"]).get_json()
     assert shown["webhook_id"] == hook.get_json()["webhook_id"] and "secret" not in shown

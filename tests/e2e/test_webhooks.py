@@ -22,11 +22,15 @@ from api import create_app
 from application.dice import DiceChoice
 from infrastructure.bootstrap import build_ledger
 
+# The receivers of these tests listen on the loopback address, which webhooks may not reach
+# unless the operator allows it, as a self-hosted server does.
+RECEIVERS_ALLOWED = {"CHASE_LEDGER_WEBHOOK_ALLOW": "127.0.0.1"}
+
 
 class Receiver:
     """Takes webhook POSTs; answers from a script (500 first, say), then 200."""
 
-    def __init__(self, answers: list[int] | None = None) -> None:
+    def __init__(self, answers: list[int] | None = None, delay: float = 0.0) -> None:
         self.answers = list(answers or [])
         self.received: list[tuple[dict[str, str], str, int]] = []  # headers, body, our answer
         receiver = self
@@ -34,6 +38,7 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 body = self.rfile.read(int(self.headers["Content-Length"])).decode()
+                time.sleep(delay)
                 answer = receiver.answers.pop(0) if receiver.answers else 200
                 receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, body, answer))
                 self.send_response(answer)
@@ -67,7 +72,7 @@ def wait_for(predicate: Any, timeout: float = 15.0) -> bool:
 
 @pytest.fixture
 def table(tmp_path) -> Iterator[tuple[Any, Any]]:
-    ledger = build_ledger({"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), "CHASE_LEDGER_JOB_BACKOFF": "1"})
+    ledger = build_ledger({"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), "CHASE_LEDGER_JOB_BACKOFF": "1", **RECEIVERS_ALLOWED})
     client = create_app(lambda: ledger).test_client()
     yield ledger, client
     ledger.close()
@@ -165,7 +170,7 @@ def test_a_webhook_registered_in_another_process_gets_what_this_one_records(tmp_
     """Each API process remembers for a second that no chase has a webhook; a webhook registered
     in another process still gets every event this one records meanwhile."""
     receiver = Receiver()
-    env = {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), "CHASE_LEDGER_JOB_BACKOFF": "1"}
+    env = {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), "CHASE_LEDGER_JOB_BACKOFF": "1", **RECEIVERS_ALLOWED}
     playing, registering = build_ledger(env), build_ledger(env)  # two API processes on one store
     try:
         client = create_app(lambda: playing).test_client()
