@@ -1,0 +1,122 @@
+"""On PostgreSQL: what a client is told while the store refuses writes, is away or is locked by
+someone else, and how the pooled connections come back after the server ended them.
+
+Measured before: with every pooled connection set read-only, a roll was answered 500 and /ready
+said ready; after ``pg_terminate_backend`` on every pooled connection (what a database restart
+does to them), 4 of the next 40 requests were answered 500; an outside connection holding the
+events table's lock made a roll wait until it let go (no lock timeout by default). Nothing was
+lost in any of them.
+"""
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from typing import Any
+
+import psycopg
+import pytest
+
+from tests.e2e.record_helpers import running
+from tests.integration.conftest import connect
+from tests.integration.test_recorder_fallbacks_postgres import chase_client, roll
+
+pytestmark = pytest.mark.postgres
+
+PROBLEM = "application/problem+json"
+
+
+def on_every_pooled_connection(ledger: Any, statement: str) -> list[int]:
+    """Runs ``statement`` on every connection the ledger's pool can lend; their server pids."""
+    pool = ledger.factory.datastore.pool
+    conns = [pool.getconn() for _ in range(pool.max_size)]
+    try:
+        for conn in conns:
+            conn.execute(statement)
+        return [conn.info.backend_pid for conn in conns]
+    finally:
+        for conn in conns:
+            pool.putconn(conn)
+
+
+def events_recorded(pg: psycopg.Connection, chase_id: str) -> int:
+    (count,) = pg.execute("SELECT count(*) FROM chaseledger_events WHERE originator_id = %s", (chase_id,)).fetchone()
+    return count
+
+
+def refused_for_now(response: Any, kind: str) -> dict[str, Any]:
+    """A 503 problem saying to come back later."""
+    assert response.status_code == 503, (response.status_code, response.get_json())
+    assert response.content_type == PROBLEM and response.headers.get("Retry-After")
+    body = response.get_json()
+    assert body["type"] == f"/problems/{kind}", body
+    return body
+
+
+def test_a_read_only_store_is_answered_503_and_not_ready_and_nothing_is_lost(pg, ledger):
+    # Given a chase being played,
+    keeper = chase_client(ledger)
+    running(keeper)
+    roll(keeper, 4)
+    recorded = events_recorded(pg, keeper.chase_id)
+    # when the server takes writes no more (as a standby does after a failover),
+    on_every_pooled_connection(ledger, "SET default_transaction_read_only = on")
+    # then a roll is answered 503 with Retry-After, saying the store refuses writes,
+    body = refused_for_now(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [5]}), "store-unavailable")
+    assert "read-only" in body["detail"]
+    # /ready says not ready, naming the store,
+    ready = keeper.http.get("/ready")
+    assert ready.status_code == 503 and "read-only" in ready.get_json()["checks"]["store"]
+    # the chase can still be read,
+    assert keeper.track()["version"] == recorded
+    # and nothing was recorded or lost.
+    assert events_recorded(pg, keeper.chase_id) == recorded
+    # Once the server takes writes again, so does the API.
+    on_every_pooled_connection(ledger, "SET default_transaction_read_only = off")
+    assert keeper.http.get("/ready").status_code == 200
+    assert roll(keeper, 6)["chase"]["version"] == recorded + 1
+
+
+def test_after_the_server_ends_every_pooled_connection_no_request_fails(pg, ledger):
+    # Given a chase being played through a process whose pool has all its connections open,
+    keeper = chase_client(ledger)
+    running(keeper)
+    recorded = events_recorded(pg, keeper.chase_id)
+    pids = on_every_pooled_connection(ledger, "SELECT 1")
+    # when the server ends every one of them (what a restart of the database does to them),
+    pg.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", (pids,))
+    # then the next forty requests, reads and rolls in turn, are all answered as usual,
+    answered: Counter[int] = Counter()
+    for n in range(40):
+        if n % 2:
+            response = keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [n % 6 + 1]})
+        else:
+            response = keeper.http.get(f"/chases/{keeper.chase_id}/track")
+        answered[response.status_code] += 1
+    assert answered == {200: 40}
+    # and each of the twenty rolls was recorded once.
+    assert events_recorded(pg, keeper.chase_id) == recorded + 20
+    assert keeper.http.get("/ready").status_code == 200
+
+
+def test_a_roll_waiting_on_an_outside_holder_of_the_events_lock_is_answered_store_busy(pg, ledger):
+    # Given a chase being played, with the lock timeout left at its default,
+    keeper = chase_client(ledger)
+    running(keeper)
+    recorded = events_recorded(pg, keeper.chase_id)
+    answered: list[Any] = []
+    # when an outside connection takes the events table's lock and holds it,
+    with connect() as holder:
+        holder.execute("LOCK TABLE chaseledger_events IN EXCLUSIVE MODE")
+        rolling = threading.Thread(target=lambda: answered.append(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [3]})))
+        rolling.start()
+        rolling.join(30)  # (a bound for the test, should the roll wait on)
+        answered_while_held = list(answered)
+        holder.rollback()
+    rolling.join()
+    # then the roll is answered while the lock is still held: 503 store-busy, to retry shortly,
+    assert answered_while_held, "the roll waited for the outside holder to let go"
+    refused_for_now(answered_while_held[0], "store-busy")
+    # having recorded nothing,
+    assert events_recorded(pg, keeper.chase_id) == recorded
+    # and once the holder lets go, the same roll is recorded.
+    assert roll(keeper, 3)["chase"]["version"] == recorded + 1
