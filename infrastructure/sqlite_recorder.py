@@ -49,6 +49,7 @@ from eventsourcing.sqlite import (
 )
 
 from infrastructure.sqlite_connections import connect
+from infrastructure.store_refusals import refusal
 from infrastructure.sqlite_write_groups import (
     Write,
     WriteGroups,
@@ -267,7 +268,7 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
             try:
                 write.send(c)
             except Exception as e:
-                if write.optional:
+                if write.optional and refusal(e) is None:  # (a full disk is no fault of the views: the command waits for room)
                     raise _Refused() from e
                 raise
         return notification_ids

@@ -17,12 +17,11 @@ import psycopg
 import pytest
 
 from tests.e2e.record_helpers import running
+from tests.e2e.test_store_refusals import refused_for_now
 from tests.integration.conftest import connect
 from tests.integration.test_recorder_fallbacks_postgres import chase_client, roll
 
 pytestmark = pytest.mark.postgres
-
-PROBLEM = "application/problem+json"
 
 
 def on_every_pooled_connection(ledger: Any, statement: str) -> list[int]:
@@ -41,15 +40,6 @@ def on_every_pooled_connection(ledger: Any, statement: str) -> list[int]:
 def events_recorded(pg: psycopg.Connection, chase_id: str) -> int:
     (count,) = pg.execute("SELECT count(*) FROM chaseledger_events WHERE originator_id = %s", (chase_id,)).fetchone()
     return count
-
-
-def refused_for_now(response: Any, kind: str) -> dict[str, Any]:
-    """A 503 problem saying to come back later."""
-    assert response.status_code == 503, (response.status_code, response.get_json())
-    assert response.content_type == PROBLEM and response.headers.get("Retry-After")
-    body = response.get_json()
-    assert body["type"] == f"/problems/{kind}", body
-    return body
 
 
 def test_a_read_only_store_is_answered_503_and_not_ready_and_nothing_is_lost(pg, ledger):
@@ -83,7 +73,7 @@ def test_after_the_server_ends_every_pooled_connection_no_request_fails(pg, ledg
     recorded = events_recorded(pg, keeper.chase_id)
     pids = on_every_pooled_connection(ledger, "SELECT 1")
     # when the server ends every one of them (what a restart of the database does to them),
-    pg.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", (pids,))
+    pg.execute("SELECT pg_terminate_backend(pid, 10000) FROM unnest(%s::int[]) AS pid", (pids,))  # (each waits for its end)
     # then the next forty requests, reads and rolls in turn, are all answered as usual,
     answered: Counter[int] = Counter()
     for n in range(40):
