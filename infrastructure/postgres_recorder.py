@@ -174,13 +174,8 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
                     for row in curs.fetchall()
                 ]
 
-    # Tried again when the connection failed under it (the server ended it after the pool lent
-    # it) or eventsourcing would try again (a deadlock), never for a refusal that would only meet
-    # the same (store_refusals.py). A command tried again is never recorded twice: its events'
-    # rows are keyed by chase and version, and its other writes are in the same transaction.
-    # When the first try committed nothing, the second records it once; when it committed all
-    # (the connection lost after the COMMIT), the second is refused by that key, which says the
-    # chase moved on, and its events show it recorded: never both.
+    # Tried again as eventsourcing does, but never when the store refuses, nor when the
+    # connection was lost: a COMMIT may have been made (store_refusals.retried says why).
     @store_refusals.retried
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         along = tuple(kwargs.pop("along", None) or ())

@@ -18,7 +18,6 @@ import time
 from typing import Any, Callable, Literal, TypeVar, cast
 
 import psycopg
-import psycopg_pool
 from eventsourcing.persistence import InterfaceError, OperationalError
 
 BUSY: Literal["busy"] = "busy"
@@ -33,7 +32,6 @@ _PG_UNAVAILABLE = (
     "53",  # insufficient resources: disk full, out of memory, too many connections
     "57P",  # operator intervention: admin or crash shutdown, cannot connect now, idle session timeout
 )
-_PG_CONNECTION_LOST = ("08", "57P01", "57P02")  # the server ended the connection: a fresh one may do
 
 # SQLite's primary result codes (the low byte of the extended code).
 _SQLITE_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
@@ -41,12 +39,13 @@ _SQLITE_UNAVAILABLE = (sqlite3.SQLITE_FULL, sqlite3.SQLITE_READONLY, sqlite3.SQL
 
 
 def _chain(error: BaseException) -> list[BaseException]:
-    """``error`` and what caused it (eventsourcing raises its own errors from the driver's)."""
+    """``error`` and what caused it (eventsourcing raises its own errors from the driver's, ``from``
+    it): not what was being handled when it was raised, which a defect could be raised during."""
     seen: list[BaseException] = []
     e: BaseException | None = error
     while e is not None and e not in seen and len(seen) < 8:
         seen.append(e)
-        e = e.__cause__ or e.__context__
+        e = e.__cause__
     return seen
 
 
@@ -79,18 +78,6 @@ def refusal(error: BaseException) -> Refusal | None:
     return None
 
 
-def connection_lost(error: BaseException) -> bool:
-    """Whether the server ended the connection the error came on (or none could be had from a
-    server gone away): the same statement on a fresh connection may well succeed."""
-    for e in _chain(error):
-        if isinstance(e, psycopg_pool.PoolTimeout):  # the pool waited its timeout already
-            return False
-        if isinstance(e, psycopg.Error):
-            state = e.sqlstate or ""
-            return state.startswith(_PG_CONNECTION_LOST) or (not state and isinstance(e, (psycopg.OperationalError, psycopg.InterfaceError)))
-    return False
-
-
 def reason(error: BaseException) -> str:
     """The store's own words for the refusal (its first line), for the client and the operator."""
     for e in _chain(error):
@@ -107,10 +94,17 @@ Method = TypeVar("Method", bound=Callable[..., Any])
 
 
 def retried(method: Method) -> Method:
-    """eventsourcing's ``retry`` of a store's operational errors (``TRIES``, ``WAIT``), except of
-    a refusal that a try moments later would only meet again: the lock timeout passed, the
-    server read-only, the disk full (answered 503 at once, not after ten more waits). A
-    connection the server ended is tried again: the pool lends a fresh one."""
+    """eventsourcing's ``retry`` of a store's operational errors (``TRIES``, ``WAIT``: a deadlock,
+    a serialization failure, after which the server rolled the transaction back), except of a
+    refusal: the lock timeout passed, the server read-only, the disk full, answered 503 at once
+    rather than after ten more waits; and a connection lost, whose COMMIT may have been made.
+
+    The events' key (chase, version) keeps a retried append from recording the same events
+    twice: it would be refused. But the command would not: a command refused by that key lost
+    a race, and the runner runs it again on the chase as it now is (application/runner.py), so
+    a roll whose answer was lost after its COMMIT would be rolled twice. A lost connection is
+    answered 503 instead, "nothing recorded unless its events show"; the pool lends no
+    connection the server has ended (postgres_startup.py), so a restart costs no command."""
 
     @functools.wraps(method)
     def tried(*args: Any, **kwargs: Any) -> Any:
@@ -119,7 +113,7 @@ def retried(method: Method) -> Method:
             try:
                 return method(*args, **kwargs)
             except (OperationalError, InterfaceError) as e:
-                if attempt >= TRIES or (refusal(e) is not None and not connection_lost(e)):
+                if attempt >= TRIES or refusal(e) is not None:
                     raise
             attempt += 1
             time.sleep(WAIT)

@@ -10,6 +10,7 @@ lost in any of them.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from typing import Any
 
@@ -110,3 +111,40 @@ def test_a_roll_waiting_on_an_outside_holder_of_the_events_lock_is_answered_stor
     assert events_recorded(pg, keeper.chase_id) == recorded
     # and once the holder lets go, the same roll is recorded.
     assert roll(keeper, 3)["chase"]["version"] == recorded + 1
+
+
+def waiting_for_the_events_lock(pg: psycopg.Connection) -> int:
+    """The server pid of the connection that waits for the events table's lock, once one does."""
+    for _ in range(400):
+        row = pg.execute("SELECT pid FROM pg_locks WHERE relation = 'chaseledger_events'::regclass AND NOT granted").fetchone()
+        if row:
+            return row[0]
+        time.sleep(0.05)
+    raise AssertionError("no connection came to wait for the events table's lock")
+
+
+def test_a_roll_whose_connection_the_server_ends_mid_command_is_answered_503_not_run_again(pg, postgres_env, ledger_factory):
+    # Given a chase being played, by a process that waits long for the events table's lock,
+    postgres_env["POSTGRES_LOCK_TIMEOUT"] = "60"
+    keeper = chase_client(ledger_factory())
+    running(keeper)
+    recorded = events_recorded(pg, keeper.chase_id)
+    answered: list[Any] = []
+    with connect() as holder:
+        # when a roll is sent while an outside connection holds that lock,
+        holder.execute("LOCK TABLE chaseledger_events IN EXCLUSIVE MODE")
+        rolling = threading.Thread(target=lambda: answered.append(keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [2]})))
+        rolling.start()
+        # and the server ends the roll's connection while it waits (a restart mid-command),
+        pg.execute("SELECT pg_terminate_backend(%s)", (waiting_for_the_events_lock(pg),))
+        rolling.join(30)
+        answered_while_held = list(answered)
+        holder.rollback()
+    rolling.join()
+    # then the roll is answered 503 at once, not sent again to wait behind the holder (a
+    # command whose connection is lost may have been committed: it is never run twice),
+    assert answered_while_held, "the roll was sent again and waited for the outside holder"
+    refused_for_now(answered_while_held[0], "store-unavailable")
+    # and it recorded nothing: the client's retry records it once.
+    assert events_recorded(pg, keeper.chase_id) == recorded
+    assert roll(keeper, 2)["chase"]["version"] == recorded + 1
