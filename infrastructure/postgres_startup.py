@@ -84,7 +84,6 @@ class StartupOptions:
         )
 
 
-
 def lend_live_connections(pool: Any) -> None:
     """Has ``pool`` lend no connection the server has ended: one it finds ended it takes back
     (which discards it and makes another) and lends the next.
