@@ -25,7 +25,7 @@ from tests.conftest import ChaseClient
 from tests.e2e.record_helpers import running
 
 PROBLEM = "application/problem+json"
-DISK_SIZE = "768k"  # room for a chase's database, its WAL and a few rolls
+DISK_SIZE = "2m"  # room for a chase's database, its WAL and a few rolls, then filled
 
 
 @pytest.fixture
