@@ -58,7 +58,7 @@ _PROBE = {"type": "object", "required": ["status"], "properties": {"status": {"t
 PROBES = {
     "/health": {"get": {"tags": ["operations"], "summary": "Liveness: the process answers.", "description": "For a load balancer; readiness, with the store and Redis, is GET /ready.",
                         "responses": {"200": {"description": "alive", "content": {"application/json": {"schema": {**_PROBE, "properties": {"status": {"type": "string", "enum": ["ok"]}}}}}}}}},
-    "/ready": {"get": {"tags": ["operations"], "summary": "Readiness: the store answers, and Redis when it is configured.", "description": "503 (problem+json with `checks`) while a check fails.",
+    "/ready": {"get": {"tags": ["operations"], "summary": "Readiness: the store takes a write, and Redis answers when it is configured.", "description": "503 (problem+json with `checks`) while a check fails.",
                        "responses": {"200": {"description": "ready", "content": {"application/json": {"schema": {**_PROBE, "properties": {
                            "status": {"type": "string", "enum": ["ready"]}, "checks": {"type": "object", "additionalProperties": {"type": "string"}}}}}}},
                            "503": {"description": "a check fails", "content": {PROBLEM_JSON: {"schema": {"$ref": REF}}}}}}},

@@ -64,7 +64,7 @@ ERRORS: dict[str, tuple[str, dict[str, Any]]] = {
     "428": ("this command needs an If-Match header with the chase's ETag", {}),
     "429": ("over the rate limit of the token or the client address", {"Retry-After": RETRY_AFTER}),
     "503": ("this chase's views cannot be rendered now (set aside for the operator; its events are safe): "
-            "retry after Retry-After unless `recorded` is true; or the store is busy (`store-busy`): retry after Retry-After", {"Retry-After": {**RETRY_AFTER, "description": "seconds to wait; absent when the command was recorded"}}),
+            "retry after Retry-After unless `recorded` is true; or the store is busy (`store-busy`) or takes no writes now (`store-unavailable`: read-only, disk full, restarting): retry after Retry-After", {"Retry-After": {**RETRY_AFTER, "description": "seconds to wait; absent when the command was recorded"}}),
 }
 
 

@@ -21,9 +21,11 @@ from application.views import ViewsUnavailable
 from domain.dice import InvalidTableDice
 from domain.errors import InvalidInput, NotFound, RuleBroken
 from domain.recorded_chase import HistoryRefused
+from infrastructure import store_refusals
 
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
+RETRY_AFTER = {store_refusals.BUSY: "1", store_refusals.UNAVAILABLE: "5"}  # seconds: a lock's wait, a restart's
 
 
 def problem(status: int, kind: str, title: str, detail: str, **extra: Any) -> Response:
@@ -137,8 +139,17 @@ def register(app: Flask) -> None:
     def store_busy(e: ConnectionUnavailableError) -> Response:
         # No turn at the store within its lock timeout (other writers held it): transient, and
         # raised before the command's transaction commits (infrastructure/sqlite_recorder.py).
-        response = problem(503, "store-busy", "Store busy", f"{e}; nothing was recorded by it unless its events show: retry shortly")
-        response.headers["Retry-After"] = "1"
+        return _store_refused(store_refusals.BUSY, str(e))
+
+    def _store_refused(kind: store_refusals.Refusal, why: str) -> Response:
+        # Busy, or taking no writes now (read-only, a full disk, restarting: infrastructure/
+        # store_refusals.py): transient, nothing of this request's was committed unless its
+        # events show, so it is safe to send again; a restart or a failover takes longer.
+        if kind == store_refusals.BUSY:
+            response = problem(503, "store-busy", "Store busy", f"{why}; nothing was recorded by it unless its events show: retry shortly")
+        else:
+            response = problem(503, "store-unavailable", "Store unavailable", f"the store takes no writes now ({why}); nothing was recorded by it unless its events show: retry later")
+        response.headers["Retry-After"] = RETRY_AFTER[kind]
         return response
 
     @app.errorhandler(RecursionError)
@@ -147,5 +158,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(e: Exception) -> Response:
+        refused = store_refusals.refusal(e)
+        if refused is not None:
+            log.warning("store refused the request for now: %s", store_refusals.reason(e))
+            return _store_refused(refused, store_refusals.reason(e))
         log.exception("unexpected error")
         return problem(500, "internal-error", "Internal error", "the server failed to handle this request; nothing was recorded by it unless its events show")

@@ -35,7 +35,8 @@ from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import retry
 from psycopg.sql import SQL, Composable, Identifier, Literal
 
-from infrastructure.postgres_startup import STARTUP_SETTINGS, StartupOptions
+from infrastructure import store_refusals
+from infrastructure.postgres_startup import STARTUP_SETTINGS, StartupOptions, lend_live_connections
 from infrastructure.postgres_tables import lasting, over_a_limit, table
 from infrastructure.postgres_view_sql import VIEW_TABLES, WRITE_VIEWS_WITH
 
@@ -99,6 +100,8 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         # Before eventsourcing's recorder opens the pool (to register its types).
         self.startup_options = StartupOptions.start(datastore, self.startup_settings)
+        if datastore.pool._check is None:  # (POSTGRES_PRE_PING checks every loan with a round trip already)
+            lend_live_connections(datastore.pool)
         # The process that found the recording function missing (an older schema): its commands
         # go straight to the pipeline, not each through a failed call and an ERROR in the server's
         # log; tried again by a new process, or once the tables are created (``create_table``).
@@ -171,7 +174,9 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
                     for row in curs.fetchall()
                 ]
 
-    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    # Tried again as eventsourcing does, but never when the store refuses, nor when the
+    # connection was lost: a COMMIT may have been made (store_refusals.retried says why).
+    @store_refusals.retried
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         along = tuple(kwargs.pop("along", None) or ())
         if not stored_events or kwargs.get("tracking") is not None or self.datastore.enable_db_functions:
@@ -272,6 +277,8 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
 
     def _not_along(self, exc: BaseException) -> bool:
         """An error the writes along did not cause: the events' unique key, or the store away or busy."""
+        if store_refusals.refusal(exc) is not None:  # (read-only too: no write goes in, with or without them)
+            return True
         if isinstance(exc, psycopg.errors.UniqueViolation):
             return exc.diag.table_name == self.events_table_name
         if over_a_limit(exc):  # (an OperationalError, but no store busy: the write refused for good)

@@ -2,13 +2,32 @@
 
 Liveness (``GET /health``) says only that the process answers; readiness (``GET /ready``) is
 what a load balancer or an orchestrator asks before sending traffic: a process whose database
-or Redis is unreachable is taken out of rotation until they are back.
+or Redis is unreachable, or whose store takes no writes, is taken out of rotation until they are
+back.
+
+The store is asked with a write, committed: one row of a table of its own (``chase_ready_probe``
+on PostgreSQL, ``ready_probe`` on SQLite), written over at every check. A query that answers
+says nothing of writes: a standby after a failover, a database set read-only, a read-only file
+and a full disk all answer reads. ``pg_is_in_recovery()`` or ``transaction_read_only`` would see
+the first two alone; a full disk shows only when a write reaches it, which for SQLite is the
+commit (the WAL is written then, never for a write rolled back). So the probe commits, as a
+command does, and fails when a command would.
 """
 from __future__ import annotations
 
+import time
+import weakref
 from typing import Any
 
+from eventsourcing.postgres import PostgresDatastore
+from psycopg.sql import SQL, Literal
+
+from infrastructure.postgres_tables import table
+
 REDIS_TIMEOUT = 2.0  # seconds a PING may take before Redis counts as down
+PROBE_TIMEOUT = "2s"  # PostgreSQL: how long the probe may wait for its row's lock, or run
+
+_probed: weakref.WeakSet[Any] = weakref.WeakSet()  # the datastores whose probe table is made
 
 
 def check(ledger: Any) -> dict[str, str]:
@@ -20,13 +39,34 @@ def check(ledger: Any) -> dict[str, str]:
 
 
 def _store(ledger: Any) -> str:
+    datastore = ledger.recorder.datastore
     try:
-        with ledger.recorder.datastore.transaction(commit=False) as c:
-            c.execute("SELECT 1")
-            c.fetchall()
+        if isinstance(datastore, PostgresDatastore):
+            _probe_postgres(datastore)
+        else:
+            _probe_sqlite(datastore)
     except Exception as e:  # noqa: BLE001 - any failure means not ready; say which
         return f"{type(e).__name__}: {e}"[:300]
     return "ok"
+
+
+def _probe_postgres(datastore: PostgresDatastore) -> None:
+    probe = table(datastore, "chase_ready_probe")
+    with datastore.transaction(commit=True) as c:
+        # Bounded: a check that waits on a lock tells the load balancer nothing in time.
+        c.execute(SQL("SET LOCAL lock_timeout = {0}; SET LOCAL statement_timeout = {0}").format(Literal(PROBE_TIMEOUT)))
+        if datastore not in _probed:
+            c.execute(SQL("CREATE TABLE IF NOT EXISTS {0} (id smallint PRIMARY KEY, checked_at timestamptz NOT NULL)").format(probe))
+        c.execute(SQL("INSERT INTO {0} VALUES (1, now()) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at").format(probe))
+    _probed.add(datastore)
+
+
+def _probe_sqlite(datastore: Any) -> None:
+    with datastore.transaction(commit=True) as c:
+        if datastore not in _probed:
+            c.execute("CREATE TABLE IF NOT EXISTS ready_probe (id INTEGER PRIMARY KEY, checked_at REAL NOT NULL)")
+        c.execute("INSERT INTO ready_probe VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at", (time.time(),))
+    _probed.add(datastore)
 
 
 def _redis(url: str) -> str:

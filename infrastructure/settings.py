@@ -9,6 +9,7 @@ from typing import Any
 SQLITE = "eventsourcing.sqlite"
 POSTGRES = "eventsourcing.postgres"
 DEFAULT_SQLITE_FILE = "chase-ledger.sqlite3"
+DEFAULT_POSTGRES_LOCK_TIMEOUT = "5"  # seconds a command waits for the events table's lock
 RECORDERS = {
     SQLITE: "infrastructure.sqlite_recorder:SQLiteChaseRecorder",
     POSTGRES: "infrastructure.postgres_recorder:PostgresChaseRecorder",
@@ -62,7 +63,10 @@ def persistence_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
         env.setdefault("SQLITE_DBNAME", DEFAULT_SQLITE_FILE)
         env.setdefault("SQLITE_LOCK_TIMEOUT", "10")
     else:
-        for key, default in (("POSTGRES_HOST", "127.0.0.1"), ("POSTGRES_PORT", "5432"), ("POSTGRES_USER", "postgres"), ("POSTGRES_PASSWORD", "")):
+        # POSTGRES_LOCK_TIMEOUT: eventsourcing waits for the events table's lock forever by
+        # default; past this a command is answered 503 store-busy, nothing recorded.
+        for key, default in (("POSTGRES_HOST", "127.0.0.1"), ("POSTGRES_PORT", "5432"), ("POSTGRES_USER", "postgres"), ("POSTGRES_PASSWORD", ""),
+                             ("POSTGRES_LOCK_TIMEOUT", DEFAULT_POSTGRES_LOCK_TIMEOUT)):
             env.setdefault(key, default)
         if "POSTGRES_DBNAME" not in env:
             raise ConfigurationError("POSTGRES_DBNAME is required with PERSISTENCE_MODULE=eventsourcing.postgres")

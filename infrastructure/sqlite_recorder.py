@@ -49,6 +49,7 @@ from eventsourcing.sqlite import (
 )
 
 from infrastructure.sqlite_connections import connect
+from infrastructure.store_refusals import BUSY, refusal
 from infrastructure.sqlite_write_groups import (
     Write,
     WriteGroups,
@@ -57,19 +58,13 @@ from infrastructure.sqlite_write_groups import (
 )
 
 log = logging.getLogger(__name__)
+
+
 def _close_quietly(fd: int) -> None:
     try:
         os.close(fd)
     except OSError:  # (the process is ending: nothing more to do)
         pass
-
-
-def _busy(error: BaseException) -> bool:
-    """Whether SQLite gave up waiting for its lock (SQLITE_BUSY, SQLITE_LOCKED), here or as the cause."""
-    for e in (error, error.__cause__):
-        if isinstance(e, sqlite3.OperationalError) and (getattr(e, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-            return True
-    return False
 
 
 class _Refused(Exception):
@@ -82,7 +77,7 @@ def _as_raised(error: BaseException) -> BaseException:
     again without it), SQLite's own errors as eventsourcing's transaction translates them."""
     if isinstance(error, _Refused):
         return error
-    if _busy(error):
+    if refusal(error) == BUSY:  # SQLite gave up waiting for its lock (SQLITE_BUSY, SQLITE_LOCKED)
         busy = ConnectionUnavailableError(f"the store is busy: {error}")
         busy.__cause__ = error
         return busy
@@ -267,7 +262,7 @@ class SQLiteChaseRecorder(SQLiteApplicationRecorder):
             try:
                 write.send(c)
             except Exception as e:
-                if write.optional:
+                if write.optional and refusal(e) is None:  # (a full disk is no fault of the views: the command waits for room)
                     raise _Refused() from e
                 raise
         return notification_ids
