@@ -176,6 +176,7 @@ class ReplayFrames(MethodView):
         """
         principal(chase_id)
         frames, more = ledger().jobs.frame_page(job_id, chase_id, query["after"], query["limit"])
+        # page() reads one item past the page as "more follow": a page cut short by its bytes has more.
         return page("frames", frames + [{}] if more else frames, len(frames) if more else query["limit"], lambda frame: frame["step"])
 
 

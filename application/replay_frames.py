@@ -17,7 +17,7 @@ the chase has ``replays_kept`` newer finished replays (``FramesRemoved`` when re
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from domain.state_changes import apply_change, changes_between
@@ -25,6 +25,8 @@ from domain.state_changes import apply_change, changes_between
 KEYFRAME = 50  # steps between frames that hold the views whole
 PAGE_BYTES = 2_000_000  # a page of frames stops at the first frame past this many bytes of JSON
 READ_BATCH = 100  # stored frames read per query
+
+ReadFrames = Callable[[int, int], list[dict[str, Any]]]  # (after step, limit) -> stored frames, in order
 
 
 class TooManyReplays(Exception):
@@ -51,7 +53,7 @@ def keyframe_at_or_before(step: int) -> int:
     return max(1, ((step - 1) // KEYFRAME) * KEYFRAME + 1)
 
 
-def frames_after(read: Any, after: int, limit: int) -> tuple[list[dict[str, Any]], bool]:
+def frames_after(read: ReadFrames, after: int, limit: int) -> tuple[list[dict[str, Any]], bool]:
     """Up to ``limit`` frames after step ``after``, their views whole, within PAGE_BYTES; and
     whether more follow. ``read(after, limit)`` gives the stored frames after a step, in order."""
     shown: list[dict[str, Any]] = []
@@ -66,7 +68,7 @@ def frames_after(read: Any, after: int, limit: int) -> tuple[list[dict[str, Any]
     return shown, False
 
 
-def whole_frames(read: Any, after: int) -> Iterator[dict[str, Any]]:
+def whole_frames(read: ReadFrames, after: int) -> Iterator[dict[str, Any]]:
     """The stored frames after step ``after`` (a step before a keyframe), views made whole."""
     views: dict[str, Any] | None = None
     while True:

@@ -25,7 +25,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
-import json  # noqa: E402
 import os  # noqa: E402
 import sqlite3  # noqa: E402
 import tempfile  # noqa: E402
