@@ -9,9 +9,10 @@ loaded machine)::
 It prints figures and never asserts. A Call of Cthulhu chase of ``--undo`` participants is built
 through the API (the embedded default on a SQLite file); a die is rolled, then undone, then
 redone: for each of the undo and the redo, the wall-clock time of the command (the Flask test
-client: the whole WSGI stack) and the bytes of the event as stored (the events table's row). A
+client: the whole WSGI stack; the roll's time beside them, a floor any command pays) and the bytes of the event as stored (the events table's row). A
 chase of ``--replay`` participants is then replayed (``POST .../replays``, inline jobs): the bytes
-of all its stored frames, and the largest page of frames served (``limit=1000``) in bytes. The
+of all its stored frames, and a page of frames asked for with ``limit=1000``: its bytes, and the
+most memory Python held while serving it (tracemalloc). The
 target: an undo at 300 participants stores under 10 KB and takes under 50 ms.
 """
 from __future__ import annotations
@@ -29,6 +30,7 @@ import os  # noqa: E402
 import sqlite3  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+import tracemalloc  # noqa: E402
 from typing import Any  # noqa: E402
 
 os.environ.setdefault("CHASE_LEDGER_RATE_LIMITS", "off")  # hundreds of commands a minute
@@ -81,12 +83,13 @@ def main() -> None:
         ledger = build_ledger({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
         client = create_app(lambda: ledger).test_client()
         chase = Chase(client, args.undo)
-        chase.post("/dice-rolls", {"expression": "1D6", "purpose": "bench"})
+        roll_ms = chase.post("/dice-rolls", {"expression": "1D6", "purpose": "bench"})
         undo_ms = chase.post("/undo", {"count": 1})
         undo_bytes = last_event_bytes(db)
         redo_ms = chase.post("/redo", {})
         redo_bytes = last_event_bytes(db)
-        print(f"{args.undo} participants: undo {undo_bytes:,} bytes stored, {undo_ms:.0f} ms; redo {redo_bytes:,} bytes stored, {redo_ms:.0f} ms")
+        print(f"{args.undo} participants: undo {undo_bytes:,} bytes stored, {undo_ms:.0f} ms; redo {redo_bytes:,} bytes stored, "
+              f"{redo_ms:.0f} ms (the roll undone: {roll_ms:.0f} ms)")
         replayed = chase if args.replay == args.undo else Chase(client, args.replay)
         started = time.perf_counter()
         response = client.post(replayed.url + "/replays", headers=replayed.auth)
@@ -96,9 +99,13 @@ def main() -> None:
         assert done["status"] == "done", done
         took = time.perf_counter() - started
         count, size = frame_bytes(db)
+        tracemalloc.start()
         page = client.get(f"{replayed.url}/replays/{job['job_id']}/frames?limit=1000", headers=replayed.auth)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
         print(f"{args.replay} participants: replay of {count} frames stores {size:,} bytes of frames ({took:.1f} s); "
-              f"a page of frames (limit=1000) is {len(page.data):,} bytes; load average {os.getloadavg()[0]:.2f}")
+              f"a page of frames (limit=1000) is {len(page.data):,} bytes, {peak / 1e6:.1f} MB at its peak to serve; "
+              f"load average {os.getloadavg()[0]:.2f}")
         ledger.close()
 
 
