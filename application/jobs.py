@@ -179,7 +179,7 @@ class Jobs:
             raise JobNotFound(f"job {job_id} is not a replay")
         frames, more = frames_after(lambda step, n: self.store.frames(job_id, step, n), after, limit)
         if not frames and job["status"] == DONE and after < (job["result"] or {}).get("frames", 0):
-            raise FramesRemoved(f"the frames of replay {job_id} were removed after their retention time: replay the chase again")
+            raise FramesRemoved(f"the frames of replay {job_id} were removed (a replay's frames are kept for a while, and only the chase's newest): replay the chase again")
         return frames, more
 
     # -- running ---------------------------------------------------------------------------
