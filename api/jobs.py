@@ -9,6 +9,7 @@ chase's token; rebuilds touch every chase, so they need the operator's token
 from __future__ import annotations
 
 import hmac
+import math
 from typing import Any
 from uuid import UUID
 
@@ -25,7 +26,7 @@ from api.timestamps import Timestamp
 from api.view_docs import Frame, Shown
 from api.runtime import ledger
 from application.access import Forbidden, Unauthenticated
-from application.jobs import VIEW_NAMES, JobNotFound
+from application.jobs import VIEW_NAMES, FramesRemoved, JobNotFound, TooManyReplays
 
 blp = Blueprint("jobs", __name__, url_prefix="/chases", description="Background jobs of a chase: replays, checks, and each system's own")
 admin = Blueprint("admin", __name__, url_prefix="/admin", description="Operator jobs: rebuilding the views from the log; chases set aside by the projector")
@@ -37,7 +38,19 @@ def job_not_found(e: JobNotFound) -> Response:
     return problem(404, "not-found", "Not found", str(e))
 
 
+def too_many_replays(e: TooManyReplays) -> Response:
+    response = problem(429, "too-many-replays", "Too many replays", str(e))
+    response.headers["Retry-After"] = str(max(1, math.ceil(e.retry_after)))
+    return response
+
+
+def frames_removed(e: FramesRemoved) -> Response:
+    return problem(404, "frames-removed", "Frames removed", str(e))
+
+
 blp.register_error_handler(JobNotFound, job_not_found)
+blp.register_error_handler(TooManyReplays, too_many_replays)
+blp.register_error_handler(FramesRemoved, frames_removed)
 admin.register_error_handler(JobNotFound, job_not_found)
 
 
@@ -140,7 +153,8 @@ def chase_job_url(chase_id: UUID, job: dict[str, Any]) -> str:
 class Replays(MethodView):
     @blp.response(202, JobAccepted)
     def post(self, chase_id: UUID):
-        """Replay the chase event by event into fresh views (a background job).
+        """Replay the chase event by event into fresh views (a background job); a chase has at
+        most CHASE_LEDGER_REPLAYS_PER_HOUR replays an hour (429 ``too-many-replays``, Retry-After).
 
         Read the frames step by step (``.../replays/<job_id>/frames``) or stream them at a
         chosen pace (``.../replays/<job_id>/stream?pace=0.5``).
@@ -155,10 +169,15 @@ class ReplayFrames(MethodView):
     @blp.arguments(FramePage, location="query")
     @blp.response(200, Frames)
     def get(self, query, chase_id: UUID, job_id: str):
-        """A replay's frames, a page at a time (``next``): each event and the views as they were after it."""
+        """A replay's frames, a page at a time (``next``): each event and the views as they were after it.
+
+        A page holds ``limit`` frames or fewer: those of a big chase stop at about 2 MB. A
+        replay's frames are removed some time after it (404 ``frames-removed``): replay again.
+        """
         principal(chase_id)
-        frames = ledger().jobs.frames(job_id, chase_id, query["after"], query["limit"] + 1)
-        return page("frames", frames, query["limit"], lambda frame: frame["step"])
+        frames, more = ledger().jobs.frame_page(job_id, chase_id, query["after"], query["limit"])
+        # page() reads one item past the page as "more follow": a page cut short by its bytes has more.
+        return page("frames", frames + [{}] if more else frames, len(frames) if more else query["limit"], lambda frame: frame["step"])
 
 
 @blp.route("/<uuid:chase_id>/checks")

@@ -88,7 +88,7 @@ def install(app: Flask, settings: EdgeSettings) -> Limiter:
         response.headers["RateLimit-Limit"] = str(current.limit.amount)
         response.headers["RateLimit-Remaining"] = str(current.remaining)
         response.headers["RateLimit-Reset"] = str(reset)
-        if response.status_code == 429:
+        if response.status_code == 429 and "Retry-After" not in response.headers:  # (a chase's replay quota sets its own)
             response.headers["Retry-After"] = str(max(1, reset))
         return response
 

@@ -23,7 +23,7 @@ from typing import Any
 from uuid import UUID
 
 from api.chase_feed import PAGE, ChaseFeed, Requests, StoreReads, background, sse
-from application.jobs import FINAL
+from application.jobs import FINAL, FramesRemoved
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +169,11 @@ async def replay_frames(store: StoreReads, settings: Any, plan: ReplayFrames, em
     started = quiet_since = time.monotonic()
     await emit(b"retry: 1000\n\n")
     while True:
-        frames = await store.call(jobs.frames, plan.job_id, plan.chase_id, after, PAGE)
+        try:
+            frames = await store.call(jobs.frames, plan.job_id, plan.chase_id, after, PAGE)
+        except FramesRemoved as e:  # the retention removed them (application/replay_frames.py)
+            await emit(sse(after, "end", {"status": "done", "frames": after, "error": str(e)}))
+            return
         for frame in frames:
             await emit(sse(frame["step"], "frame", frame))
             after = frame["step"]

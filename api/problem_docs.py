@@ -62,7 +62,7 @@ ERRORS: dict[str, tuple[str, dict[str, Any]]] = {
     "415": ("the body is not JSON (Content-Type: application/json)", {"Accept-Post": {"schema": {"type": "string"}}}),
     "422": ("a field, query parameter or header is invalid (`errors` names each), or an Idempotency-Key is reused for another request", {}),
     "428": ("this command needs an If-Match header with the chase's ETag", {}),
-    "429": ("over the rate limit of the token or the client address", {"Retry-After": RETRY_AFTER}),
+    "429": ("over the rate limit of the token or the client address, or the chase's quota of replays", {"Retry-After": RETRY_AFTER}),
     "503": ("this chase's views cannot be rendered now (set aside for the operator; its events are safe): "
             "retry after Retry-After unless `recorded` is true; or the store is busy (`store-busy`) or takes no writes now (`store-unavailable`: read-only, disk full, restarting): retry after Retry-After", {"Retry-After": {**RETRY_AFTER, "description": "seconds to wait; absent when the command was recorded"}}),
 }

@@ -137,7 +137,7 @@ class ChaseHistory:
         return version
 
     def _chase_at(self, chase_id: UUID, version: int) -> Any:
-        return self.runner.load_at(chase_id, version)
+        return self.runner.game_at(chase_id, version)
 
     def _check_action_boundary(self, chase_id: UUID, version: int) -> None:
         """A rewind lands between actions: never half-way through a move and the turn it ended."""

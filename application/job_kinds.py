@@ -20,6 +20,7 @@ from application.job_run import VIEW_NAMES, JobRun
 from application.plugins import JobKind
 from application.ports import PositionMoved
 from application.projections.rolls import apply_marks, roll_marks, roll_row
+from application.replay_frames import stored_frame
 from application.runner import ChaseNotFound
 from application.views import fold
 
@@ -123,6 +124,7 @@ def replay(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
 
     A front-end steps through the frames, or streams them at a pace it chooses. Resumes after
     the last stored frame; frames are stored by step, so a step written twice is kept once.
+    Most frames store only what changed in the views (application/replay_frames.py).
     """
     chase_id = UUID(params["chase_id"])
     events = list(ledger.events.get(chase_id))
@@ -133,9 +135,12 @@ def replay(ledger: Any, run: JobRun, params: dict[str, Any]) -> dict[str, Any]:
     state, _ = fold(events[:start])
     frames: list[dict[str, Any]] = []
     encoding = chain_encoding(events[0])
+    before = ledger.renderers.all(state) if start else None
     for step, event in enumerate(events[start:], start + 1):
         state = event.mutate(state)
-        frames.append({"step": step, "version": event.originator_version, "event": describe(event, encoding), "views": ledger.renderers.all(state)})
+        views = ledger.renderers.all(state)
+        frames.append(stored_frame(step, event.originator_version, describe(event, encoding), views, before))
+        before = views
         if len(frames) >= FRAME_BATCH:
             run.store.add_frames(run.job_id, frames)
             frames = []

@@ -88,6 +88,16 @@ class JobStore(Protocol):
         """The highest step stored for the replay (0 when none)."""
         ...
 
+    def recent(self, kind: str, chase_id: str, since: float) -> tuple[int, float | None]:
+        """How many jobs of ``kind`` the chase has had created after ``since``, and when the
+        oldest of them was (None when none)."""
+        ...
+
+    def remove_frames(self, finished_before: float, chase_id: str | None, keep: int) -> None:
+        """Remove the frames of replays finished (done or failed) before ``finished_before``,
+        and, for ``chase_id``, of its finished replays but the newest ``keep``."""
+        ...
+
 
 class EventCounter(Protocol):
     """How many events the application's notification log holds (for progress figures)."""

@@ -39,6 +39,12 @@ class JobSettings:
     rebuild_throttle: float = 0.0  # seconds between rebuild batches, to spare a busy database
     progress_every: float = 1.0  # seconds between progress writes (each is a commit)
     heartbeat: bool = True  # renew leases from a thread (not on a database private to one thread)
+    # Replays of one chase (application/replay_frames.py): at most this many in the window...
+    replays_per_window: int = 10
+    replay_window: float = 3600.0
+    # ...and their frames removed once finished this many seconds ago, or behind this many newer.
+    replay_retention: float = 7 * 24 * 3600.0
+    replays_kept: int = 3
 
 
 @dataclass

@@ -34,6 +34,7 @@ from application.job_kinds import CORE_KINDS
 from application.job_ports import EventCounter, JobQueue, JobQueueUnavailable, JobStore
 from application.job_run import VIEW_NAMES, JobRun, JobSettings, LeaseLost
 from application.plugins import JobHandler, JobKind
+from application.replay_frames import FramesRemoved, TooManyReplays, frames_after
 from application.runner import ChaseNotFound
 from domain.errors import InvalidInput, RuleBroken
 from domain.errors import WrongSystem
@@ -41,7 +42,7 @@ from domain.recorded_chase import HistoryRefused
 
 log = logging.getLogger(__name__)
 
-__all__ = ["JobRun", "JobSettings", "Jobs", "JobNotFound", "LeaseLost", "VIEW_NAMES"]
+__all__ = ["FramesRemoved", "JobRun", "JobSettings", "Jobs", "JobNotFound", "LeaseLost", "TooManyReplays", "VIEW_NAMES"]
 REBUILD, REPLAY, CHECK = "rebuild", "replay", "check"
 
 PENDING, QUEUED, RUNNING, RETRYING, DONE, FAILED = "pending", "queued", "running", "retrying", "done", "failed"
@@ -92,9 +93,21 @@ class Jobs:
         return self.submit(REBUILD, {"views": list(VIEW_NAMES), "asked_for": list(views)})
 
     def replay(self, chase_id: UUID) -> dict[str, Any]:
-        """Replay the chase event by event into frames of fresh views, as a job."""
+        """Replay the chase event by event into frames of fresh views, as a job; TooManyReplays
+        when the chase has had its quota of replays (JobSettings) lately."""
         self.require_chase(chase_id)
+        s, now = self.settings, self.clock()
+        count, oldest = self.store.recent(REPLAY, str(chase_id), now - s.replay_window)
+        if count >= s.replays_per_window and oldest is not None:
+            raise TooManyReplays(count, s.replay_window, oldest + s.replay_window - now)
+        self.remove_old_frames(str(chase_id))
         return self.submit(REPLAY, {"chase_id": str(chase_id)}, chase_id=str(chase_id))
+
+    def remove_old_frames(self, chase_id: str | None = None) -> None:
+        """Remove the frames of finished replays older than the retention time, and (for
+        ``chase_id``) of all but its newest ``replays_kept`` finished replays."""
+        s = self.settings
+        self.store.remove_frames(self.clock() - s.replay_retention, chase_id, s.replays_kept)
 
     def check(self, chase_id: UUID) -> dict[str, Any]:
         """Re-run the chase's state at every version and compare with the live views, as a job."""
@@ -156,10 +169,19 @@ class Jobs:
             time.sleep(min(poll, max(0.0, deadline - time.monotonic())))
 
     def frames(self, job_id: str, chase_id: UUID, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        """Up to ``limit`` frames after step ``after``, within a page's bytes (application/replay_frames.py)."""
+        return self.frame_page(job_id, chase_id, after, limit)[0]
+
+    def frame_page(self, job_id: str, chase_id: UUID, after: int = 0, limit: int = 100) -> tuple[list[dict[str, Any]], bool]:
+        """Up to ``limit`` frames after step ``after``, and whether more follow; FramesRemoved
+        when the retention removed those the finished replay had."""
         job = self.get(job_id, chase_id)
         if job["kind"] != REPLAY:
             raise JobNotFound(f"job {job_id} is not a replay")
-        return self.store.frames(job_id, after, limit)
+        frames, more = frames_after(lambda step, n: self.store.frames(job_id, step, n), after, limit)
+        if not frames and job["status"] == DONE and after < (job["result"] or {}).get("frames", 0):
+            raise FramesRemoved(f"the frames of replay {job_id} were removed (a replay's frames are kept for a while, and only the chase's newest): replay the chase again")
+        return frames, more
 
     # -- running ---------------------------------------------------------------------------
 
@@ -206,7 +228,7 @@ class Jobs:
 
     def sweep(self) -> int:
         """Send again the jobs that are pending, lost by the queue, or abandoned by a dead
-        worker (lease expired); returns how many were sent."""
+        worker (lease expired); returns how many were sent. Removes old replays' frames too."""
         now = self.clock()
         sent = 0
         for job in self.store.stale(now, self.settings.grace):
@@ -219,6 +241,7 @@ class Jobs:
             if self.dispatch(job["job_id"], status, dispatches=job["dispatches"]):
                 log.info("sweeper sent job %s again (%s)", job["job_id"], status)
                 sent += 1
+        self.remove_old_frames()
         return sent
 
     def require_chase(self, chase_id: UUID, systems: tuple[str, ...] | None = None) -> None:

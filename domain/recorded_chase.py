@@ -1,8 +1,9 @@
 """What every chase keeps, whatever its game system: actions, undo and redo, the hash chain, the seed.
 
 DESIGN.md sections 4 to 6. The log is append-only: undo, rewind and redo are new events that
-restore the game state of an earlier version (carried in the event, so applying it stays
-deterministic); undone events stay in the log, and roll sequence numbers are never reused.
+restore the game state of an earlier version (carried in the event as the changes from the state
+before it, domain/state_changes.py, so applying it stays deterministic); undone events stay in
+the log, and roll sequence numbers are never reused.
 A system's chase aggregate subclasses RecordedChase and gives each of these events its own
 stable topic. The lifecycle every chase shares (created with a seed commitment, a phase of
 set-up, running and ended, the end with its outcome, the seed revealed and committed anew)
@@ -13,10 +14,13 @@ History outlives the code (DESIGN.md 3). Every persisted event class has a ``cla
 is wrapped in ``keeps_record`` so that an upcast event keeps its hash (domain/chain.py). The state
 a chase stores, in its snapshots and in the ``restored`` payload of undo, rewind and redo, has one
 schema: the aggregate class's ``class_version``, with the aggregate's ``upcast_vN_vN+1`` steps.
-Eventsourcing runs them on a snapshot; ``restore`` runs the same steps on an older ``restored``
-payload, whose events say which schema they wrote (``restored_schema``; absent, in events written
-before it was recorded, it is 1). A restored payload has no TIMELESS keys: an aggregate upcaster
-must work on a state without them.
+Eventsourcing runs them on a snapshot; ``restore`` runs the same steps on the state an older
+undo restores, whose events say which schema they wrote (``restored_schema``; absent, in events
+written before it was recorded, it is 1). Up to version 2 those events stored the whole state
+restored (``restored``); from version 3 they store only the changes, and their upcaster reads an
+old whole state as changes that set every key of it. An undo of an older schema restores the keys
+it changed, each as the change gives it, upcast as a part of a state: an aggregate upcaster must
+work on part of a state (no TIMELESS keys, and only the keys an undo changed).
 """
 from __future__ import annotations
 
@@ -29,7 +33,7 @@ from domain import rewinding, seed_record, undo_requests
 from domain.chain import GENESIS, JCS, hash_event, keeps_record
 from domain.errors import HistoryRefused, InvalidInput  # noqa: F401 - HistoryRefused: where the record's refusals are imported from
 from domain.rewinding import MAX_UNDO  # noqa: F401 - the bound the API's schemas take from here
-from domain.state_schema import chained_with_sorted_json, chase_state_v1_v2, restored_schema_1
+from domain.state_schema import chained_with_sorted_json, chase_state_v1_v2, restored_as_changes, restored_schema_1
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
@@ -105,38 +109,40 @@ class RecordedChase(Aggregate):
     class Undone(Event):
         """The last actions no longer count; the state is as before them."""
 
-        class_version = 2  # v2: restored_schema
+        class_version = 3  # v2: restored_schema; v3: the changes restored, not the whole state
         upcast_v1_v2 = keeps_record(restored_schema_1)
+        upcast_v2_v3 = keeps_record(restored_as_changes)
 
         meta = True
         actions: list
         restored_version: int
-        restored: dict
-        restored_schema: int  # the aggregate's class_version when ``restored`` was written
+        changes: dict  # from the state before this event to the one restored (domain/state_changes.py)
+        restored_schema: int  # the aggregate's class_version when ``changes`` was written
         by: str
         reason: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.restored, self.restored_schema)
+            chase.restore(self.changes, self.restored_schema)
             chase.redo_stack.append({"undo_version": self.originator_version, "actions": list(self.actions)})
 
     class Rewound(Event):
         """The chase is back at an earlier version; what came after no longer counts."""
 
-        class_version = 2  # v2: restored_schema
+        class_version = 3  # v2: restored_schema; v3: the changes restored, not the whole state
         upcast_v1_v2 = keeps_record(restored_schema_1)
+        upcast_v2_v3 = keeps_record(restored_as_changes)
 
         meta = True
         to_version: int
         actions: list
         restored_actions: list
-        restored: dict
+        changes: dict
         restored_schema: int
         by: str
         reason: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.restored, self.restored_schema)
+            chase.restore(self.changes, self.restored_schema)
             chase.redo_stack.append(
                 {"undo_version": self.originator_version, "actions": list(self.actions), "restored_actions": list(self.restored_actions)}
             )
@@ -144,19 +150,20 @@ class RecordedChase(Aggregate):
     class Redone(Event):
         """An undone or rewound stretch counts again, with its original dice."""
 
-        class_version = 2  # v2: restored_schema
+        class_version = 3  # v2: restored_schema; v3: the changes restored, not the whole state
         upcast_v1_v2 = keeps_record(restored_schema_1)
+        upcast_v2_v3 = keeps_record(restored_as_changes)
 
         meta = True
         undo_version: int
         actions: list  # count again
         undone_again: list  # a redone rewind had brought these back: they no longer count
-        restored: dict
+        changes: dict
         restored_schema: int
         by: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.restored, self.restored_schema)
+            chase.restore(self.changes, self.restored_schema)
             chase.redo_stack.pop()
 
     class UndoRequested(Event):
@@ -264,17 +271,12 @@ class RecordedChase(Aggregate):
     # -- game state ------------------------------------------------------------------------
 
     def game_state(self) -> dict[str, Any]:
-        """What undo and rewind restore: everything but the record's own bookkeeping."""
-        return {
-            k: copy.deepcopy(v)
-            for k, v in vars(self).items()
-            if not k.startswith("_") and k not in TIMELESS
-        }
+        """What undo and rewind restore: everything but the record's own bookkeeping (a copy)."""
+        return copy.deepcopy(self.game_fields())
 
-    def restore(self, state: dict[str, Any], schema: int) -> None:
-        """Set the game state from a stored payload written in state schema ``schema``."""
-        for key, value in self.upcast_state(copy.deepcopy(state), schema).items():
-            setattr(self, key, value)
+    def game_fields(self) -> dict[str, Any]:
+        """The game state as the chase holds it, not copied: to be read, never changed."""
+        return {k: v for k, v in vars(self).items() if not k.startswith("_") and k not in TIMELESS}
 
     @classmethod
     def upcast_state(cls, state: dict[str, Any], schema: int) -> dict[str, Any]:
@@ -288,6 +290,7 @@ class RecordedChase(Aggregate):
 
     # -- undo, rewind, redo (domain/rewinding.py) ----------------------------------------
 
+    restore = rewinding.restore
     undo_target = rewinding.undo_target
     undo = rewinding.undo
     rewind = rewinding.rewind

@@ -1,11 +1,13 @@
 """Undo, rewind and redo (DESIGN.md 5): each is a new event that restores the game state of an
-earlier version, carried in the event; the undone events stay in the log. ``earlier`` is the
-chase as at the version restored, loaded by the application. Bound as RecordedChase's methods."""
+earlier version, carried in the event as the changes from the state now (domain/state_changes.py);
+the undone events stay in the log. ``earlier`` is the chase as at the version restored, loaded
+by the application. Bound as RecordedChase's methods."""
 from __future__ import annotations
 
 from typing import Any, Protocol
 
 from domain.errors import HistoryRefused
+from domain.state_changes import MISSING, apply_change, changes_between
 
 MAX_UNDO = 1000
 
@@ -24,7 +26,9 @@ class RewindingChase(Protocol):
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None: ...
     def game_state(self) -> dict[str, Any]: ...
+    def game_fields(self) -> dict[str, Any]: ...
     def undo_target(self, count: int) -> int: ...
+    def upcast_state(self, state: dict[str, Any], schema: int) -> dict[str, Any]: ...
     def redo_target(self) -> int: ...
 
 
@@ -45,7 +49,7 @@ def undo(chase: RewindingChase, count: int, earlier: Any, by: str, reason: str =
         chase.Undone,
         actions=chase.effective_actions[-count:],
         restored_version=target,
-        restored=earlier.game_state(),
+        changes=changes_to(chase, earlier),
         restored_schema=chase.class_version,
         by=by,
         reason=reason,
@@ -63,7 +67,7 @@ def rewind(chase: RewindingChase, to_version: int, earlier: Any, by: str, reason
         to_version=to_version,
         actions=[a for a in chase.effective_actions if a not in kept],
         restored_actions=[a for a in earlier.effective_actions if a not in now],
-        restored=earlier.game_state(),
+        changes=changes_to(chase, earlier),
         restored_schema=chase.class_version,
         by=by,
         reason=reason,
@@ -87,10 +91,34 @@ def redo(chase: RewindingChase, earlier: Any, by: str) -> None:
         undo_version=entry["undo_version"],
         actions=entry["actions"],
         undone_again=entry.get("restored_actions", []),
-        restored=earlier.game_state(),
+        changes=changes_to(chase, earlier),
         restored_schema=chase.class_version,
         by=by,
     )
+
+
+def changes_to(chase: RewindingChase, earlier: Any) -> dict[str, Any]:
+    """What turns the chase's game state now into ``earlier``'s: what the event stores."""
+    return changes_between(chase.game_fields(), earlier.game_fields())
+
+
+def restore(chase: RewindingChase, changes: dict[str, dict[str, Any]], schema: int) -> None:
+    """Change the game state by stored ``changes`` (domain/state_changes.py) written in state
+    schema ``schema``. Changes of an older schema are made on the keys they change, which
+    are then upcast as a part of a state and set (a key the step took away is dropped)."""
+    fields = vars(chase)
+    changed = {key: apply_change(fields.get(key, MISSING), change) for key, change in changes.items()}
+    dropped = {key for key, value in changed.items() if value is MISSING}
+    state = {key: value for key, value in changed.items() if value is not MISSING}
+    if schema != chase.class_version:
+        before = set(state)
+        state = chase.upcast_state(state, schema)
+        dropped |= before - set(state)
+    for key in dropped - set(state):
+        if key in fields:
+            delattr(chase, key)
+    for key, value in state.items():
+        setattr(chase, key, value)
 
 
 def check_earlier(chase: RewindingChase, earlier: Any, version: int) -> None:

@@ -27,3 +27,10 @@ def chase_state_v1_v2(state: dict[str, Any]) -> None:
     no TIMELESS keys, so there is nothing to add to it (the chase keeps its own encoding)."""
     if "chain_head" in state:
         state.setdefault("chain_encoding", SORTED_JSON)
+
+
+def restored_as_changes(state: dict[str, Any]) -> None:
+    """Undone, Rewound and Redone v2 -> v3: v2 stored the whole state restored (``restored``);
+    v3 stores the changes to it (domain/state_changes.py). A whole state is the change that sets
+    each of its keys, as restoring it always did (a key it lacks is left as it is)."""
+    state["changes"] = {key: {"set": value} for key, value in state.pop("restored").items()}

@@ -134,6 +134,7 @@ def _wire(ledger: ChaseLedger, env: dict[str, str], settings: WorkerSettings, en
         lease=settings.job_lease, max_attempts=settings.job_attempts, grace=settings.job_grace,
         rebuild_batch=settings.rebuild_batch, rebuild_throttle=settings.rebuild_throttle,
         heartbeat=not _in_memory(env),
+        replays_per_window=settings.replays_per_hour, replay_retention=settings.replay_retention, replays_kept=settings.replays_kept,
     )
     ledger.job_kinds[webhooks.KIND] = webhooks.JOB_KIND
     ledger.jobs = Jobs(ledger, store, queue, counter, job_settings, kinds=ledger.job_kinds)

@@ -56,6 +56,15 @@ ADD_FRAMES = "INSERT INTO {frames} VALUES ({p}, {p}, {p}) ON CONFLICT (job_id, s
 FRAMES = "SELECT doc FROM {frames} WHERE job_id = {p} AND step > {p} ORDER BY step LIMIT {p}"
 LAST_FRAME = "SELECT MAX(step) AS step FROM {frames} WHERE job_id = {p}"
 COUNTS = "SELECT kind, status, COUNT(*) AS n FROM {jobs} GROUP BY kind, status"
+RECENT = "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM {jobs} WHERE kind = {p} AND chase_id = {p} AND created_at > {p}"
+# Frames of finished replays (the kind "replay" of application/jobs.py): long finished, or
+# behind the chase's newest ones. A replay still running keeps its frames, to resume from them.
+FINISHED_REPLAYS = "SELECT job_id FROM {jobs} WHERE kind = 'replay' AND status IN ('done', 'failed')"
+REMOVE_OLD_FRAMES = f"DELETE FROM {{frames}} WHERE job_id IN ({FINISHED_REPLAYS} AND updated_at < {{p}})"
+REMOVE_FRAMES_BEHIND = (
+    f"DELETE FROM {{frames}} WHERE job_id IN ({FINISHED_REPLAYS} AND chase_id = {{p}} AND job_id NOT IN "
+    f"({FINISHED_REPLAYS} AND chase_id = {{p}} ORDER BY created_at DESC, job_id DESC LIMIT {{p}}))"
+)
 
 
 class JobRows(ABC):
@@ -164,6 +173,16 @@ class JobRows(ABC):
     def last_frame(self, job_id: str) -> int:
         row = self._one(self.statement(LAST_FRAME), (job_id,), commit=False)
         return row["step"] or 0
+
+    def recent(self, kind: str, chase_id: str, since: float) -> tuple[int, float | None]:
+        row = self._one(self.statement(RECENT), (kind, chase_id, since), commit=False)
+        return row["n"], row["oldest"]
+
+    def remove_frames(self, finished_before: float, chase_id: str | None, keep: int) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(self.statement(REMOVE_OLD_FRAMES), (finished_before,))
+            if chase_id is not None:
+                c.execute(self.statement(REMOVE_FRAMES_BEHIND), (chase_id, chase_id, keep))
 
     def counts(self) -> list[tuple[str, str, int]]:
         """How many jobs of each kind are in each status (the operator's metrics)."""

@@ -93,6 +93,9 @@ class WorkerSettings:
     stream_max_seconds: float = 300.0
     admin_token: str | None = None
     idempotency_ttl: float = 24 * 3600.0  # seconds an Idempotency-Key and its answer are kept
+    replays_per_hour: int = 10  # replays one chase may have in an hour (application/replay_frames.py)
+    replay_retention: float = 7 * 24 * 3600.0  # seconds a finished replay's frames are kept
+    replays_kept: int = 3  # finished replays of a chase whose frames are kept, the newest
 
 
 def _number(environ: Mapping[str, str], key: str, default: float, kind: type = float, low: float = 0.0) -> Any:
@@ -135,6 +138,9 @@ def worker_settings(environ: Mapping[str, str] | None = None) -> WorkerSettings:
         stream_max_seconds=_number(environ, "CHASE_LEDGER_STREAM_MAX_SECONDS", 300.0, low=1.0),
         admin_token=environ.get("CHASE_LEDGER_ADMIN_TOKEN") or None,
         idempotency_ttl=_number(environ, "CHASE_LEDGER_IDEMPOTENCY_TTL", 24 * 3600.0, low=1.0),
+        replays_per_hour=_number(environ, "CHASE_LEDGER_REPLAYS_PER_HOUR", 10, int, 1),
+        replay_retention=_number(environ, "CHASE_LEDGER_REPLAY_RETENTION", 7 * 24 * 3600.0, low=1.0),
+        replays_kept=_number(environ, "CHASE_LEDGER_REPLAYS_KEPT", 3, int, 1),
     )
 
 

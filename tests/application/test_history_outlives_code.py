@@ -1,7 +1,8 @@
 """History that outlives the code (issue 11, DESIGN.md 3): stored events are never rewritten.
 
-Undo, rewind and redo events first stored the state they restore without saying which schema it
-had; since version 2 of those events they say so (``restored_schema``). A chase recorded by the
+Undo, rewind and redo events first stored the whole state they restore without saying which
+schema it had; since version 2 of those events they say so (``restored_schema``), and since
+version 3 they store only the changes to the state (``changes``). A chase recorded by the
 earlier code must still load, show the same views, take new undos and redos, and verify: its old
 events are upcast on load, and keep the record (and so the hash) they were written with.
 """
@@ -51,13 +52,16 @@ def hash_as_first_written(stored: StoredEvent) -> str:
 
 def as_first_written(today: Any, previous: Any, chase_id: UUID) -> None:
     """Store the chase in ``previous`` as the code before restored_schema wrote it: undo, rewind
-    and redo events without the field and without a class_version, each event chained to the
-    record of the one before as that code hashed it. The seed vault comes along."""
+    and redo events with the whole state they restore (as the chase is just after them), without
+    the field and without a class_version, each event chained to the record of the one before as
+    that code hashed it. The seed vault comes along."""
     chain = GENESIS
+    transcoder = today.mapper.transcoder
     for stored in today.recorder.select_events(chase_id):
         state = json.loads(stored.state)
         if stored.topic.endswith(RESTORING):
-            del state["class_version"], state["restored_schema"]
+            del state["class_version"], state["restored_schema"], state["changes"]
+            state["restored"] = json.loads(transcoder.encode(today.runner.load_at(chase_id, stored.originator_version).game_state()))
         state["previous_hash"] = chain
         old = StoredEvent(stored.originator_id, stored.originator_version, stored.topic, json.dumps(state).encode())
         previous.recorder.insert_events([old])

@@ -9,6 +9,7 @@ import pytest
 from eventsourcing.domain import Snapshot
 
 from domain.rules.coc7e.optional_rules import BY_NAME, NAMES, OptionalRuleOff
+from domain.state_schema import restored_as_changes
 from tests.unit.chase_log import ChaseLog
 
 
@@ -35,7 +36,9 @@ def test_an_undo_payload_of_schema_2_restores_every_optional_rule():
     assert log.chase.optional_rules == []
     state = log.chase.game_state()
     del state["optional_rules"]
-    log.chase.restore(state, 2)
+    stored = {"restored": state}  # the whole state, as undo events stored it up to their version 2
+    restored_as_changes(stored)  # read as today's events store it: the changes to make
+    log.chase.restore(stored["changes"], 2)
     assert log.chase.optional_rules == list(NAMES)
 
 

@@ -171,7 +171,7 @@ def test_a_snapshot_of_state_schema_1_is_of_a_sorted_json_chain_and_an_old_undo_
     assert snapshot.mutate(None).chain_encoding == SORTED_JSON
 
     # Step 3: an undo's payload of schema 1 holds no TIMELESS keys: the chase keeps its encoding.
-    log.chase.restore({"phase": "running"}, 1)
+    log.chase.restore({"phase": {"set": "running"}}, 1)
     assert log.chase.chain_encoding == JCS
 
 
@@ -214,7 +214,7 @@ def test_an_undo_written_with_the_previous_schema_restores_through_the_same_upca
     log.do(lambda c: c.move(farmer, 2))
     assert log.chase.round == 2
     log.undo()
-    assert log.events[-1].restored_schema == Chase.class_version and log.events[-1].restored["round"] == 1
+    assert log.events[-1].restored_schema == Chase.class_version and log.events[-1].changes["round"] == {"set": 1}
 
     with next_schema():
         # Step 2: the next schema's code replays the log: the undo's payload is upcast as a snapshot is.
@@ -223,7 +223,7 @@ def test_an_undo_written_with_the_previous_schema_restores_through_the_same_upca
 
         # Step 3: a payload newer than the code is refused, not half understood.
         with pytest.raises(ValueError, match="newer"):
-            chase.restore({"round_number": 1}, Chase.class_version + 1)
+            chase.restore({"round_number": {"set": 1}}, Chase.class_version + 1)
 
 
 # -- the value objects ---------------------------------------------------------------------------

@@ -229,8 +229,8 @@ class Chase(RecordedChase):
             raise RuleBroken("the chase has already ended", f"{CHASES} \"Escaping the Pursuer\"")
         self.trigger_event(self.ChaseEnded, outcome=outcome, note=note or "")
 
-    def game_state(self) -> dict[str, Any]:
-        return pursuit_events.with_state(random_hazards.without_keys(super().game_state()))
+    def game_fields(self) -> dict[str, Any]:
+        return pursuit_events.with_state(random_hazards.without_keys(super().game_fields()))
 
     # -- guards ----------------------------------------------------------------------------
 
