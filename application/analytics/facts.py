@@ -50,6 +50,11 @@ def _no_reading(roll: Mapping[str, Any]) -> Any:
     return None
 
 
+# A roll's number and its distribution, for means and damage luck: (the number it showed, its
+# expected value, its variance); None when the system gives none for this roll.
+Result = Callable[[Mapping[str, Any]], "tuple[float, float, float] | None"]
+
+
 @dataclass(frozen=True)
 class GameCounts:
     """What a game system tells analytics: what its events count, the faces of its dice (None:
@@ -58,6 +63,7 @@ class GameCounts:
 
     counts: Callable[[Any], list[Count]] = _no_counts
     faces: Callable[[Mapping[str, Any]], "list[tuple[str, int]] | None"] = _no_reading
+    result: Result = _no_reading  # a roll whose outcomes are not its totals (a percentile result)
     winners: Mapping[str, str] = field(default_factory=dict)
     # The event classes ``counts`` counts anything of (None: it is asked of every event): every
     # system's counts were asked of every event a command records, each a chain of isinstance
@@ -68,6 +74,16 @@ class GameCounts:
 def plain_faces(roll: Mapping[str, Any]) -> list[tuple[str, int]]:
     """Faces of a roll recorded as a ``dice`` list of {"die": "d6", "face": 4} (domain/dice)."""
     return [(d["die"], int(d["face"])) for d in roll.get("dice") or () if isinstance(d, dict) and "die" in d and "face" in d]
+
+
+def total_of(odds: Odds) -> tuple[float, float, float] | None:
+    """A total's number, mean and variance when every outcome of the odds is a whole number (a
+    damage or table total); None otherwise (an open-ended "21+" of acing dice, a named result)."""
+    if odds.observed is None or not all(name.lstrip("-").isdigit() for name in odds.outcomes):
+        return None
+    mean = sum(int(name) * float(p) for name, p in odds.outcomes.items())
+    variance = sum((int(name) - mean) ** 2 * float(p) for name, p in odds.outcomes.items())
+    return float(odds.observed), mean, variance
 
 
 class FactReader:
@@ -127,7 +143,9 @@ class FactReader:
     def roll(self, roll: Mapping[str, Any], event_name: str = "") -> dict[str, Any]:
         """A roll's fact: its outcome, whether it succeeded, its exact odds and its die faces."""
         odds = self.odds_of(roll)
+        number = next((n for n in (s.result(roll) for s in self.systems) if n is not None), None)
         if odds is not None and not odds.successes:
+            number = number or total_of(odds)
             odds = None  # a total with no success to it (damage): counted in rolls and fairness only
         outcome = odds.observed if odds is not None else None
         faces = next((f for f in (s.faces(roll) for s in self.systems) if f is not None), None)
@@ -138,6 +156,9 @@ class FactReader:
         source = roll.get("source") or {}
         return {
             "sequence": roll["sequence"], "event": event_name, "purpose": roll.get("purpose"),
+            "skill": roll.get("skill") if isinstance(roll.get("skill"), str) else None,
+            "total": number[0] if number else None, "expected_total": number[1] if number else None,
+            "total_variance": number[2] if number else None,
             "source": source.get("kind"), "entered_by": source.get("entered_by"),
             "outcome": outcome, "success": success,
             **(self._chances(odds) if odds is not None else {"p": None, "exact": None, "outcomes": None}),
