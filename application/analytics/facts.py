@@ -10,6 +10,7 @@ events count (GameCounts, a plug-in's ``game_counts``), so this module names no 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 from domain.json_encoding import id_text, isoformat
@@ -76,14 +77,14 @@ def plain_faces(roll: Mapping[str, Any]) -> list[tuple[str, int]]:
     return [(d["die"], int(d["face"])) for d in roll.get("dice") or () if isinstance(d, dict) and "die" in d and "face" in d]
 
 
-def total_of(odds: Odds) -> tuple[float, float, float] | None:
-    """A total's number, mean and variance when every outcome of the odds is a whole number (a
-    damage or table total); None otherwise (an open-ended "21+" of acing dice, a named result)."""
-    if odds.observed is None or not all(name.lstrip("-").isdigit() for name in odds.outcomes):
+def spread_of(outcomes: Mapping[str, Fraction]) -> tuple[float, float] | None:
+    """The mean and variance of a total when every outcome is a whole number (a damage or table
+    total); None otherwise (an open-ended "21+" of acing dice, a named result)."""
+    if not all(name.lstrip("-").isdigit() for name in outcomes):
         return None
-    mean = sum(int(name) * float(p) for name, p in odds.outcomes.items())
-    variance = sum((int(name) - mean) ** 2 * float(p) for name, p in odds.outcomes.items())
-    return float(odds.observed), mean, variance
+    mean = sum((int(name) * p for name, p in outcomes.items()), Fraction(0))  # the odds' own fractions: exact
+    variance = sum(((int(name) - mean) ** 2 * p for name, p in outcomes.items()), Fraction(0))
+    return float(mean), float(variance)
 
 
 class FactReader:
@@ -93,6 +94,7 @@ class FactReader:
         self.odds_of = odds_of
         self.systems = list(systems)
         self._known: dict[int, tuple[Any, frozenset[str], dict[str, Any]]] = {}
+        self._spreads: dict[int, tuple[Any, tuple[float, float] | None]] = {}  # as _known: by the outcomes' identity
         self._counting: dict[type, list[GameCounts]] = {}  # event class -> the systems that count it
 
     def __call__(self, event: Any) -> list[dict[str, Any]]:
@@ -145,7 +147,7 @@ class FactReader:
         odds = self.odds_of(roll)
         number = next((n for n in (s.result(roll) for s in self.systems) if n is not None), None)
         if odds is not None and not odds.successes:
-            number = number or total_of(odds)
+            number = number or self._total(odds)
             odds = None  # a total with no success to it (damage): counted in rolls and fairness only
         outcome = odds.observed if odds is not None else None
         faces = next((f for f in (s.faces(roll) for s in self.systems) if f is not None), None)
@@ -164,6 +166,18 @@ class FactReader:
             **(self._chances(odds) if odds is not None else {"p": None, "exact": None, "outcomes": None}),
             "faces": [[label, face] for label, face in (faces if faces is not None else plain_faces(roll))],
         }
+
+    def _total(self, odds: Odds) -> tuple[float, float, float] | None:
+        """A total's number, mean and variance (spread_of), the spread worked out once per distribution."""
+        kept = self._spreads.get(id(odds.outcomes))
+        if kept is None or kept[0] is not odds.outcomes:
+            if len(self._spreads) >= KNOWN_ODDS:
+                self._spreads.clear()
+            kept = self._spreads[id(odds.outcomes)] = (odds.outcomes, spread_of(odds.outcomes))
+        spread = kept[1]
+        if spread is None or odds.observed is None:
+            return None
+        return float(odds.observed), spread[0], spread[1]
 
     def _chances(self, odds: Odds) -> dict[str, Any]:
         """The odds as floats, and the chance of success exactly: worked out once per distribution.

@@ -39,6 +39,8 @@ def binomial(n: int, p: float) -> np.ndarray:
         pmf = np.zeros(n + 1)
         pmf[n if p >= 1 else 0] = 1.0
         return pmf
+    if n == 1:  # (most chances of a small report: one roll each)
+        return np.array([1.0 - p, p])
     k = np.arange(n + 1)
     log_pmf = special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1) + k * math.log(p) + (n - k) * math.log1p(-p)
     return np.exp(log_pmf)
