@@ -105,6 +105,7 @@ class RollFigures(Schema):
 class ParticipantFigures(RollFigures):
     name = fields.String(required=True)
     player = fields.String(required=True, allow_none=True, metadata={"description": "the player token's label (None: the Keeper's)"})
+    chase_id = fields.String(required=True, allow_none=True, metadata={"description": "the chase the participant is in"})
 
 
 class DieTest(Schema):

@@ -13,7 +13,7 @@ same fact reader a ledger uses, and the report is built by application/analytics
 * size: the share of fair sessions whose report flags anything (any test of its family suspect
   after Holm's adjustment), with a 95% upper bound; it must be at most ``ERROR_RATE``;
 * power: the share of sessions flagged when a player's table die is loaded (a d20 whose 20 comes up
-  twice as often; a d100 whose units die favours 0-4, 1.25 times as often as 5-9), at 50, 200
+  twice as often; a d100 whose units die shows 0-4 1.5 times as often as 5-9), at 50, 200
   and 1,000 rolls of it, beside 60 fair server rolls by the others.
 
 It prints figures, never asserts; the simulation count bounds its time (``--quick``: about a
@@ -105,7 +105,7 @@ def loaded_session(rng: random.Random, die: str, rolls: int, background: int = 6
     if die == "d20":
         loaded = TableDice(rng, "player (Ann)", lambda d: [1.0] * 19 + [2.0] if d.label == "d20" else None)
     else:
-        loaded = TableDice(rng, "player (Ann)", lambda d: [1.25] * 5 + [1.0] * 5 if d.label == "d100 units" else None)
+        loaded = TableDice(rng, "player (Ann)", lambda d: [1.5] * 5 + [1.0] * 5 if d.label == "d100 units" else None)
     facts = []
     for n in range(1, rolls + background + 1):
         if n <= rolls:
@@ -151,7 +151,7 @@ def main() -> None:
         for n in (50, 200, 1000):
             started = time.perf_counter()
             caught = sum(bool(flagged(loaded_session(rng, die, n))) for _ in range(power))
-            what = "d20 whose 20 comes up twice as often" if die == "d20" else "d100 whose units die shows 0-4 1.25x as often"
+            what = "d20 whose 20 comes up twice as often" if die == "d20" else "d100 whose units die shows 0-4 1.5x as often"
             print(f"power: {what}, {n:>4} rolls: {caught} of {power} sessions flagged = {caught / power:.3f} [{time.perf_counter() - started:.0f} s]")
 
 

@@ -48,12 +48,14 @@ def _luck(fig: Figure, report: dict[str, Any]) -> None:
     colour = colours(lines)
     for name, series in lines.items():
         xs, ys, spread = [p[0] for p in series], [p[1] for p in series], [p[2] if len(p) > 2 else 0.0 for p in series]
-        # Two standard deviations either side of zero: where about 95% of fair luck stays.
-        ax.fill_between(xs, [-2 * s for s in spread], [2 * s for s in spread], step="post", color=colour[name], alpha=0.12, linewidth=0)
+        # Two standard deviations either side of zero, dotted in the person's colour: where about 95%
+        # of fair luck stays (lines, not fills: several people's bands overlap).
+        for sign in (-2, 2):
+            ax.plot(xs, [sign * s for s in spread], drawstyle="steps-post", color=colour[name], linestyle=":", linewidth=1)
         ax.plot(xs, ys, label=name, drawstyle="steps-post", marker="o", markersize=3, color=colour[name])
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set(title="Luck over time: successes observed minus expected (band: 2 standard deviations of fair luck)",
+    ax.set(title="Luck over time: successes observed minus expected (dotted: 2 standard deviations of fair luck)",
            xlabel="roll with known odds (each person's own count)", ylabel="observed - expected")
     ax.title.set_fontsize(9)
     if ax.get_legend_handles_labels()[0]:
@@ -74,8 +76,8 @@ def _levels(fig: Figure, report: dict[str, Any]) -> None:
     ax.set_xticks(list(xs), names, rotation=20, fontsize=8)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     test = report["totals"]["levels_test"]
-    verdict = test.get("verdict") or ""
-    ax.set(title=f"Levels of success against the rolls' own odds ({verdict})", ylabel="rolls")
+    together = f"all levels together p = {test['p_value']:.3g}" if test["p_value"] is not None else test.get("verdict", "")
+    ax.set(title=f"Levels of success against the rolls' own odds ({together})", ylabel="rolls")
     ax.title.set_fontsize(9)
     ax.legend(fontsize=8)
 
@@ -97,6 +99,7 @@ def _faces(fig: Figure, report: dict[str, Any]) -> None:
         ax.bar(range(len(faces)), [test["faces"][f] for f in faces], color="tab:red" if test["suspect"] else "tab:blue")
         ax.axhline(test["expected_per_face"], color="black", linewidth=1, label="uniform")
         ax.set_xticks(range(len(faces)), faces, fontsize=6)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         adjusted = test.get("p_adjusted")
         ax.set_title(f"{label}, {source}\np = {test['p_value']:.3g} ({test['method']})"
                      + (f", adjusted {adjusted:.3g}" if adjusted is not None else "") + f"\n{test['verdict']}", fontsize=6)

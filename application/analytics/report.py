@@ -78,7 +78,8 @@ def build(scope: Mapping[str, Any], facts: Sequence[dict[str, Any]], people: Map
         "totals": figures(everyone),
         "by_player": {label: figures(pids) for label, pids in sorted(players.items())},
         "by_participant": {
-            pid: {"name": _name(people, pid), "player": (people.get(pid) or {}).get("player"), **figures({pid})}
+            pid: {"name": _name(people, pid), "player": (people.get(pid) or {}).get("player"),
+                  "chase_id": (people.get(pid) or {}).get("chase_id"), **figures({pid})}
             for pid in sorted(everyone - {""}, key=lambda p: (_name(people, p), p))
         },
         "fairness": roll_figures.fairness(made, {s: roll_figures.Tally().merge(*(t for (_, src), t in tallies.items() if src == s)) for s in sources}),

@@ -26,7 +26,8 @@ def luck_blocks(report: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     for label, block in report["by_player"].items():
         yield f"luck: player {label}", block["luck"]
     for block in report["by_participant"].values():
-        yield f"luck: {block['name']}", block["luck"]
+        chase = block.get("chase_id")
+        yield f"luck: {block['name']}" + (f" (chase {chase[:8]})" if chase else ""), block["luck"]
 
 
 def judge(report: dict[str, Any], error_rate: float = inference.ERROR_RATE) -> None:
