@@ -40,6 +40,9 @@ class LevelTail(Schema):
 
 
 class LevelsTest(Schema):
+    """Changed: each level exactly against the rolls' own odds (the pooled chi-square, its
+    chi_square and degrees_of_freedom, are gone: its reference distribution did not hold)."""
+
     method = fields.String(required=True)
     rolls = fields.Integer(required=True)
     minimum_rolls = fields.Integer(required=True)
@@ -60,6 +63,8 @@ class ChaseStreak(Schema):
 
 
 class Streaks(Schema):
+    """Changed meaning: runs are each character's in one chase (they ran across chases and characters before)."""
+
     successes = fields.Integer(required=True, metadata={"description": "the longest run of one character in one chase"})
     failures = fields.Integer(required=True)
     by_chase = fields.List(Shown(ChaseStreak), required=True, metadata={"description": "a participant's: each chase's runs"})
@@ -96,8 +101,11 @@ class RollFigures(Schema):
     rolls_without_odds = fields.Integer(required=True)
     luck = Shown(Luck, required=True)
     levels = fields.Dict(keys=fields.String(), values=Shown(LevelCount), required=True)
-    levels_test = Shown(LevelsTest, required=True)
-    streaks = Shown(Streaks, required=True)
+    levels_test = Shown(LevelsTest, required=True, metadata={
+        "description": "changed: each level exactly against the rolls' own odds, the levels together by Bonferroni "
+                       "(the pooled chi-square, with chi_square and degrees_of_freedom, is gone: its reference distribution did not hold)"})
+    streaks = Shown(Streaks, required=True, metadata={
+        "description": "changed: runs are each character's in one chase (they ran across chases and characters before)"})
     means = Shown(Means, required=True)
     damage = Shown(Means, required=True)
 
@@ -115,6 +123,7 @@ class DieTest(Schema):
     minimum_rolls = fields.Integer(required=True, metadata={"description": "no verdict below this"})
     method = fields.String(required=True, allow_none=True, metadata={"description": "exact multinomial, Monte Carlo (N draws), chi-square, impossible face; None: not tested"})
     chi_square = _p("Pearson's statistic")
+    degrees_of_freedom = fields.Integer(required=True, metadata={"description": "faces - 1"})
     p_value = _p("None: too few rolls to judge")
     simulation_error = _p("Monte Carlo only: the standard error of p_value")
     p_adjusted = _p("Holm-adjusted over the report's family")
@@ -126,7 +135,7 @@ class SourceFairness(Schema):
     rolls = fields.Integer(required=True)
     dice = fields.Dict(keys=fields.String(), values=Shown(DieTest), required=True)
     outcomes_against_their_odds = Shown(LevelsTest, required=True)
-    suspect = fields.Boolean(required=True, metadata={"description": "any of its tests suspect after adjustment"})
+    suspect = fields.Boolean(required=True, metadata={"description": "changed meaning: any of its tests suspect after Holm's adjustment over the report's family at its error rate (was: any p-value below 0.001)"})
 
 
 class FamilyTest(Schema):

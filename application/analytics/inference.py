@@ -84,7 +84,8 @@ def uniform_test(faces: Mapping[int, int], all_faces: Sequence[int]) -> dict[str
     counts = [int(faces.get(face, 0)) for face in all_faces]
     n, k = sum(counts), len(all_faces)
     shown: dict[str, object] = {"rolls": n, "faces": {str(face): c for face, c in zip(all_faces, counts)},
-                                "expected_per_face": n / k if k else None, "minimum_rolls": MIN_ROLLS_PER_FACE * k}
+                                "expected_per_face": n / k if k else None, "minimum_rolls": MIN_ROLLS_PER_FACE * k,
+                                "degrees_of_freedom": max(k - 1, 0)}
     impossible = sum(int(c) for face, c in faces.items() if face not in all_faces)
     if impossible:  # a face the die does not have: unfair whatever the count
         return {**shown, "method": "impossible face", "chi_square": None, "p_value": 0.0, "simulation_error": None}
