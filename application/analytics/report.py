@@ -30,7 +30,10 @@ NOTES = (
 )
 PLAYER_NOTE = ("The Keeper's rolls are private: they are left out of every figure in a player's report, and so are the "
                "game counts and turns of the Keeper's participants (those no player token acts for).")
-BREAKDOWNS = {"by_skill": "skill", "by_purpose": "purpose", "by_kind": "event"}  # report key -> the roll fact's field
+# A tally's key: (participant, dice source, skill, purpose, kind of roll (the event), chase)
+Key = tuple[str, str, "str | None", "str | None", "str | None", str]
+SOURCE, CHASE = 1, 5
+BREAKDOWNS = {"by_skill": 2, "by_purpose": 3, "by_kind": 4}  # report key -> its part of a tally's key
 
 
 def build(scope: Mapping[str, Any], facts: Sequence[dict[str, Any]], people: Mapping[str, Mapping[str, Any]],
@@ -47,30 +50,31 @@ def build(scope: Mapping[str, Any], facts: Sequence[dict[str, Any]], people: Map
     # In the order they happened, across chases (streaks, the clock and luck over time read it so).
     shown = sorted((f for f in facts if not (viewer == PLAYER_VIEW and keepers(f))), key=lambda f: (f["at"], f["chase_id"], f["version"], f["index"]))
     made = [f for f in shown if f["kind"] == "roll"]
-    # One pass: a tally per participant and dice source, merged below into every group.
-    tallies: dict[tuple[str, str], roll_figures.Tally] = defaultdict(roll_figures.Tally)
+    # One pass: a tally per participant, dice source, skill, purpose, kind of roll and chase (a few
+    # hundred at most), merged below into every group and breakdown.
+    tallies: dict[Key, roll_figures.Tally] = defaultdict(roll_figures.Tally)
     runs: dict[tuple[str, str], list[tuple[bool, float | None]]] = defaultdict(list)  # (participant, chase) -> rolls in order
     for r in made:
-        pid = r["participant_id"] or ""
-        tallies[(pid, roll_figures.dice_source(r))].add(r)
-        if r["data"]["success"] is not None:
-            runs[(pid, r["chase_id"])].append((r["data"]["success"], r["data"]["p"]))
+        pid, data = r["participant_id"] or "", r["data"]
+        tallies[(pid, roll_figures.dice_source(r), data.get("skill"), data["purpose"], data["event"], r["chase_id"])].add(r)
+        if data["success"] is not None:
+            runs[(pid, r["chase_id"])].append((data["success"], data["p"]))
     own_streaks = {key: streaks_of(rolls) for key, rolls in runs.items()}
 
     def figures(pids: set[str]) -> dict[str, Any]:
-        tally = roll_figures.Tally().merge(*(t for (pid, _), t in tallies.items() if pid in pids))
+        tally = roll_figures.Tally().merge(*(t for key, t in tallies.items() if key[0] in pids))
         mine = [(key[1], s) for key, s in own_streaks.items() if key[0] in pids]
         longest = {kind: max((s[kind] for _, s in mine), default=0) for kind in ("successes", "failures")}
         by_chase = [{"chase_id": chase, **s} for chase, s in mine] if len(pids) == 1 else []
         return tally.figures({**longest, "by_chase": by_chase})
 
-    everyone = {pid for pid, _ in tallies}
+    everyone = {key[0] for key in tallies}
     players: dict[str, set[str]] = defaultdict(set)
     for pid in everyone:
         player = (people.get(pid) or {}).get("player")
         if player:
             players[player].add(pid)
-    sources = {source for _, source in tallies}
+    sources = {key[SOURCE] for key in tallies}
     report: dict[str, Any] = {
         "scope": dict(scope),
         "viewer": viewer,
@@ -82,14 +86,14 @@ def build(scope: Mapping[str, Any], facts: Sequence[dict[str, Any]], people: Map
                   "chase_id": (people.get(pid) or {}).get("chase_id"), **figures({pid})}
             for pid in sorted(everyone - {""}, key=lambda p: (_name(people, p), p))
         },
-        "fairness": roll_figures.fairness(made, {s: roll_figures.Tally().merge(*(t for (_, src), t in tallies.items() if src == s)) for s in sources}),
-        **{key: breakdown(made, lambda r, field=field: r["data"].get(field)) for key, field in BREAKDOWNS.items()},
+        "fairness": roll_figures.fairness(made, {s: roll_figures.Tally().merge(*(t for k, t in tallies.items() if k[SOURCE] == s)) for s in sources}),
+        **{name: breakdown(tallies, lambda k, i=i: k[i]) for name, i in BREAKDOWNS.items()},
         "game": play.game(shown, people),
         "time": play.clock(shown),
     }
     if sessions is not None:
         report["by_session"] = {sid: {"name": name, **block} for (sid, name), block in
-                                breakdown(made, lambda r: _session(sessions, r["chase_id"]), keyed=True).items()}
+                                breakdown(tallies, lambda k: _session(sessions, k[CHASE]), keyed=True).items()}
     if viewer == PLAYER_VIEW:  # the Keeper's participants are as private as their rolls
         def players_own(pid: str) -> bool:
             return (people.get(pid) or {}).get("player") is not None
@@ -117,12 +121,13 @@ def streaks_of(rolls: Sequence[tuple[bool, float | None]]) -> dict[str, Any]:
             "expected_successes": expected.get("successes"), "expected_failures": expected.get("failures")}
 
 
-def breakdown(made: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any], keyed: bool = False) -> dict[Any, dict[str, Any]]:
-    """The rolls' figures by a key (skill, purpose, kind of roll, session): descriptive, not judged."""
-    tallies: dict[Any, roll_figures.Tally] = defaultdict(roll_figures.Tally)
-    for r in made:
-        tallies[key(r)].add(r)
-    return {(k if keyed else str(k) if k is not None else "none"): t.summary() for k, t in sorted(tallies.items(), key=lambda kv: str(kv[0]))}
+def breakdown(tallies: Mapping[Key, roll_figures.Tally], key: Callable[[Key], Any], keyed: bool = False) -> dict[Any, dict[str, Any]]:
+    """The rolls' figures by a part of their tally's key (skill, purpose, kind of roll, session):
+    descriptive, not judged."""
+    merged: dict[Any, roll_figures.Tally] = defaultdict(roll_figures.Tally)
+    for k, tally in tallies.items():
+        merged[key(k)].merge(tally)
+    return {(k if keyed else str(k) if k is not None else "none"): t.summary() for k, t in sorted(merged.items(), key=lambda kv: str(kv[0]))}
 
 
 def roll_row(r: dict[str, Any], people: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:

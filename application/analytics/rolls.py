@@ -26,14 +26,15 @@ class Tally:
     session report reads each of 100,000 rolls once, then merges participants into players, the
     Keeper and the totals (and dice sources into fairness)."""
 
-    __slots__ = ("rolls", "undone", "server", "table", "chances", "successes", "observed", "expected", "level_chances", "numbers")
+    __slots__ = ("rolls", "undone", "server", "table", "chances", "successes", "observed", "odds", "numbers")
 
     def __init__(self) -> None:
         self.rolls = self.undone = self.server = self.table = self.successes = 0
         self.chances: Counter[float] = Counter()  # chance of success -> rolls made with it (known odds only)
         self.observed: Counter[str] = Counter()
-        self.expected: dict[str, float] = defaultdict(float)
-        self.level_chances: dict[str, Counter[float]] = defaultdict(Counter)  # level -> its chance -> rolls
+        # each distribution of outcomes (its (outcome, chance) pairs) -> rolls made with it: a few
+        # hundred keys for 100,000 rolls, so the levels' figures are summed per distribution
+        self.odds: Counter[tuple[tuple[str, float], ...]] = Counter()
         # all rolls with a number, and damage rolls: [rolls, observed sum, expected sum, variance sum]
         self.numbers: dict[str, list[float]] = {"all": [0, 0.0, 0.0, 0.0], "damage": [0, 0.0, 0.0, 0.0]}
 
@@ -57,10 +58,7 @@ class Tally:
         self.successes += data["success"]
         if data["outcome"] is not None:
             self.observed[data["outcome"]] += 1
-        expected, levels = self.expected, self.level_chances
-        for name, p in data["outcomes"].items():
-            expected[name] += p
-            levels[name][p] += 1
+        self.odds[tuple(data["outcomes"].items())] += 1
 
     def merge(self, *others: "Tally") -> "Tally":
         for other in others:
@@ -71,17 +69,31 @@ class Tally:
             self.successes += other.successes
             self.chances.update(other.chances)
             self.observed.update(other.observed)
-            for name, p in other.expected.items():
-                self.expected[name] += p
-            for name, chances in other.level_chances.items():
-                self.level_chances[name].update(chances)
+            self.odds.update(other.odds)
             for kind, sums in other.numbers.items():
                 self.numbers[kind] = [a + b for a, b in zip(self.numbers[kind], sums)]
         return self
 
+    @property
+    def expected(self) -> dict[str, float]:
+        """Each outcome's expected count: the sum of the rolls' chances of it."""
+        expected: dict[str, float] = defaultdict(float)
+        for outcomes, rolls in self.odds.items():
+            for name, p in outcomes:
+                expected[name] += p * rolls
+        return expected
+
+    def level_chances(self) -> dict[str, Counter[float]]:
+        """Each outcome: its chance -> the rolls made with that chance of it."""
+        levels: dict[str, Counter[float]] = defaultdict(Counter)
+        for outcomes, rolls in self.odds.items():
+            for name, p in outcomes:
+                levels[name][p] += rolls
+        return levels
+
     def levels_test(self) -> dict[str, Any]:
         """Each level against its exact distribution over the rolls' own odds (inference.levels_test)."""
-        return inference.levels_test(self.level_chances, self.observed, sum(self.chances.values()))
+        return inference.levels_test(self.level_chances(), self.observed, sum(self.chances.values()))
 
     def luck(self) -> dict[str, Any]:
         """Successes against expected with both exact tails and the two-sided p-value; the z-score
@@ -107,8 +119,8 @@ class Tally:
                 "observed_mean": observed / n if n else None, "expected_mean": expected / n if n else None,
                 "sd_of_sum": variance ** 0.5 if n else None}
 
-    def _names(self) -> list[str]:
-        return list(self.expected) + [n for n in self.observed if n not in self.expected]
+    def _names(self, expected: dict[str, float]) -> list[str]:
+        return list(expected) + [n for n in self.observed if n not in expected]
 
     def summary(self) -> dict[str, Any]:
         """Rolls made, luck (exact tails, no verdict), and the numbers rolled against expected."""
@@ -123,12 +135,13 @@ class Tally:
         exact tails; the numbers rolled against expected (all, and damage); ``streaks``."""
         known = sum(self.chances.values())
         levels_test = self.levels_test()
+        expected = self.expected
         return {
             "rolls": self.rolls, "undone": self.undone, "server_dice": self.server, "table_dice": self.table,
             "rolls_with_odds": known, "rolls_without_odds": self.rolls - known,
             "luck": self.luck(),
-            "levels": {n: {"observed": self.observed.get(n, 0), "expected": self.expected.get(n, 0.0),
-                           "expected_range": levels_test["levels"].get(n, {}).get("expected_range", [0, 0])} for n in self._names()},
+            "levels": {n: {"observed": self.observed.get(n, 0), "expected": expected.get(n, 0.0),
+                           "expected_range": levels_test["levels"].get(n, {}).get("expected_range", [0, 0])} for n in self._names(expected)},
             "levels_test": levels_test,
             "streaks": streaks,
             "means": self.means("all"), "damage": self.means("damage"),

@@ -12,24 +12,35 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from typing import Iterable, Mapping
 
 import numpy as np
 from scipy import signal, special
 
 FFT_FROM = 500  # convolve by FFT once both distributions are this long (numpy's direct sum below)
+KEPT_DISTRIBUTIONS = 32  # distributions kept (100,000 rolls: 0.8 MB each)
 
 
 def poisson_binomial(chances: Iterable[float] | Mapping[float, int]) -> np.ndarray:
     """P(exactly k successes) for k = 0..n, for independent rolls with these chances of success:
     one binomial per distinct chance, convolved pairwise (a tree: each level costs one pass over
-    n, so 100,000 rolls at 200 distinct chances take eight passes)."""
+    n, so 100,000 rolls at 200 distinct chances take eight passes). Read-only: the last few are
+    kept, as a report asks the same one again (the Keeper's rolls are often all the rolls, a
+    session's skill rolls often all its rolls)."""
     counts = chances if isinstance(chances, Mapping) else Counter(chances)
-    parts = [binomial(n, p) for p, n in sorted(counts.items()) if n] or [np.ones(1)]
+    return _poisson_binomial(tuple(sorted((p, n) for p, n in counts.items() if n)))
+
+
+@lru_cache(maxsize=KEPT_DISTRIBUTIONS)
+def _poisson_binomial(counts: tuple[tuple[float, int], ...]) -> np.ndarray:
+    parts = [binomial(n, p) for p, n in counts] or [np.ones(1)]
     while len(parts) > 1:
         parts = [_convolve(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i] for i in range(0, len(parts), 2)]
     pmf = np.clip(parts[0], 0.0, None)  # FFT noise below zero
-    return pmf / pmf.sum()
+    pmf = pmf / pmf.sum()
+    pmf.setflags(write=False)
+    return pmf
 
 
 def binomial(n: int, p: float) -> np.ndarray:
