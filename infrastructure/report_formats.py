@@ -138,6 +138,13 @@ def to_markdown(report: dict[str, Any]) -> str:
     per_level = report["totals"]["levels_test"]["levels"]
     lines += [f"| {md(n)} | {c['observed']} | {c['expected']:.2f} | {c['expected_range'][0]} to {c['expected_range'][1]} | "
               f"{_num(per_level.get(n, {}).get('p_at_least'))} |" for n, c in report["totals"]["levels"].items()]
+    names = list(report["totals"]["levels"])
+    if names:  # each group's levels: observed / expected
+        lines += ["", "## Levels of success by who rolled (observed / expected)", "",
+                  "| who | " + " | ".join(md(n) for n in names) + " |", "|---|" + "---:|" * len(names)]
+        for name, b in groups(report):
+            cells = (f"{b['levels'][n]['observed']} / {b['levels'][n]['expected']:.2f}" if n in b["levels"] else "-" for n in names)
+            lines.append(f"| {md(name)} | " + " | ".join(cells) + " |")
     lines += ["", "## Dice fairness", "", "| dice | die | rolls | method | p | adjusted p | verdict |", "|---|---|---:|---|---:|---:|---|"]
     for source, group in report["fairness"].items():
         for label, t in group["dice"].items():

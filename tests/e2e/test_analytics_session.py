@@ -113,6 +113,15 @@ def test_a_session_of_two_chases_reports_what_the_keeper_works_out_by_hand(clien
     assert csv.mimetype == "text/csv" and "luck,all rolls,successes,3" in csv.get_data(as_text=True)
     md = client.get(f"/sessions/{session_id}/report?format=md", headers=night).get_data(as_text=True)
     assert md.startswith("# Game night (session)") and "| all rolls | 5 | 5 | 1 | 3 |" in md
+    # Levels by who rolled, in Markdown too: Bob's two CON 80 rolls, a failure and a regular success,
+    # against twice his chances: critical 1, extreme 15, hard 24, regular 40, failure 19, fumble 1 in 100.
+    assert "| participant: Bob | 0 / 0.02 | 0 / 0.30 | 0 / 0.48 | 1 / 0.80 | 1 / 0.38 | 0 / 0.02 |" in md
+    # One roll a row: the five rolls, in the order made, the undone one marked.
+    rolls = client.get(f"/sessions/{session_id}/report?format=rolls", headers=night)
+    lines = rolls.get_data(as_text=True).splitlines()
+    assert rolls.mimetype == "text/csv" and lines[0].startswith("chase_id,sequence,at,who,")
+    assert [line.split(",")[3] for line in lines[1:]] == ["Harvey", "Farmer", "Alice", "Bob", "Bob"]
+    assert [line.split(",")[15] for line in lines[1:]] == ["False", "False", "False", "True", "False"]
 
 
 def test_a_player_reads_the_session_without_the_keepers_rolls(client):
