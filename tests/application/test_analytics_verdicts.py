@@ -132,3 +132,22 @@ def test_the_per_roll_csv_has_a_row_for_every_roll(ledger):
         ("1", "Harvey", "speed roll", "CON", "failure", "0.6", "72.0"),
         ("2", "the Keeper's own rolls", "dice roll", "", "", "", "9.0")]
     assert rows[0]["faces"] == "d100 tens:70 d100 units:2" and rows[1]["expected_total"] == "7.0"
+
+
+def test_two_criticals_in_ten_skill_50_rolls_are_no_accusation(ledger):
+    # The Keeper enters ten Spot Hidden rolls at 50: two criticals (01), three regular, five failures.
+    coc7e = ledger.commands["coc7e"]
+    chase_id = UUID(ledger.create_chase("Two criticals", dice="table")["chase_id"])
+    for tens, units in [(0, 1), (0, 1), (30, 0), (40, 5), (40, 9), (60, 0), (70, 2), (80, 8), (90, 3), (60, 6)]:
+        coc7e.roll_skill(chase_id, "Spot Hidden", target=50, dice=DiceChoice(faces=[tens, units]))
+
+    report = ledger.analytics.chase_report(chase_id, SYSTEM)
+
+    # Two or more criticals in ten rolls at 1 in 100: 1 - 0.99^10 - 10 x 0.01 x 0.99^9 = 0.0043
+    # (the old pooled chi-square said 5e-7, suspect). Two-sided 0.0085; over six levels 0.051.
+    levels = report["fairness"]["table dice entered by keeper"]["outcomes_against_their_odds"]
+    at_least_two = 1 - 0.99 ** 10 - 10 * 0.01 * 0.99 ** 9
+    assert levels["levels"]["critical"]["p_at_least"] == pytest.approx(at_least_two, abs=1e-12)
+    assert levels["p_value"] == pytest.approx(6 * 2 * at_least_two, abs=1e-12)
+    assert not levels["suspect"] and levels["verdict"] == "no sign of unfair dice"
+    assert report["totals"]["levels"]["critical"] == {"observed": 2, "expected": pytest.approx(0.1), "expected_range": [0, 1]}
