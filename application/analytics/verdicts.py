@@ -30,12 +30,25 @@ def luck_blocks(report: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
         yield f"luck: {block['name']}" + (f" (chase {chase[:8]})" if chase else ""), block["luck"]
 
 
+def _same_rolls(luck: dict[str, Any]) -> tuple[Any, ...]:
+    """What makes two luck tests one: the same count of rolls, successes, expected and p-value."""
+    return luck["rolls"], luck["successes"], round(luck["expected"], 9), round(luck["p_two_sided"], 12)
+
+
 def judge(report: dict[str, Any], error_rate: float = inference.ERROR_RATE) -> None:
     """Adjusts the report's tests together and writes each one's ``p_adjusted``, ``suspect`` and
     ``verdict``; adds ``tests``: the family, the method and the error rate."""
     family: list[tuple[str, dict[str, Any], str]] = []  # (name, the test's block, its p-value's key)
+    same: dict[tuple[Any, ...], list[dict[str, Any]]] = {}  # one luck test of the same rolls under several names
     for name, luck in luck_blocks(report):
         if luck.get("p_two_sided") is not None and luck["rolls"] >= inference.MIN_ROLLS_WITH_ODDS:
+            # A player's only character, or the Keeper's rolls when no player holds a token: the
+            # same rolls are one test, counted once in the family (and judged alike).
+            key = _same_rolls(luck)
+            if key in same:
+                same[key].append(luck)
+                continue
+            same[key] = [luck]
             family.append((name, luck, "p_two_sided"))
     for source, group in report["fairness"].items():
         for label, die in group["dice"].items():
@@ -46,11 +59,13 @@ def judge(report: dict[str, Any], error_rate: float = inference.ERROR_RATE) -> N
     entries: list[dict[str, Any]] = [{"name": name, "p_value": float(block[key])} for name, block, key in family]
     inference.holm(entries, error_rate)
     for entry, (name, block, key) in zip(entries, family):
-        block["p_adjusted"], block["suspect"] = entry["p_adjusted"], entry["suspect"]
+        judged = {"p_adjusted": entry["p_adjusted"], "suspect": entry["suspect"]}
         if name.startswith("luck: "):
-            block["verdict"] = (LUCKY if block["difference"] > 0 else UNLUCKY) if entry["suspect"] else WITHIN
+            judged["verdict"] = (LUCKY if block["difference"] > 0 else UNLUCKY) if entry["suspect"] else WITHIN
         else:
-            block["verdict"] = inference.SUSPECT if entry["suspect"] else inference.NO_SIGN
+            judged["verdict"] = inference.SUSPECT if entry["suspect"] else inference.NO_SIGN
+        for twin in same[_same_rolls(block)] if name.startswith("luck: ") else [block]:
+            twin.update(judged)
     for name, luck in luck_blocks(report):  # too few rolls: said in words, never flagged
         luck.setdefault("verdict", inference.TOO_FEW)
         luck.setdefault("suspect", False)

@@ -151,3 +151,20 @@ def test_two_criticals_in_ten_skill_50_rolls_are_no_accusation(ledger):
     assert levels["p_value"] == pytest.approx(6 * 2 * at_least_two, abs=1e-12)
     assert not levels["suspect"] and levels["verdict"] == "no sign of unfair dice"
     assert report["totals"]["levels"]["critical"] == {"observed": 2, "expected": pytest.approx(0.1), "expected_range": [0, 1]}
+
+
+def test_the_same_rolls_under_two_names_are_one_test_in_the_family(ledger):
+    # Harvey alone rolls, twelve times with server dice: his luck is also all rolls' and the Keeper's.
+    coc7e = ledger.commands["coc7e"]
+    chase_id = UUID(ledger.create_chase("One investigator")["chase_id"])
+    harvey, _ = coc7e.add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
+    for _ in range(12):
+        coc7e.roll_skill(chase_id, "CON", participant_id=harvey)
+
+    report = ledger.analytics.chase_report(chase_id, SYSTEM)
+
+    # One luck test, named once, its verdict written on all three blocks alike.
+    luck_tests = [t["name"] for t in report["tests"]["family"] if t["name"].startswith("luck")]
+    assert luck_tests == ["luck: all rolls"]
+    blocks = (report["totals"]["luck"], report["keeper"]["luck"], report["by_participant"][harvey]["luck"])
+    assert len({(b["p_adjusted"], b["verdict"]) for b in blocks}) == 1
