@@ -24,8 +24,9 @@ NOTES = (
     "approximation, shown for scale only: read the exact p-values.",
     "Each level of success is tested against its exact distribution over the rolls' own chances of that level "
     "(two-sided), the levels together by Bonferroni; 'expected_range' holds 95% of the counts fair dice give.",
-    "A die's faces are tested against uniform exactly (every way the rolls could fall) up to 20 rolls, by Monte Carlo "
-    "while a face is expected fewer than 5 times, and by Pearson's chi-square beyond; 'method' says which.",
+    f"A die's faces are tested against uniform exactly (every way the rolls could fall) up to {inference.EXACT_UP_TO} rolls, "
+    f"by Monte Carlo ({inference.SIMULATIONS:,} draws) while a face is expected fewer than {inference.ASYMPTOTIC_FROM:g} "
+    "times, and by Pearson's chi-square beyond; 'method' says which.",
     "Streaks are each character's in one chase; a group's is the longest of its characters' and chases'.",
 )
 PLAYER_NOTE = ("The Keeper's rolls are private: they are left out of every figure in a player's report, and so are the "

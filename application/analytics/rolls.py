@@ -1,5 +1,6 @@
 """Roll statistics from analytics facts: luck against the rolls' own odds, levels of success
-against expected, streaks, and dice fairness (server dice and each person's table dice apart)."""
+against expected, the numbers rolled against their means (damage luck), and dice fairness (server
+dice and each person's table dice apart); the tests themselves are inference.py's."""
 from __future__ import annotations
 
 import re
