@@ -11,6 +11,7 @@ from api.parsing import Blueprint
 from marshmallow import INCLUDE, Schema, fields, validate
 
 from api.auth import principal
+from api.analytics_schemas import Report
 from api.jobs import JobAccepted, Wait, accepted, job_not_found
 from api.runtime import ledger
 from api.view_docs import Shown
@@ -22,26 +23,13 @@ from infrastructure import charts, report_formats
 blp = Blueprint("analytics", __name__, url_prefix="", description="Analytics: luck, dice fairness, the game and the clock, per chase, session and campaign")
 blp.register_error_handler(JobNotFound, job_not_found)
 CHART = {"description": "a chart of the report", "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in charts.FORMATS.values()}}
-EXPORT = {"description": "the report: JSON, or CSV or Markdown (?format=csv|md)",
+EXPORT = {"description": "the report: JSON, or CSV or Markdown (?format=csv|md), or one roll a row as CSV (?format=rolls)",
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Report"}},
                       **{t: {"schema": {"type": "string"}} for t in ("text/csv", "text/markdown")}}}
 
 
 class ReportQuery(Schema):
     format = fields.String(load_default="json", validate=validate.OneOf(list(report_formats.FORMATS)))
-
-
-class Report(Schema):
-    scope = fields.Dict(metadata={"description": "chase, session or campaign: id, name, its chases"})
-    viewer = fields.String(metadata={"description": "keeper, or player (the Keeper's rolls left out)"})
-    notes = fields.List(fields.String())
-    totals = fields.Dict(metadata={"description": "rolls, undone, luck (successes against expected, z-score, P), levels, streaks"})
-    keeper = fields.Dict(metadata={"description": "the Keeper's rolls (the Keeper's report only)"})
-    by_player = fields.Dict(metadata={"description": "by player token label"})
-    by_participant = fields.Dict()
-    fairness = fields.Dict(metadata={"description": "per dice source: each die's faces against uniform, outcomes against their odds"})
-    game = fields.Dict()
-    time = fields.Dict()
 
 
 class GroupCreate(Schema):
@@ -94,6 +82,8 @@ def exported(report: dict[str, Any], fmt: str) -> Any:
         return Response(report_formats.to_csv(report), mimetype="text/csv")
     if fmt == "md":
         return Response(report_formats.to_markdown(report), mimetype="text/markdown")
+    if fmt == "rolls":
+        return Response(report_formats.to_rolls_csv(report), mimetype="text/csv")
     return report
 
 
@@ -111,7 +101,8 @@ class ChaseAnalytics(MethodView):
     @blp.doc(responses={"200": EXPORT})
     def get(self, query, chase_id: UUID):
         """The chase's analytics, as the token may see them (a player: without the Keeper's rolls)."""
-        return exported(ledger().analytics.chase_report(chase_id, principal(chase_id)), query["format"])
+        report = ledger().analytics.chase_report(chase_id, principal(chase_id), per_roll=query["format"] == "rolls")
+        return exported(report, query["format"])
 
 
 @blp.route(f"/chases/<uuid:chase_id>/analytics/charts/{CHART_PATH}")
@@ -166,7 +157,8 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
         @blp.response(200, Report)
         @blp.doc(responses={"200": EXPORT})
         def get(self, query, **ids):
-            return exported(ledger().analytics.group_report(str(ids[key]), kind, reader(ids[key])), query["format"])
+            report = ledger().analytics.group_report(str(ids[key]), kind, reader(ids[key]), per_roll=query["format"] == "rolls")
+            return exported(report, query["format"])
 
     class GroupChart(MethodView):
         @blp.doc(responses={"200": CHART})

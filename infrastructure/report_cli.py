@@ -22,7 +22,8 @@ def add_parser(sub: Any) -> None:
     scope.add_argument("--session", help="a session id")
     scope.add_argument("--campaign", help="a campaign id")
     scope.add_argument("--chase", help="a chase id")
-    r.add_argument("--format", choices=["md", "csv", "json", *charts.FORMATS], default="md")
+    r.add_argument("--format", choices=["md", "csv", "rolls", "json", *charts.FORMATS], default="md",
+                   help="rolls: one roll a row, as CSV")
     r.add_argument("--chart", choices=charts.KINDS, help="svg/png: only this chart (default: all three)")
     r.add_argument("--output", default=".", help="svg/png: the folder the charts are written to (default: here)")
     r.set_defaults(func=report)
@@ -33,14 +34,15 @@ def report(args: argparse.Namespace) -> int:
 
     ledger = build_ledger()
     try:
-        charted = args.format in charts.FORMATS
+        charted, per_roll = args.format in charts.FORMATS, args.format == "rolls"
         if args.chase:
-            found = ledger.analytics.chase_report(UUID(args.chase), SYSTEM, series=charted)
+            found = ledger.analytics.chase_report(UUID(args.chase), SYSTEM, series=charted, per_roll=per_roll)
         else:
             kind, group_id = (SESSION, args.session) if args.session else (CAMPAIGN, args.campaign)
-            found = ledger.analytics.group_report(group_id, kind, SYSTEM, series=True) if charted else _by_job(ledger, group_id, kind)
+            direct = charted or per_roll  # (the job's report has neither the series nor the rows)
+            found = ledger.analytics.group_report(group_id, kind, SYSTEM, series=charted, per_roll=per_roll) if direct else _by_job(ledger, group_id, kind)
         if not charted:
-            text = {"md": report_formats.to_markdown, "csv": report_formats.to_csv}.get(args.format)
+            text = {"md": report_formats.to_markdown, "csv": report_formats.to_csv, "rolls": report_formats.to_rolls_csv}.get(args.format)
             print(text(found) if text else json.dumps(found, indent=2), end="" if text else "\n")
             return 0
         folder = Path(args.output)

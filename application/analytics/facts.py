@@ -10,6 +10,7 @@ events count (GameCounts, a plug-in's ``game_counts``), so this module names no 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 from domain.json_encoding import id_text, isoformat
@@ -50,6 +51,11 @@ def _no_reading(roll: Mapping[str, Any]) -> Any:
     return None
 
 
+# A roll's number and its distribution, for means and damage luck: (the number it showed, its
+# expected value, its variance); None when the system gives none for this roll.
+Result = Callable[[Mapping[str, Any]], "tuple[float, float, float] | None"]
+
+
 @dataclass(frozen=True)
 class GameCounts:
     """What a game system tells analytics: what its events count, the faces of its dice (None:
@@ -58,6 +64,7 @@ class GameCounts:
 
     counts: Callable[[Any], list[Count]] = _no_counts
     faces: Callable[[Mapping[str, Any]], "list[tuple[str, int]] | None"] = _no_reading
+    result: Result = _no_reading  # a roll whose outcomes are not its totals (a percentile result)
     winners: Mapping[str, str] = field(default_factory=dict)
     # The event classes ``counts`` counts anything of (None: it is asked of every event): every
     # system's counts were asked of every event a command records, each a chain of isinstance
@@ -70,6 +77,16 @@ def plain_faces(roll: Mapping[str, Any]) -> list[tuple[str, int]]:
     return [(d["die"], int(d["face"])) for d in roll.get("dice") or () if isinstance(d, dict) and "die" in d and "face" in d]
 
 
+def spread_of(outcomes: Mapping[str, Fraction]) -> tuple[float, float] | None:
+    """The mean and variance of a total when every outcome is a whole number (a damage or table
+    total); None otherwise (an open-ended "21+" of acing dice, a named result)."""
+    if not all(name.lstrip("-").isdigit() for name in outcomes):
+        return None
+    mean = sum((int(name) * p for name, p in outcomes.items()), Fraction(0))  # the odds' own fractions: exact
+    variance = sum(((int(name) - mean) ** 2 * p for name, p in outcomes.items()), Fraction(0))
+    return float(mean), float(variance)
+
+
 class FactReader:
     """Turns one event into its analytics facts (a list of rows, possibly empty)."""
 
@@ -77,6 +94,7 @@ class FactReader:
         self.odds_of = odds_of
         self.systems = list(systems)
         self._known: dict[int, tuple[Any, frozenset[str], dict[str, Any]]] = {}
+        self._spreads: dict[int, tuple[Any, tuple[float, float] | None]] = {}  # as _known: by the outcomes' identity
         self._counting: dict[type, list[GameCounts]] = {}  # event class -> the systems that count it
 
     def __call__(self, event: Any) -> list[dict[str, Any]]:
@@ -127,7 +145,9 @@ class FactReader:
     def roll(self, roll: Mapping[str, Any], event_name: str = "") -> dict[str, Any]:
         """A roll's fact: its outcome, whether it succeeded, its exact odds and its die faces."""
         odds = self.odds_of(roll)
+        number = next((n for n in (s.result(roll) for s in self.systems) if n is not None), None)
         if odds is not None and not odds.successes:
+            number = number or self._total(odds)
             odds = None  # a total with no success to it (damage): counted in rolls and fairness only
         outcome = odds.observed if odds is not None else None
         faces = next((f for f in (s.faces(roll) for s in self.systems) if f is not None), None)
@@ -138,11 +158,26 @@ class FactReader:
         source = roll.get("source") or {}
         return {
             "sequence": roll["sequence"], "event": event_name, "purpose": roll.get("purpose"),
+            "skill": roll.get("skill") if isinstance(roll.get("skill"), str) else None,
+            "total": number[0] if number else None, "expected_total": number[1] if number else None,
+            "total_variance": number[2] if number else None,
             "source": source.get("kind"), "entered_by": source.get("entered_by"),
             "outcome": outcome, "success": success,
             **(self._chances(odds) if odds is not None else {"p": None, "exact": None, "outcomes": None}),
             "faces": [[label, face] for label, face in (faces if faces is not None else plain_faces(roll))],
         }
+
+    def _total(self, odds: Odds) -> tuple[float, float, float] | None:
+        """A total's number, mean and variance (spread_of), the spread worked out once per distribution."""
+        kept = self._spreads.get(id(odds.outcomes))
+        if kept is None or kept[0] is not odds.outcomes:
+            if len(self._spreads) >= KNOWN_ODDS:
+                self._spreads.clear()
+            kept = self._spreads[id(odds.outcomes)] = (odds.outcomes, spread_of(odds.outcomes))
+        spread = kept[1]
+        if spread is None or odds.observed is None:
+            return None
+        return float(odds.observed), spread[0], spread[1]
 
     def _chances(self, odds: Odds) -> dict[str, Any]:
         """The odds as floats, and the chance of success exactly: worked out once per distribution.

@@ -39,22 +39,28 @@ class Analytics:
         self.ledger = ledger
         self.sessions = sessions
 
-    def chase_report(self, chase_id: UUID | str, by: Principal, series: bool = False) -> dict[str, Any]:
-        """The analytics of one chase, as ``by`` may see them."""
+    def chase_report(self, chase_id: UUID | str, by: Principal, series: bool = False, per_roll: bool = False) -> dict[str, Any]:
+        """The analytics of one chase, as ``by`` may see them (``per_roll``: with a row per roll)."""
         track = self.ledger.track(UUID(str(chase_id)))
         scope = {"kind": "chase", "id": str(chase_id), "name": track["name"], "chases": [_chase(track)]}
-        return self._report(scope, [str(chase_id)], by, series)
+        return self._report(scope, [str(chase_id)], by, series, per_roll=per_roll)
 
     def group_report(self, group_id: str, kind: str, by: Principal, series: bool = False,
-                     progress: Callable[[int, int], None] = lambda done, total: None) -> dict[str, Any]:
-        """The analytics of a session's (or a campaign's) chases together, as ``by`` may see them."""
+                     progress: Callable[[int, int], None] = lambda done, total: None, per_roll: bool = False) -> dict[str, Any]:
+        """The analytics of a session's (or a campaign's) chases together, as ``by`` may see them;
+        a campaign's also by session."""
         group = self.sessions.group(group_id, kind)
         chase_ids = self.sessions.chases(group)
         tracks = [self.ledger.track(UUID(c)) for c in chase_ids]
         scope = {"kind": kind, "id": str(group_id), "name": group["name"], "chases": [_chase(t) for t in tracks]}
+        sessions: dict[str, dict[str, Any]] | None = None
         if kind == CAMPAIGN:
             scope["sessions"] = list(group["sessions"])
-        return self._report(scope, chase_ids, by, series, progress)
+            sessions = {}
+            for sid in group["sessions"]:
+                session = self.sessions.group(sid, SESSION)
+                sessions.update({c: {"session_id": sid, "name": session["name"]} for c in session["chases"]})
+        return self._report(scope, chase_ids, by, series, progress, sessions, per_roll)
 
     def submit_report(self, group_id: str, kind: str, by: Principal) -> dict[str, Any]:
         """A report over many chases as a background job, with progress (chases read / all)."""
@@ -64,7 +70,8 @@ class Analytics:
                                                     "chase_id": by.chase_id if viewer == report.PLAYER_VIEW else None})
 
     def _report(self, scope: dict[str, Any], chase_ids: Sequence[str], by: Principal, series: bool,
-                progress: Callable[[int, int], None] = lambda done, total: None) -> dict[str, Any]:
+                progress: Callable[[int, int], None] = lambda done, total: None,
+                sessions: dict[str, dict[str, Any]] | None = None, per_roll: bool = False) -> dict[str, Any]:
         viewer = report.KEEPER_VIEW if by.role in (KEEPER, SYSTEM_ROLE) else report.PLAYER_VIEW
         facts: list[dict[str, Any]] = []
         people: dict[str, dict[str, Any]] = {}
@@ -73,7 +80,7 @@ class Analytics:
                 facts += self.facts(chase_id)
                 people.update(self.people(chase_id))
                 progress(done, len(chase_ids))
-            return report.build(scope, facts, people, viewer, series)
+            return report.build(scope, facts, people, viewer, series, sessions, per_roll)
 
     def facts(self, chase_id: str) -> list[dict[str, Any]]:
         """The chase's facts as kept; from its events when it is set aside (its rows wait) or

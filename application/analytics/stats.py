@@ -1,5 +1,5 @@
-"""The statistics of analytics, free of any game: luck against the rolls' own odds, streaks, and
-chi-square tests of dice against uniform and of outcomes against their expected counts.
+"""The statistics of analytics, free of any game: the distribution of successes over rolls with
+their own odds, and streaks (the tests built on them: inference.py).
 
 Luck is measured against each roll's exact chance of success (domain/odds.py): the number of
 successes of n independent rolls with chances p_i is Poisson-binomial, whose mean is the sum of
@@ -12,25 +12,35 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Iterable, Mapping
 
 import numpy as np
-from scipy import signal, special, stats
+from scipy import signal, special
 
-SUSPECT = 0.001  # a test whose p-value is below this flags the dice (or the outcomes) as suspect
 FFT_FROM = 500  # convolve by FFT once both distributions are this long (numpy's direct sum below)
+KEPT_DISTRIBUTIONS = 32  # distributions kept (100,000 rolls: 0.8 MB each)
 
 
 def poisson_binomial(chances: Iterable[float] | Mapping[float, int]) -> np.ndarray:
     """P(exactly k successes) for k = 0..n, for independent rolls with these chances of success:
     one binomial per distinct chance, convolved pairwise (a tree: each level costs one pass over
-    n, so 100,000 rolls at 200 distinct chances take eight passes)."""
+    n, so 100,000 rolls at 200 distinct chances take eight passes). Read-only: the last few are
+    kept, as a report asks the same one again (the Keeper's rolls are often all the rolls, a
+    session's skill rolls often all its rolls)."""
     counts = chances if isinstance(chances, Mapping) else Counter(chances)
-    parts = [binomial(n, p) for p, n in sorted(counts.items()) if n] or [np.ones(1)]
+    return _poisson_binomial(tuple(sorted((p, n) for p, n in counts.items() if n)))
+
+
+@lru_cache(maxsize=KEPT_DISTRIBUTIONS)
+def _poisson_binomial(counts: tuple[tuple[float, int], ...]) -> np.ndarray:
+    parts = [binomial(n, p) for p, n in counts] or [np.ones(1)]
     while len(parts) > 1:
         parts = [_convolve(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i] for i in range(0, len(parts), 2)]
     pmf = np.clip(parts[0], 0.0, None)  # FFT noise below zero
-    return pmf / pmf.sum()
+    pmf = pmf / pmf.sum()
+    pmf.setflags(write=False)
+    return pmf
 
 
 def binomial(n: int, p: float) -> np.ndarray:
@@ -40,6 +50,8 @@ def binomial(n: int, p: float) -> np.ndarray:
         pmf = np.zeros(n + 1)
         pmf[n if p >= 1 else 0] = 1.0
         return pmf
+    if n == 1:  # (most chances of a small report: one roll each)
+        return np.array([1.0 - p, p])
     k = np.arange(n + 1)
     log_pmf = special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1) + k * math.log(p) + (n - k) * math.log1p(-p)
     return np.exp(log_pmf)
@@ -51,20 +63,6 @@ def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.convolve(a, b)
 
 
-def luck(chances: Sequence[float] | Mapping[float, int], successes: int) -> dict[str, float | int | None]:
-    """Successes observed against expected: the z-score, and the exact probability of doing this
-    well or worse, P(X <= observed), under the Poisson-binomial of the rolls' own chances (given
-    one by one, or as chance -> rolls made with it)."""
-    counts = chances if isinstance(chances, Mapping) else Counter(chances)
-    rolls = sum(counts.values())
-    expected = float(sum(p * n for p, n in counts.items()))
-    variance = float(sum(p * (1 - p) * n for p, n in counts.items()))
-    z = (successes - expected) / math.sqrt(variance) if variance > 0 else None
-    p_value = float(min(1.0, poisson_binomial(counts)[: successes + 1].sum())) if rolls else None
-    return {"rolls": rolls, "successes": successes, "expected": expected, "difference": successes - expected,
-            "z_score": z, "p_this_well_or_worse": p_value}
-
-
 def longest_streaks(outcomes: Iterable[bool]) -> dict[str, int]:
     """The longest run of successes and of failures, in the order the rolls were made."""
     best = {True: 0, False: 0}
@@ -74,30 +72,3 @@ def longest_streaks(outcomes: Iterable[bool]) -> dict[str, int]:
         last = success
         best[success] = max(best[success], run)
     return {"successes": best[True], "failures": best[False]}
-
-
-def chi_square(observed: Sequence[float], expected: Sequence[float]) -> dict[str, float | int | bool | None]:
-    """Pearson's chi-square of observed counts against expected ones (same total), with its
-    p-value (scipy.stats.chisquare); bins expected never to happen are left out unless one was
-    observed, which makes the p-value 0. None for fewer than two bins or no observations."""
-    kept = [(o, e) for o, e in zip(observed, expected) if e > 0]
-    impossible = any(o > 0 for o, e in zip(observed, expected) if e <= 0)
-    if impossible:
-        return {"chi_square": math.inf, "degrees_of_freedom": max(len(kept) - 1, 0), "p_value": 0.0, "suspect": True}
-    if len(kept) < 2 or sum(o for o, _ in kept) == 0:
-        return {"chi_square": None, "degrees_of_freedom": max(len(kept) - 1, 0), "p_value": None, "suspect": False}
-    f_obs = np.array([o for o, _ in kept], dtype=float)
-    f_exp = np.array([e for _, e in kept], dtype=float)
-    f_exp *= f_obs.sum() / f_exp.sum()  # float sums of the rolls' chances: same total as observed
-    result = stats.chisquare(f_obs, f_exp)
-    p = float(result.pvalue)
-    return {"chi_square": float(result.statistic), "degrees_of_freedom": len(kept) - 1, "p_value": p, "suspect": p < SUSPECT}
-
-
-def uniform_test(faces: Mapping[int, int], all_faces: Sequence[int]) -> dict[str, object]:
-    """A die's face counts against uniform: every face of ``all_faces`` equally likely."""
-    counts = [int(faces.get(face, 0)) for face in all_faces]
-    n = sum(counts)
-    return {"rolls": n, "faces": {str(face): c for face, c in zip(all_faces, counts)},
-            "expected_per_face": n / len(all_faces) if all_faces else None,
-            **chi_square(counts, [n / len(all_faces)] * len(all_faces))}

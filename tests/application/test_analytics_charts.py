@@ -45,8 +45,9 @@ def test_each_chart_is_an_svg_of_8_by_4_5_inches(report, kind):
 
 
 def test_the_luck_chart_draws_one_line_per_participant(report):
-    # Harvey failed (-0.6) and the farmer succeeded (+0.45): one step line each.
-    assert report["luck_over_time"]["Harvey"] == [[1, pytest.approx(-0.6)]]
-    assert report["luck_over_time"]["Farmer"] == [[1, pytest.approx(0.45)]]
+    # Harvey failed (-0.6) and the farmer succeeded (+0.45): one step line each, with the spread
+    # fair luck has after one roll, sqrt(p (1 - p)): sqrt(0.6 * 0.4) and sqrt(0.45 * 0.55).
+    assert report["luck_over_time"]["Harvey"] == [[1, pytest.approx(-0.6), pytest.approx(0.24 ** 0.5)]]
+    assert report["luck_over_time"]["Farmer"] == [[1, pytest.approx(0.45), pytest.approx(0.2475 ** 0.5)]]
     svg = charts.render(report, "luck", "svg").decode()
     assert "Harvey" in svg and "Farmer" in svg

@@ -41,5 +41,5 @@ def test_fair_server_dice_over_ten_thousand_rolls_are_not_flagged():
 
     for label in ("d6", "d100 tens", "d100 units"):
         assert fairness["dice"][label]["rolls"] == 10_000
-        assert fairness["dice"][label]["p_value"] >= 0.001, label
-    assert not fairness["suspect"]
+        assert fairness["dice"][label]["method"] == "chi-square"  # hundreds of rolls a face: the asymptotics hold
+        assert fairness["dice"][label]["p_value"] >= 0.01, label

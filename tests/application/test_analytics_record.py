@@ -93,6 +93,9 @@ def test_a_campaign_reports_every_chase_of_its_sessions(ledger):
 
     assert report["scope"]["sessions"] == [night_one["session_id"], night_two["session_id"]]
     assert len(report["scope"]["chases"]) == 2 and report["totals"]["rolls"] == 4
+    # And by session: each night's two speed rolls (Harvey's 72 against 60 fails, the farmer's 80 against 55 too).
+    assert {sid: (s["name"], s["rolls"], s["luck"]["successes"]) for sid, s in report["by_session"].items()} == {
+        night_one["session_id"]: ("Night one", 2, 0), night_two["session_id"]: ("Night two", 2, 0)}
     # Taking a session out is one more entry in the campaign's log; the report follows.
     sessions.remove(campaign["campaign_id"], "campaign", night_two["session_id"], Principal(KEEPER, campaign["campaign_id"]))
     assert ledger.analytics.group_report(campaign["campaign_id"], "campaign", SYSTEM)["totals"]["rolls"] == 2

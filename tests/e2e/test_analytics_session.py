@@ -90,11 +90,18 @@ def test_a_session_of_two_chases_reports_what_the_keeper_works_out_by_hand(clien
         "critical": 0, "extreme": 0, "hard": 1, "regular": 2, "failure": 2, "fumble": 0}
     for name, chance in by_hand.items():
         assert totals["levels"][name]["expected"] == pytest.approx(float(chance), abs=1e-12)
-    # In the order rolled: failure, success, success, failure (undone), success.
-    assert totals["streaks"] == {"successes": 2, "failures": 1}
+    # Streaks are each character's in one chase: the farmer's one success in the farm track and
+    # Alice's in the docks are not one run of two. The longest is one of each.
+    assert totals["streaks"] == {"successes": 1, "failures": 1, "by_chase": []}
     # Per participant: Bob made two rolls, one of them undone; the re-roll is there to see.
     bob = next(p for p in report["by_participant"].values() if p["name"] == "Bob")
     assert (bob["rolls"], bob["undone"], bob["luck"]["successes"]) == (2, 1, 1)
+    # Bob's two rolls at 80%: the longest run of successes is 2 (0.64), 1 (0.32) or 0: 1.6 expected;
+    # of failures 2 (0.04) or 1 (0.32): 0.4 expected. He failed, then succeeded: 1 and 1.
+    assert bob["streaks"]["by_chase"] == [{"chase_id": docks.chase_id, "rolls": 2, "successes": 1, "failures": 1,
+                                           "expected_successes": pytest.approx(1.6), "expected_failures": pytest.approx(0.4)}]
+    # Five rolls are too few to judge luck: no verdict, whatever the p-values say.
+    assert luck["verdict"] == "too few rolls to judge" and not luck["suspect"]
     assert report["game"]["undos"] == 1
     # Every tens die and units die entered is counted, each against the uniform line.
     fairness = report["fairness"]["table dice entered by keeper"]
@@ -105,7 +112,22 @@ def test_a_session_of_two_chases_reports_what_the_keeper_works_out_by_hand(clien
     csv = client.get(f"/sessions/{session_id}/report?format=csv", headers=night)
     assert csv.mimetype == "text/csv" and "luck,all rolls,successes,3" in csv.get_data(as_text=True)
     md = client.get(f"/sessions/{session_id}/report?format=md", headers=night).get_data(as_text=True)
-    assert md.startswith("# Game night (session)") and "| all rolls | 5 | 1 | 3 |" in md
+    assert md.startswith("# Game night (session)") and "| all rolls | 5 | 5 | 1 | 3 |" in md
+    # Levels by who rolled, in Markdown too: Bob's two CON 80 rolls, a failure and a regular success,
+    # against twice his chances: critical 1, extreme 15, hard 24, regular 40, failure 19, fumble 1 in 100.
+    # (Columns in the order the store gives the levels: PostgreSQL's JSONB orders keys its own way.)
+    table = md[md.index("## Levels of success by who rolled"):].splitlines()
+    header = [c.strip() for c in table[2].strip("|").split("|")]
+    bob_row = next(line for line in table if line.startswith("| participant: Bob |"))
+    bob_cells = dict(zip(header, (c.strip() for c in bob_row.strip("|").split("|"))))
+    assert bob_cells == {"who": "participant: Bob", "critical": "0 / 0.02", "extreme": "0 / 0.30", "hard": "0 / 0.48",
+                         "regular": "1 / 0.80", "failure": "1 / 0.38", "fumble": "0 / 0.02"}
+    # One roll a row: the five rolls, in the order made, the undone one marked.
+    rolls = client.get(f"/sessions/{session_id}/report?format=rolls", headers=night)
+    lines = rolls.get_data(as_text=True).splitlines()
+    assert rolls.mimetype == "text/csv" and lines[0].startswith("chase_id,sequence,at,who,")
+    assert [line.split(",")[3] for line in lines[1:]] == ["Harvey", "Farmer", "Alice", "Bob", "Bob"]
+    assert [line.split(",")[15] for line in lines[1:]] == ["False", "False", "False", "True", "False"]
 
 
 def test_a_player_reads_the_session_without_the_keepers_rolls(client):

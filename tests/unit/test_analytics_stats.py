@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import product
+from math import comb
 
 import pytest
 
-from application.analytics import play, stats
+from application.analytics import inference, play, rolls, stats
 from application.analytics.facts import ROUND_BEGAN, ROUND_ENDED, TURN_ENDED
 
 
@@ -42,15 +43,37 @@ def test_a_hundred_thousand_rolls_keep_their_mean_and_spread():
     assert sum((i - mean) ** 2 * p for i, p in zip(k, pmf)) == pytest.approx(sum(p * (1 - p) for p in chances), rel=1e-6)
 
 
-def test_luck_of_two_rolls_by_hand():
-    # A 50% roll and a 25% roll; one succeeded. Expected 0.75; P(0 or 1 success) = 1 - 1/8.
-    luck = stats.luck([0.5, 0.25], 1)
+def luck_of(chances: list[float], successes: int) -> dict:
+    tally = rolls.Tally()
+    for i, p in enumerate(chances):
+        tally.add({"undone": False, "data": {"source": "server", "p": p, "success": i < successes, "outcome": None, "outcomes": {}}})
+    return tally.luck()
+
+
+def test_luck_of_two_rolls_by_hand_in_both_tails():
+    # A 50% roll and a 25% roll; one succeeded. Expected 0.75; P(0 or 1 success) = 1 - 1/8;
+    # P(1 or 2) = 1 - P(none) = 1 - 0.5 * 0.75 = 5/8; two-sided: twice the smaller tail, 1.
+    luck = luck_of([0.5, 0.25], 1)
 
     assert luck["expected"] == 0.75
     assert luck["z_score"] == pytest.approx(0.25 / (0.25 + 0.1875) ** 0.5)
     assert luck["p_this_well_or_worse"] == pytest.approx(7 / 8)
-    # The same rolls given as chance -> count.
-    assert stats.luck({0.5: 1, 0.25: 1}, 1) == luck
+    assert luck["p_this_well_or_better"] == pytest.approx(5 / 8)
+    assert luck["p_two_sided"] == 1.0
+    assert luck["verdict"] == "too few rolls to judge"
+
+
+def test_the_z_score_is_an_approximation_the_exact_tail_corrects():
+    # Twenty rolls at 50%, six successes: z = (6 - 10) / sqrt(5) = -1.79, whose normal tail is 0.037;
+    # the exact binomial tail is the sum of C(20, k) for k <= 6 over 2^20 = 60,460 / 1,048,576 = 0.0577.
+    luck = luck_of([0.5] * 20, 6)
+
+    assert luck["z_score"] == pytest.approx(-4 / 5 ** 0.5)
+    exact = Fraction(sum(comb(20, k) for k in range(7)), 2 ** 20)
+    assert exact == Fraction(60460, 2 ** 20)
+    assert luck["p_this_well_or_worse"] == pytest.approx(float(exact), abs=1e-12)
+    assert luck["p_two_sided"] == pytest.approx(2 * float(exact), abs=1e-12)
+    assert "verdict" not in luck  # twenty rolls are enough: the verdict is the report's, after adjustment
 
 
 def test_streaks_are_read_in_order():
@@ -58,9 +81,22 @@ def test_streaks_are_read_in_order():
     assert stats.longest_streaks([]) == {"successes": 0, "failures": 0}
 
 
-def test_an_outcome_expected_never_to_happen_but_seen_is_suspect():
-    assert stats.chi_square([1, 9], [0.0, 10.0])["p_value"] == 0.0
-    assert stats.chi_square([5, 5], [5.0, 5.0]) == {"chi_square": 0.0, "degrees_of_freedom": 1, "p_value": 1.0, "suspect": False}
+def test_the_expected_longest_run_is_the_mean_over_every_way_the_rolls_fall():
+    # Four rolls at 30%, 50%, 60%, 90%: the longest runs of each of the 16 ways, weighted by their chance.
+    chances = [Fraction(3, 10), Fraction(1, 2), Fraction(3, 5), Fraction(9, 10)]
+    by_hand = {True: Fraction(0), False: Fraction(0)}
+    for fell in product((True, False), repeat=4):
+        weight = Fraction(1)
+        for p, success in zip(chances, fell):
+            weight *= p if success else 1 - p
+        longest = stats.longest_streaks(fell)
+        by_hand[True] += weight * longest["successes"]
+        by_hand[False] += weight * longest["failures"]
+
+    expected = inference.expected_longest_runs([float(p) for p in chances])
+
+    assert expected["successes"] == pytest.approx(float(by_hand[True]), abs=1e-12)
+    assert expected["failures"] == pytest.approx(float(by_hand[False]), abs=1e-12)
 
 
 def fact(kind: str, at: str, name: str | None = None, amount: float = 1, participant: str | None = None, undone: bool = False) -> dict:

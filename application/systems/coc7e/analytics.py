@@ -3,10 +3,12 @@ actions spent and lost, locations covered, hazards and barriers passed and faile
 dealt, Build lost, and the clock of rounds and turns; the dice of a percentile roll."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 from application.analytics.facts import ROUND_BEGAN, ROUND_ENDED, TURN_ENDED, Count, GameCounts
-from domain.rules.coc7e import chase_events as chase, damage_events as damage, obstacle_events as obstacles
+from domain.rules.coc7e import chase_events as chase, damage_events as damage, obstacle_events as obstacles, percentile
+from domain.rules.coc7e.odds import result_chances
 
 
 def counts(event: Any) -> list[Count]:
@@ -41,6 +43,25 @@ def faces(roll: Mapping[str, Any]) -> list[tuple[str, int]] | None:
     return [("d100 tens", int(t["face"])) for t in roll["tens"]] + [("d100 units", int(roll["units"]))]
 
 
+@lru_cache(maxsize=None)
+def _spread(net: int) -> tuple[float, float]:
+    """The mean and variance of the kept d100 result with ``net`` bonus (> 0) or penalty dice."""
+    chances = result_chances(net)
+    mean = sum(r * float(p) for r, p in chances.items())
+    return mean, sum((r - mean) ** 2 * float(p) for r, p in chances.items())
+
+
+def result(roll: Mapping[str, Any]) -> tuple[float, float, float] | None:
+    """A percentile roll's kept result against its mean (50.5 without bonus or penalty dice)."""
+    if "tens" not in roll or not isinstance(roll.get("result"), int):
+        return None
+    try:
+        mean, variance = _spread(percentile.net_dice(roll.get("bonus_dice", 0), roll.get("penalty_dice", 0)))
+    except percentile.InvalidPercentileRoll:
+        return None
+    return float(roll["result"]), mean, variance
+
+
 # coc7e-chases.txt: the chase ends when the pursuers catch the quarry ("caught") or the quarry gets
 # away ("escaped"); the Keeper may end it otherwise ("abandoned": nobody won).
 WINNERS = {"caught": "pursuer", "escaped": "quarry"}
@@ -48,4 +69,4 @@ WINNERS = {"caught": "pursuer", "escaped": "quarry"}
 COUNTED = (chase.Moved, obstacles.ObstacleNegotiated, damage.MovementActionsLost, damage.DamageTaken, damage.BuildLost,
            chase.RoundBegan, chase.RoundEnded, chase.TurnEnded)  # every class ``counts`` looks at
 
-GAME_COUNTS = GameCounts(counts=counts, counted=COUNTED, faces=faces, winners=WINNERS)
+GAME_COUNTS = GameCounts(counts=counts, counted=COUNTED, faces=faces, result=result, winners=WINNERS)
