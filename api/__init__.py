@@ -11,7 +11,7 @@ from api import parsing
 
 parsing.install()  # before any blueprint is decorated with its arguments
 
-from api import auth, conditional, contract, cors, docs_ui, guards, limits, observability, problems, query_params, representation  # noqa: E402
+from api import auth, conditional, contract, cors, docs_ui, guards, job_waits, limits, observability, problems, query_params, representation  # noqa: E402
 from api.runtime import install  # noqa: E402
 from infrastructure.edge_settings import EdgeSettings  # noqa: E402
 from infrastructure.settings import WebSettings, web_settings  # noqa: E402
@@ -76,6 +76,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
 
         build_ledger = default_build
     limits.install(app, edge)  # first: a refused request counts too
+    job_waits.install(app, edge)
     guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
     from api import idempotency
 

@@ -19,6 +19,7 @@ from flask import Flask, Response, current_app, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
 
+from api.job_waits import WAITED
 from api.limits_memory import make_thread_safe
 from api.problems import problem
 from infrastructure.edge_settings import EdgeSettings
@@ -43,7 +44,8 @@ def install(app: Flask, settings: EdgeSettings) -> Limiter:
     make_thread_safe()
     app.config.setdefault("RATE_LIMIT_TOKEN", settings.token_limit)
     app.config.setdefault("RATE_LIMIT_ADDRESS", settings.address_limit)
-    exempt = lambda: request.path in UNLIMITED_PATHS  # noqa: E731
+    # A request answered again once its job wait ended (api/job_waits.py) was counted the first time.
+    exempt = lambda: request.path in UNLIMITED_PATHS or WAITED in request.environ  # noqa: E731
     limiter = Limiter(
         address_key,
         app=app,
@@ -88,7 +90,7 @@ def install(app: Flask, settings: EdgeSettings) -> Limiter:
         response.headers["RateLimit-Limit"] = str(current.limit.amount)
         response.headers["RateLimit-Remaining"] = str(current.remaining)
         response.headers["RateLimit-Reset"] = str(reset)
-        if response.status_code == 429:
+        if response.status_code == 429 and "Retry-After" not in response.headers:  # (a cap's own 429 says its own)
             response.headers["Retry-After"] = str(max(1, reset))
         return response
 

@@ -7,7 +7,8 @@ sends its body slowly (or never finishes it) holds a socket, never one of the th
 then makes the whole answer, which the loop sends as the pieces Flask made it of (never joined
 into one copy); the answer's iterable is closed exactly once, however the request ends (PEP 3333).
 a2wsgi serves what is left: a body declared over the limit (refused 413 unread) or sent in
-chunks past it, which Flask reads on the thread.
+chunks past it, which Flask reads on the thread. A request that waits for something (a job's
+``?wait=``, api/job_waits.py) gives its thread back and waits on the loop; Flask then answers it.
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from typing import Any
 from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import build_environ
 from flask import Flask
+
+from api.job_waits import CAN_PARK, PARK, WAITED
 
 
 class Uncounted:
@@ -69,12 +72,21 @@ class ThreadedWsgi:
         it, piece by piece."""
         context = contextvars.copy_context()
         environ = build_environ(scope, io.BytesIO(body))
-        made = self.executor.submit(context.run, self.respond, environ)
-        try:
-            status, headers, pieces, rest = await asyncio.wrap_future(made)
-        except asyncio.CancelledError:
-            made.add_done_callback(close_unsent)  # an answer made for nobody is closed all the same
-            raise
+        environ[CAN_PARK] = True
+        while True:
+            made = self.executor.submit(context.run, self.respond, environ)
+            try:
+                status, headers, pieces, rest = await asyncio.wrap_future(made)
+            except asyncio.CancelledError:
+                made.add_done_callback(close_unsent)  # an answer made for nobody is closed all the same
+                raise
+            parked = environ.pop(PARK, None)
+            if parked is None:
+                break
+            await self.park(parked, rest)
+            context = contextvars.copy_context()
+            environ = build_environ(scope, io.BytesIO(body))
+            environ[WAITED] = True
         if rest is None:  # (closed on the thread)
             await send({"type": "http.response.start", "status": status, "headers": headers})
             for piece in pieces[:-1]:
@@ -95,6 +107,17 @@ class ThreadedWsgi:
         closing = unsent.close()
         if closing is not None:
             await asyncio.wrap_future(closing)
+
+    async def park(self, parked: Any, unsent: Any) -> None:
+        """A request that waits for something (a job's end, api/job_waits.py) waits here, on the
+        event loop, holding no thread; its first answer is not sent (Flask answers it again)."""
+        if unsent is not None and hasattr(unsent, "close"):
+            unsent.close()
+        self.requests.finished()  # a waiting request is not served: the live streams need not give way to it
+        try:
+            await parked.ready(self.executor)
+        finally:
+            self.requests.started()
 
     def respond(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], list[bytes], Any]:
         """Flask's answer (on a pool thread): its status, headers, and body as the pieces Flask

@@ -24,6 +24,10 @@ class EdgeSettings:
     address_limit: str = DEFAULT_ADDRESS_LIMIT
     rate_limits: bool = True
     storage_uri: str = "memory://"
+    # Open job waits (?wait=) per token and per client address in each API process: a wait holds
+    # no thread, but each is a socket and a poll entry (api/job_waits.py).
+    job_waits_per_token: int = 8
+    job_waits_per_address: int = 32
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "EdgeSettings":
@@ -41,6 +45,8 @@ class EdgeSettings:
             address_limit=_limit(environ, "CHASE_LEDGER_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT),
             rate_limits=enabled == "on",
             storage_uri=redis_url if redis_url else "memory://",
+            job_waits_per_token=_count(environ, "CHASE_LEDGER_JOB_WAITS_PER_TOKEN", cls.job_waits_per_token),
+            job_waits_per_address=_count(environ, "CHASE_LEDGER_JOB_WAITS_PER_ADDRESS", cls.job_waits_per_address),
         )
 
 
@@ -52,3 +58,10 @@ def _limit(environ: Mapping[str, str], name: str, default: str) -> str:
     except ValueError as e:
         raise ConfigurationError(f"{name} must be limits such as '{default}', not {value!r} ({e})") from e
     return value
+
+
+def _count(environ: Mapping[str, str], name: str, default: int) -> int:
+    raw = environ.get(name, str(default)).strip()
+    if not raw.isdigit() or int(raw) < 1:
+        raise ConfigurationError(f"{name} must be a whole number, at least 1, not {raw!r}")
+    return int(raw)
