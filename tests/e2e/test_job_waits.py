@@ -54,8 +54,12 @@ def read_answer(s: socket.socket) -> tuple[int, dict]:
 
 
 def test_many_open_job_waits_leave_the_threads_to_everyone_else(tmp_path: Path):
+    many_waits_leave_the_threads(tmp_path, {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3")})
+
+
+def many_waits_leave_the_threads(tmp_path: Path, store: dict[str, str]) -> None:
     env = {
-        "SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"),
+        **store,
         "REDIS_URL": redis_url(),
         "CHASE_LEDGER_QUEUE_PREFIX": f"waits-{uuid.uuid4().hex[:8]}",  # no other worker takes these jobs
         "CHASE_LEDGER_JOB_WAITS_PER_TOKEN": "64",

@@ -29,7 +29,11 @@ def health(port: int) -> http.client.HTTPResponse:
 
 
 def test_two_workers_share_one_count_and_say_the_window_s_reset(tmp_path: Path):
-    env = {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), "CHASE_LEDGER_RATE_LIMIT_ADDRESS": f"{LIMIT} per minute"}
+    two_workers_share_one_count(tmp_path, {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3")})
+
+
+def two_workers_share_one_count(tmp_path: Path, store: dict[str, str]) -> None:
+    env = {**store, "CHASE_LEDGER_RATE_LIMIT_ADDRESS": f"{LIMIT} per minute"}
     server = ChaseServe(env, tmp_path / "serve.log", workers=2, threads=4)
     try:
         # A client sends ten requests, each on a new connection (so both workers answer some).
