@@ -122,7 +122,7 @@ class Watch:
             self.task = asyncio.get_running_loop().create_task(self.poll())
         try:
             await asyncio.wait_for(asyncio.shield(ended), seconds)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass  # the wait is over: the job is answered as it is
         finally:
             futures = self.waiting.get(job_id, [])
