@@ -152,11 +152,17 @@ def test_waits_beyond_the_cap_are_refused_and_a_group_s_job_route_checks_the_job
         status, problem = keepers[2].request("GET", jobs[2])
         assert status == 429 and problem["errors"] == [{"field": "client address", "message": "at most 3 open job waits"}]
 
-        # A session's Keeper asking to wait on another session's report job is told 404 at
-        # once, before any wait (and without taking a wait's place).
+        # The clients waiting hang up: their places are given back at once, not when their
+        # waits would have ended.
         for waiting in waits:
             waiting.close()
         waits = []
+        settle()
+        status, answer = keepers[2].request("GET", jobs[2].replace("wait=30", "wait=1"))
+        assert status == 200 and answer["job"]["status"] in ("pending", "queued")
+
+        # A session's Keeper asking to wait on another session's report job is told 404 at
+        # once, before any wait (and without taking a wait's place).
         groups = []
         for name in ("Game night", "Other night"):
             group = Client(server.port)
