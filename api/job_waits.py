@@ -13,7 +13,8 @@ the job at once. Under a plain WSGI server (and Flask's test client) the wait st
 Open waits are capped per token and per client address in each process
 (``CHASE_LEDGER_JOB_WAITS_PER_TOKEN``, ``CHASE_LEDGER_JOB_WAITS_PER_ADDRESS``): one more is
 answered 429 (problem+json) with ``Retry-After``, the seconds until the soonest of its open
-waits ends, so that no client fills the loop's memory or the poll with waits.
+waits ends, so that no client fills the loop's memory or the poll with waits. A wait whose
+client hangs up ends then, and gives its place back.
 """
 from __future__ import annotations
 
