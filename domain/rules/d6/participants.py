@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from domain.names import MAX_NAME, screened_name  # noqa: F401 - MAX_NAME: the bound the API's schema takes from here
+from domain import names
+from domain.names import MAX_NAME  # noqa: F401 - MAX_NAME: the bound the API's schema takes from here
 from domain.rules.d6.dice import die_code
 from domain.rules.d6.errors import InvalidValue, whole
 from domain.rules.d6.movement import MOVEMENT_TYPES, base_rate, metres
@@ -62,7 +63,7 @@ def participant_from(data: dict[str, Any]) -> D6Participant:
 
 def validate(spec: dict[str, Any], participant_id: str, joined: int) -> D6Participant:
     """A new participant from the GM's fields; a bad field is a 422 naming it."""
-    name = screened_name(spec.get("name"))
+    name = names.screened_name(spec.get("name"))
     role = spec.get("role")
     if role not in ROLES:
         raise InvalidValue("role", f"must be one of {', '.join(ROLES)}")
