@@ -7,7 +7,7 @@ from typing import Any, Callable
 from flask import Flask
 from flask_smorest import Api
 
-from api import auth, conditional, contract, cors, docs_ui, guards, limits, observability, problems, query_params, representation
+from api import auth, conditional, contract, cors, docs_ui, guards, job_waits, limits, observability, problems, query_params, representation
 from api.runtime import install
 from infrastructure.edge_settings import EdgeSettings
 from infrastructure.settings import WebSettings, web_settings
@@ -72,6 +72,7 @@ def create_app(build_ledger: Callable[[], Any] | None = None, *, edge: EdgeSetti
 
         build_ledger = default_build
     limits.install(app, edge)  # first: a refused request counts too
+    job_waits.install(app, edge)
     guards.install(app, edge)  # before authentication: an oversized or untyped body is refused unread
     from api import idempotency
 

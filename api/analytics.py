@@ -12,6 +12,7 @@ from marshmallow import INCLUDE, Schema, fields, validate
 
 from api.auth import principal
 from api.analytics_schemas import Report
+from api.job_waits import job_after_wait
 from api.jobs import JobAccepted, Wait, accepted, job_not_found
 from api.runtime import ledger
 from api.view_docs import Shown
@@ -178,12 +179,17 @@ def group_routes(kind: str, member: str, member_schema: type[Schema]) -> None:
         def get(self, query, job_id: str, **ids):
             by = reader(ids[key])
             jobs = ledger().jobs
-            job = jobs.wait(job_id, query["wait"]) if query["wait"] else jobs.get(job_id)
-            params = job.get("params") or {}
-            # A player reads only players' reports: the Keeper's holds the Keeper's rolls.
-            if params.get("group_id") != str(ids[key]) or (by.role == PLAYER and params.get("viewer") != PLAYER):
-                raise JobNotFound(f"no job {job_id} of this {kind}")
-            return {"job": job}
+
+            def read() -> dict[str, Any]:
+                job = jobs.get(job_id)
+                params = job.get("params") or {}
+                # A player reads only players' reports: the Keeper's holds the Keeper's rolls.
+                if params.get("group_id") != str(ids[key]) or (by.role == PLAYER and params.get("viewer") != PLAYER):
+                    raise JobNotFound(f"no job {job_id} of this {kind}")
+                return job
+
+            # Read (and refused when not the group's) before any wait.
+            return {"job": job_after_wait(job_id, query["wait"], read, jobs.statuses)}
 
     docs = {  # set here: one text per kind of group
         (Groups, "post"): f"Create a {kind}; answers with its Keeper's token (shown once).",

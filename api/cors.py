@@ -17,9 +17,11 @@ ALLOWED_HEADERS = [
     "Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID", "Prefer", "X-Request-ID",
 ]
 # Headers a page may read: the version, the chain head, where a new thing is, the next page, the
-# request id, the answer's form, whether it is a replay of a retried command.
+# request id, the answer's form, whether it is a replay of a retried command, the rate limit
+# left (api/limits.py: a page slows down before it is refused).
 EXPOSED_HEADERS = [
     "ETag", "X-Chase-Version", "X-Chain-Head", "Location", "Link", "X-Request-ID", "Retry-After", "Preference-Applied", "Idempotent-Replayed",
+    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
 ]
 PREFLIGHT_SECONDS = 600  # how long a browser may keep a preflight's answer
 

@@ -16,12 +16,10 @@ from __future__ import annotations
 import hashlib
 import json
 from typing import Any
-from uuid import UUID
 
 from apispec import BasePlugin
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, g, request, url_for
 
-from api.chases import result
 from api.compact_actions import COMPACT, FULL
 from api.problems import problem
 from api.representation import DESCRIBED, MINIMAL, MINIMAL_CHASE, MINIMAL_ETAG_SUFFIX
@@ -134,6 +132,21 @@ def _replay(status: int, headers: dict[str, str], body: bytes, *, described: boo
     return response
 
 
+def _recorded(chase_id: str, version: int) -> Response:
+    """The retry of a command recorded whose answer was never kept: its rolls and outcome were in
+    that answer alone, so none is made up; the retry is told the command stands and where to read
+    what it did (the chase at its version, the roll history). Sending it again changes nothing."""
+    at = url_for("chases.Track", chase_id=chase_id, version=version)
+    answer = problem(
+        409, "idempotency-key-recorded", "Recorded, answer lost",
+        f"the request sent with this {HEADER} was recorded (chase {chase_id}, version {version}) but its answer was lost: "
+        f"read the chase at that version ({at}) and its rolls ({url_for('record.Rolls', chase_id=chase_id)}); do not send it again",
+        header=HEADER, chase_id=chase_id, version=version,
+    )
+    answer.headers["Location"] = at
+    return answer
+
+
 def install(app: Flask) -> None:
     """After auth.install: a request is authenticated before its key is looked at."""
 
@@ -146,10 +159,8 @@ def install(app: Flask) -> None:
         if begun.outcome == "replay":
             answer = begun.answer
             return _replay(answer["status"], _upcast(answer), answer["body"])
-        if begun.outcome == "rerender":  # recorded, but the process died before keeping its answer
-            body, status, headers = result(ledger().history.track_at(UUID(begun.chase_id), begun.version))
-            # The app's own encoder: the answer may hold participants encoded already (api/affordances.py).
-            return _replay(status, dict(headers, **{"Content-Type": "application/json"}), current_app.json.dumps(body).encode(), described=False)
+        if begun.outcome == "recorded":  # recorded, but its answer was lost (the process died, or a server error)
+            return _recorded(str(begun.chase_id), int(begun.version or 0))
         if begun.outcome == "mismatch":
             return problem(422, "idempotency-key-reused", "Idempotency-Key reused", f"this {HEADER} was used for another request: send a new key for a new request",
                            errors=[{"field": HEADER, "message": "already used for another request"}])

@@ -2,7 +2,8 @@
 submits its own kinds (coc7e's random hazards: api/systems/coc7e/hazards.py).
 
 Submitting a job answers ``202 Accepted`` with the job and its ``Location``; ``GET`` on it shows
-its status and progress (``?wait=N`` waits up to N seconds for it to finish). Chase jobs need the
+its status and progress (``?wait=N`` waits up to N seconds for it to finish, holding no thread:
+api/job_waits.py). Chase jobs need the
 chase's token; rebuilds touch every chase, so they need the operator's token
 (``CHASE_LEDGER_ADMIN_TOKEN``), and are disabled over HTTP when it is not set (``chase rebuild``).
 """
@@ -19,6 +20,7 @@ from api.parsing import Blueprint
 from marshmallow import Schema, fields, validate
 
 from api.auth import principal
+from api.job_waits import job_after_wait
 from api.parsing import Position
 from api.paging import Limit, Next, page
 from api.problems import problem
@@ -208,9 +210,8 @@ class ChaseJob(MethodView):
     def get(self, query, chase_id: UUID, job_id: str):
         """A job of this chase: status, progress (done / total), result or error."""
         principal(chase_id)
-        if query["wait"]:
-            return {"job": ledger().jobs.wait(job_id, query["wait"], chase_id)}
-        return {"job": ledger().jobs.get(job_id, chase_id)}
+        jobs = ledger().jobs
+        return {"job": job_after_wait(job_id, query["wait"], lambda: jobs.get(job_id, chase_id), jobs.statuses)}
 
 
 def require_operator() -> None:
@@ -243,9 +244,8 @@ class AdminJob(MethodView):
     def get(self, query, job_id: str):
         """Any job: status, progress (events done / total for a rebuild), result or error."""
         require_operator()
-        if query["wait"]:
-            return {"job": ledger().jobs.wait(job_id, query["wait"])}
-        return {"job": ledger().jobs.get(job_id)}
+        jobs = ledger().jobs
+        return {"job": job_after_wait(job_id, query["wait"], lambda: jobs.get(job_id), jobs.statuses)}
 
 
 @admin.route("/projection-errors")

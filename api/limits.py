@@ -5,7 +5,8 @@ token itself, which would then sit in Redis or memory in clear), one per client 
 request over either is answered 429 (problem+json) with ``Retry-After``; every answer carries
 ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds until the window
 frees a request; draft-ietf-httpapi-ratelimit-headers) for the limit nearest to running out. Counts are kept in Redis when ``REDIS_URL`` is set (shared by every
-API process), in memory otherwise. The limits are read on each request from the app's config
+API process of every server), else in a SQLite file shared by the worker processes of the server
+(``chase serve`` makes one; infrastructure/limits_sqlite.py), else in the process's memory. The limits are read on each request from the app's config
 (``RATE_LIMIT_TOKEN``, ``RATE_LIMIT_ADDRESS``, set from the environment), so a test or an
 operator's hook can change them on a running app.
 """
@@ -19,8 +20,10 @@ from flask import Flask, Response, current_app, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
 
+from api.job_waits import WAITED
 from api.limits_memory import make_thread_safe
 from api.problems import problem
+from infrastructure import limits_sqlite  # noqa: F401 - registers its storage with limits
 from infrastructure.edge_settings import EdgeSettings
 
 UNLIMITED_PATHS = frozenset({"/health"})  # a load balancer's probe is never throttled
@@ -43,7 +46,8 @@ def install(app: Flask, settings: EdgeSettings) -> Limiter:
     make_thread_safe()
     app.config.setdefault("RATE_LIMIT_TOKEN", settings.token_limit)
     app.config.setdefault("RATE_LIMIT_ADDRESS", settings.address_limit)
-    exempt = lambda: request.path in UNLIMITED_PATHS  # noqa: E731
+    # A request answered again once its job wait ended (api/job_waits.py) was counted the first time.
+    exempt = lambda: request.path in UNLIMITED_PATHS or WAITED in request.environ  # noqa: E731
     limiter = Limiter(
         address_key,
         app=app,
@@ -84,11 +88,12 @@ def install(app: Flask, settings: EdgeSettings) -> Limiter:
         current = limiter.current_limit
         if current is None:
             return response
-        reset = max(0, math.ceil(current.reset_at - time.time()))
+        # Seconds until the window frees a request (flask-limiter's reset_at adds a second).
+        reset = max(0, math.ceil(current.window.reset_time - time.time()))
         response.headers["RateLimit-Limit"] = str(current.limit.amount)
         response.headers["RateLimit-Remaining"] = str(current.remaining)
         response.headers["RateLimit-Reset"] = str(reset)
-        if response.status_code == 429 and "Retry-After" not in response.headers:  # (a chase's replay quota sets its own)
+        if response.status_code == 429 and "Retry-After" not in response.headers:  # (a cap's or a quota's own 429 says its own)
             response.headers["Retry-After"] = str(max(1, reset))
         return response
 

@@ -38,11 +38,11 @@ PROBLEM = {
         "errors": {"type": "array", "items": {"$ref": "#/components/schemas/FieldError"}, "description": "every bad field (400, 405, 413, 415, 422, 429); on a 403, the field only the Keeper may send"},
         "rule": {"type": "string", "description": "409: the rule broken, as its rules text's file and heading"},
         "current_version": {"type": "integer", "description": "409 version conflict: the chase's version now"},
-        "header": {"type": "string", "description": "409 idempotency-key-in-flight: the header concerned"},
+        "header": {"type": "string", "description": "409 idempotency-key-in-flight or idempotency-key-recorded: the header concerned"},
         "max_bytes": {"type": "integer", "description": "413: the largest body accepted"},
-        "chase_id": {"type": "string", "description": "503 views unavailable: the chase set aside"},
+        "chase_id": {"type": "string", "description": "503 views unavailable: the chase set aside; 409 idempotency-key-recorded: the chase the command recorded in"},
         "recorded": {"type": "boolean", "description": "503 views unavailable: whether the command was recorded all the same"},
-        "version": {"type": "integer", "description": "503 views unavailable, recorded: the version the command recorded"},
+        "version": {"type": "integer", "description": "503 views unavailable, recorded, or 409 idempotency-key-recorded: the version the command recorded"},
         "checks": {"type": "object", "additionalProperties": {"type": "string"}, "description": "503 not ready: each check and its state"},
     },
 }
@@ -56,7 +56,7 @@ ERRORS: dict[str, tuple[str, dict[str, Any]]] = {
     "403": ("the token may not do this: a player acting for someone else's participant or doing what only the Keeper may (`errors` names a field only the Keeper may send), or a token of another chase", {}),
     "404": ("no chase, participant, job or other resource of that id", {}),
     "409": ("a rule of the game would be broken (`rule` cites it), the chase moved on (If-Match, `current_version`), "
-            "the record refuses (nothing to redo), or a request with this Idempotency-Key is still in flight", {}),
+            "the record refuses (nothing to redo), or a request with this Idempotency-Key is still in flight (or was recorded and its answer lost: `Location` names the chase at its version)", {}),
     "412": ("If-Match names a version that is not the chase's current one (`current_version`)", {}),
     "413": ("the body is over CHASE_LEDGER_MAX_BODY_BYTES (refused before it is read)", {}),
     "415": ("the body is not JSON (Content-Type: application/json)", {"Accept-Post": {"schema": {"type": "string"}}}),

@@ -40,6 +40,31 @@ blp.register_error_handler(JobNotFound, job_not_found)
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
+def sse_event(event: dict[str, object], data: dict[str, object], id_is: str) -> dict[str, object]:
+    """One Server-Sent Event as a client reads it (OpenAPI 3.1: a text/event-stream's ``schema``
+    describes each event): ``data`` is JSON of the schema ``data``."""
+    return {
+        "type": "object", "required": ["id", "event", "data"], "additionalProperties": False,
+        "properties": {
+            "id": {"type": "string", "pattern": "^[0-9]+$", "description": f"{id_is}: send it back as Last-Event-ID to resume after it"},
+            "event": event,
+            "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": data},
+            "retry": {"type": "integer", "minimum": 0, "description": "milliseconds to wait before reconnecting"},
+        },
+    }
+
+
+CHASE_EVENT = sse_event({"type": "string", "description": "the event's name, as in /events"}, {"$ref": "#/components/schemas/Event"}, "the event's version")
+REPLAY_END = {
+    "type": "object", "required": ["status", "frames"],
+    "properties": {"status": {"type": "string"}, "frames": {"type": "integer"}, "error": {"type": ["string", "null"]}},
+}
+REPLAY_EVENT = {"oneOf": [
+    sse_event({"const": "frame"}, {"$ref": "#/components/schemas/Frame"}, "the step"),
+    sse_event({"const": "end", "description": "the last event: the replay's status and its number of frames"}, REPLAY_END, "the last step"),
+]}
+
+
 TICKET = fields.String(validate=validate.Length(max=2000), metadata={"description": "a stream ticket (POST .../stream-tickets), for an EventSource that cannot send the Authorization header"})
 
 
@@ -95,7 +120,7 @@ class StreamTickets(MethodView):
 @blp.route("/<uuid:chase_id>/stream")
 class ChaseStream(MethodView):
     @blp.arguments(StreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "text/event-stream: one SSE event per chase event (id: its version; event: its name; data: the event as in /events)", "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+    @blp.doc(responses={"200": {"description": "text/event-stream: one SSE event per chase event (id: its version; event: its name; data: the event as in /events)", "content": {"text/event-stream": {"schema": CHASE_EVENT}}}})
     def get(self, query, chase_id: UUID):
         """The chase's events as they are recorded (Server-Sent Events), resumable with Last-Event-ID."""
         principal(chase_id)
@@ -105,7 +130,7 @@ class ChaseStream(MethodView):
 @blp.route("/<uuid:chase_id>/replays/<job_id>/stream")
 class ReplayStream(MethodView):
     @blp.arguments(ReplayStreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "text/event-stream: one `frame` event per step (id: the step), then `end`", "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+    @blp.doc(responses={"200": {"description": "text/event-stream: one `frame` event per step (id: the step), then `end`", "content": {"text/event-stream": {"schema": REPLAY_EVENT}}}})
     def get(self, query, chase_id: UUID, job_id: str):
         """A replay's frames at the chosen pace (Server-Sent Events), resumable with Last-Event-ID."""
         principal(chase_id)

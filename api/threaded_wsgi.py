@@ -7,7 +7,8 @@ sends its body slowly (or never finishes it) holds a socket, never one of the th
 then makes the whole answer, which the loop sends as the pieces Flask made it of (never joined
 into one copy); the answer's iterable is closed exactly once, however the request ends (PEP 3333).
 a2wsgi serves what is left: a body declared over the limit (refused 413 unread) or sent in
-chunks past it, which Flask reads on the thread.
+chunks past it, which Flask reads on the thread. A request that waits for something (a job's
+``?wait=``, api/job_waits.py) gives its thread back and waits on the loop; Flask then answers it.
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from typing import Any
 from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import build_environ
 from flask import Flask
+
+from api.job_waits import CAN_PARK, PARK, WAITED
 
 
 class Uncounted:
@@ -53,13 +56,13 @@ class ThreadedWsgi:
         self.requests.started()
         try:
             if isinstance(received, bytes):
-                await self.answer(scope, received, send)
+                await self.answer(scope, received, send, receive)
             else:
                 await self.streamed(scope, received, send)
         finally:
             self.requests.finished()
 
-    async def answer(self, scope: Any, body: bytes, send: Any) -> None:
+    async def answer(self, scope: Any, body: bytes, send: Any, receive: Any = None) -> None:
         """A request whose body is read: Flask answers it on a thread in one go, and the answer is
         sent from the event loop. a2wsgi would cross between the thread and the loop four times
         (the body, the status, the body, its end), each a wake-up of the other thread and a wait
@@ -69,12 +72,22 @@ class ThreadedWsgi:
         it, piece by piece."""
         context = contextvars.copy_context()
         environ = build_environ(scope, io.BytesIO(body))
-        made = self.executor.submit(context.run, self.respond, environ)
-        try:
-            status, headers, pieces, rest = await asyncio.wrap_future(made)
-        except asyncio.CancelledError:
-            made.add_done_callback(close_unsent)  # an answer made for nobody is closed all the same
-            raise
+        environ[CAN_PARK] = True
+        while True:
+            made = self.executor.submit(context.run, self.respond, environ)
+            try:
+                status, headers, pieces, rest = await asyncio.wrap_future(made)
+            except asyncio.CancelledError:
+                made.add_done_callback(close_unsent)  # an answer made for nobody is closed all the same
+                raise
+            parked = environ.pop(PARK, None)
+            if parked is None:
+                break
+            if not await self.park(parked, rest, receive):
+                return  # the client left while it waited: nothing to send
+            context = contextvars.copy_context()
+            environ = build_environ(scope, io.BytesIO(body))
+            environ[WAITED] = True
         if rest is None:  # (closed on the thread)
             await send({"type": "http.response.start", "status": status, "headers": headers})
             for piece in pieces[:-1]:
@@ -95,6 +108,24 @@ class ThreadedWsgi:
         closing = unsent.close()
         if closing is not None:
             await asyncio.wrap_future(closing)
+
+    async def park(self, parked: Any, unsent: Any, receive: Any) -> bool:
+        """A request that waits for something (a job's end, api/job_waits.py) waits here, on the
+        event loop, holding no thread; its first answer is not sent (Flask answers it again).
+        False when the client left meanwhile (its wait ends then, giving its place back)."""
+        if unsent is not None and hasattr(unsent, "close"):
+            unsent.close()
+        self.requests.finished()  # a waiting request is not served: the live streams need not give way to it
+        waiting = asyncio.ensure_future(parked.ready(self.executor))
+        gone = asyncio.ensure_future(client_gone(receive))
+        try:
+            await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+            gone.cancel()
+            await asyncio.gather(waiting, gone, return_exceptions=True)
+            self.requests.started()
+        return gone.cancelled()
 
     def respond(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], list[bytes], Any]:
         """Flask's answer (on a pool thread): its status, headers, and body as the pieces Flask
@@ -167,6 +198,15 @@ class Unsent:
         # Cancelled before it ran (the pool shut down with work queued): close where it was cancelled
         closing.add_done_callback(lambda done: done.cancelled() and self.iterable.close())
         return closing
+
+
+async def client_gone(receive: Any) -> None:
+    """Returns when the client has gone (the body is read: what comes next is its leaving);
+    never, with no ``receive`` to ask."""
+    if receive is None:
+        await asyncio.Event().wait()
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def close_unsent(made: Future[Any]) -> None:

@@ -168,6 +168,15 @@ class Jobs:
                 return job
             time.sleep(min(poll, max(0.0, deadline - time.monotonic())))
 
+    def statuses(self, job_ids: Sequence[str]) -> dict[str, str | None]:
+        """Each job's status (None: no such job), read together: the API's waits on its event
+        loop ask this a few times a second for every job waited for (api/job_waits.py)."""
+        found: dict[str, str | None] = {}
+        for job_id in job_ids:
+            job = self.store.get(job_id)
+            found[job_id] = None if job is None else str(job["status"])
+        return found
+
     def frames(self, job_id: str, chase_id: UUID, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
         """Up to ``limit`` frames after step ``after``, within a page's bytes (application/replay_frames.py)."""
         return self.frame_page(job_id, chase_id, after, limit)[0]

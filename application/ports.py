@@ -150,7 +150,12 @@ class IdempotencyKeys(Protocol):
 
     def unanswered(self, scope: str, key: str, claim_id: str) -> None:
         """The claimed key's command was recorded but its answer failed: no answer is kept, and
-        the key is no longer in flight (a retry is answered from what it recorded, at once)."""
+        the key is no longer in flight (a retry is told what it recorded, at once)."""
+        ...
+
+    def renew(self, claims: Sequence[tuple[str, str, str]], now: float) -> None:
+        """The claims (scope, key, claim id) of requests still running: each still in flight is
+        claimed ``now`` again, so that it is not taken for one left by a dead process."""
         ...
 
 

@@ -31,6 +31,7 @@ from eventsourcing.domain import Aggregate
 
 from domain import rewinding, seed_record, undo_requests
 from domain.chain import GENESIS, JCS, hash_event, keeps_record
+from domain import names
 from domain.errors import HistoryRefused, InvalidInput  # noqa: F401 - HistoryRefused: where the record's refusals are imported from
 from domain.rewinding import MAX_UNDO  # noqa: F401 - the bound the API's schemas take from here
 from domain.state_schema import chained_with_sorted_json, chase_state_v1_v2, restored_as_changes, restored_schema_1
@@ -227,12 +228,11 @@ class RecordedChase(Aggregate):
     def start(cls, chase_id: Any, name: str, dice: str, seed_commitment: str, optional_rules: Sequence[str] | None = None) -> Any:
         """Create a chase in set-up, committed to its server-dice seed; ``optional_rules``, when
         given, are the optional rules of its system the table uses (choose_optional_rules)."""
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidChase("name", "is required")
+        name = names.screened_name(name)
         if dice not in DICE_MODES:
             raise InvalidChase("dice", f"must be one of {', '.join(DICE_MODES)}")
         chase = cls._create(
-            cls.Created, id=chase_id, name=name.strip(), dice=dice, seed_commitment=seed_commitment, chain_encoding=JCS,
+            cls.Created, id=chase_id, name=name, dice=dice, seed_commitment=seed_commitment, chain_encoding=JCS,
             action=1, previous_hash=GENESIS,
         )
         if optional_rules is not None:

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 from limits import parse_many
 
+from infrastructure.limits_sqlite import storage_uri
 from infrastructure.settings import ConfigurationError
+
+RATE_LIMIT_FILE = "CHASE_LEDGER_RATE_LIMIT_FILE"
 
 # Generous enough for play: a Keeper running a chase at the table, or a client replaying one,
 # makes a few commands a second at most; a runaway script hits the limit within seconds.
@@ -24,6 +27,10 @@ class EdgeSettings:
     address_limit: str = DEFAULT_ADDRESS_LIMIT
     rate_limits: bool = True
     storage_uri: str = "memory://"
+    # Open job waits (?wait=) per token and per client address in each API process: a wait holds
+    # no thread, but each is a socket and a poll entry (api/job_waits.py).
+    job_waits_per_token: int = 8
+    job_waits_per_address: int = 32
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "EdgeSettings":
@@ -34,13 +41,14 @@ class EdgeSettings:
         enabled = environ.get("CHASE_LEDGER_RATE_LIMITS", "on").strip().lower()
         if enabled not in ("on", "off"):
             raise ConfigurationError(f"CHASE_LEDGER_RATE_LIMITS must be on or off, not {enabled!r}")
-        redis_url = environ.get("REDIS_URL")
         return cls(
             max_body_bytes=int(raw),
             token_limit=_limit(environ, "CHASE_LEDGER_RATE_LIMIT_TOKEN", DEFAULT_TOKEN_LIMIT),
             address_limit=_limit(environ, "CHASE_LEDGER_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT),
             rate_limits=enabled == "on",
-            storage_uri=redis_url if redis_url else "memory://",
+            storage_uri=_counts_uri(environ),
+            job_waits_per_token=_count(environ, "CHASE_LEDGER_JOB_WAITS_PER_TOKEN", cls.job_waits_per_token),
+            job_waits_per_address=_count(environ, "CHASE_LEDGER_JOB_WAITS_PER_ADDRESS", cls.job_waits_per_address),
         )
 
 
@@ -52,3 +60,21 @@ def _limit(environ: Mapping[str, str], name: str, default: str) -> str:
     except ValueError as e:
         raise ConfigurationError(f"{name} must be limits such as '{default}', not {value!r} ({e})") from e
     return value
+
+
+def _count(environ: Mapping[str, str], name: str, default: int) -> int:
+    raw = environ.get(name, str(default)).strip()
+    if not raw.isdigit() or int(raw) < 1:
+        raise ConfigurationError(f"{name} must be a whole number, at least 1, not {raw!r}")
+    return int(raw)
+
+
+def _counts_uri(environ: Mapping[str, str]) -> str:
+    """Where the rate limits are counted: Redis (every server), else a SQLite file the worker
+    processes of one server share (``chase serve`` makes one: api/gunicorn_conf.py), else this
+    process's memory."""
+    if environ.get("REDIS_URL"):
+        return environ["REDIS_URL"]
+    if environ.get(RATE_LIMIT_FILE):
+        return storage_uri(environ[RATE_LIMIT_FILE])
+    return "memory://"

@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -31,6 +32,10 @@ CLAIM = (
     "claimed_at = excluded.claimed_at, expires_at = excluded.expires_at, chase_id = NULL, version = NULL, answer = NULL "
     "WHERE k.expires_at <= {p} OR (k.answer IS NULL AND k.version IS NULL AND k.claimed_at <= {p})"
 )
+
+# A request still running shows its claim alive; never one answered, or left unanswered after a
+# failure (claimed_at 0: no longer in flight).
+RENEW = "UPDATE {t} SET claimed_at = {p} WHERE key_hash = {p} AND claim_id = {p} AND answer IS NULL AND claimed_at > 0"
 
 
 def key_hash(scope: str, key: str) -> str:
@@ -119,6 +124,10 @@ class SQLiteIdempotencyKeys(SQLiteRecorder):
                 (key_hash(scope, key), claim_id),
             )
 
+    def renew(self, claims: Sequence[tuple[str, str, str]], now: float) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(RENEW.format(t="idempotency_keys", p="?"), [(now, key_hash(scope, key), claim_id) for scope, key, claim_id in claims])
+
 
 class PostgresIdempotencyKeys(PostgresRecorder):
     """Idempotency keys in PostgreSQL."""
@@ -168,3 +177,7 @@ class PostgresIdempotencyKeys(PostgresRecorder):
                 SQL("UPDATE {0} SET claimed_at = 0 WHERE key_hash = %s AND claim_id = %s AND version IS NOT NULL AND answer IS NULL").format(self.table),
                 (key_hash(scope, key), claim_id),
             )
+
+    def renew(self, claims: Sequence[tuple[str, str, str]], now: float) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(SQL(RENEW.format(t="{t}", p="%s")).format(t=self.table), [(now, key_hash(scope, key), claim_id) for scope, key, claim_id in claims])

@@ -14,10 +14,11 @@ from typing import Any, Callable
 from application.access import KEEPER, Access, Forbidden, Principal, Unauthenticated
 from application.ports import SessionLog
 from domain.errors import InvalidInput, NotFound
+from domain import names
+from domain.names import MAX_NAME  # noqa: F401 - MAX_NAME: the bound the API's schema takes from here
 
 SESSION, CAMPAIGN = "session", "campaign"
 MEMBERS = {SESSION: "chase", CAMPAIGN: "session"}  # what each kind of group holds
-MAX_NAME = 200
 
 
 class GroupNotFound(NotFound):
@@ -34,8 +35,7 @@ class Sessions:
 
     def create(self, kind: str, name: str) -> tuple[dict[str, Any], str]:
         """A new session or campaign, and its Keeper's token (shown once)."""
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or not name.isprintable():
-            raise InvalidInput("name", f"is required: printable text of at most {MAX_NAME} characters")
+        name = names.screened_name(name)
         group_id = str(uuid.uuid4())
         self.log.append(group_id, self._entry(f"{kind} created", None, "keeper", name=name.strip()))
         token = self.access.issue(group_id, KEEPER, label=f"{kind} keeper")

@@ -121,27 +121,37 @@ def test_creating_a_chase_with_a_key_creates_one_and_keeps_the_token_sealed(clie
     assert len(rows) == 1 and token.encode() not in stored and b"new-chase-1" not in stored
 
 
-def test_a_command_recorded_whose_answer_was_lost_is_answered_from_the_chase(keeper, ledger, monkeypatch):
+def told_it_was_recorded(answer: Any, keeper: ChaseClient) -> None:
+    """The retry is told the command stands, and where to read it: never an answer made up
+    without the rolls and outcome the lost answer held."""
+    problem = answer.get_json()
+    assert answer.status_code == 409 and answer.mimetype == "application/problem+json", problem
+    assert problem["type"] == "/problems/idempotency-key-recorded" and problem["header"] == "Idempotency-Key"
+    assert problem["chase_id"] == keeper.chase_id and problem["version"] == keeper.track()["version"]
+    at = keeper.http.get(answer.headers["Location"])
+    assert at.status_code == 200 and at.get_json()["chase"]["version"] == problem["version"]
+    assert "rolls" in problem["detail"] and "Idempotent-Replayed" not in answer.headers
+
+
+def test_a_command_recorded_whose_answer_was_lost_is_told_where_to_read_it(keeper, ledger, monkeypatch):
     running(keeper)
     # The process dies between the commit and keeping the answer: no answer is kept.
     monkeypatch.setattr(ledger.retries.keys, "answer", lambda *args: None)
     first = roll(keeper)
-    assert first.status_code == 200
+    assert first.status_code == 200 and first.get_json()["rolls"]
 
     # A retry at once may still meet the first in flight (recorded, its answer about to be kept).
-    assert roll(keeper).status_code == 409
+    assert roll(keeper).get_json()["type"] == "/problems/idempotency-key-in-flight"
 
-    # Once no request can still be running, the retry is answered with the chase at the version
-    # the command recorded, not recorded again.
+    # Once its lease has run out unrenewed, the retry is told the roll was recorded and where to
+    # read it; not answered with the chase and no rolls, and not recorded again.
     now = ledger.retries.clock()
     monkeypatch.setattr(ledger.retries, "clock", lambda: now + IN_FLIGHT_LEASE + 1)
-    again = roll(keeper)
-    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
-    assert again.get_json()["chase"] == first.get_json()["chase"] and again.headers["ETag"] == first.headers["ETag"]
-    assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 1
+    told_it_was_recorded(roll(keeper), keeper)
+    assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 1
 
 
-def test_a_command_recorded_then_answered_with_a_server_error_is_answered_from_the_chase_on_retry(keeper, ledger, monkeypatch):
+def test_a_command_recorded_then_answered_with_a_server_error_is_told_where_to_read_it_on_retry(keeper, ledger, monkeypatch):
     running(keeper)
     # The roll is recorded, then the work after its commit meets the store busy: a 503 answer.
     after_save = ledger.read_side.after_save
@@ -156,12 +166,72 @@ def test_a_command_recorded_then_answered_with_a_server_error_is_answered_from_t
     first = roll(keeper)
     assert first.status_code == 503
 
-    # The retry at once is not told of that failure again: it gets the chase at the version the
-    # roll recorded, and the roll stands once.
-    again = roll(keeper)
-    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true", again.get_json()
-    assert again.get_json()["chase"]["version"] == keeper.track()["version"]
+    # The retry at once is not told of that failure again: it is told the roll was recorded, and
+    # where; the roll stands once.
+    told_it_was_recorded(roll(keeper), keeper)
     assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 1
+
+
+def test_a_key_left_in_flight_by_a_dead_process_is_taken_over_within_seconds(keeper, ledger, monkeypatch):
+    running(keeper)
+    # The process handling the first roll dies before recording anything: its claim stays, and
+    # nobody renews it any more.
+    commands, retries = ledger.commands["coc7e"], ledger.retries
+    roll_dice = commands.roll_dice
+
+    def died(*args: Any, **kwargs: Any) -> Any:
+        raise SystemExit("the worker was killed")
+
+    monkeypatch.setattr(commands, "roll_dice", died)
+    monkeypatch.setattr(retries, "finish", lambda claim, *args: retries.leases.let_go(claim))
+    monkeypatch.setattr(retries, "abandon", lambda claim: retries.leases.let_go(claim))
+    try:
+        roll(keeper)
+    except SystemExit:
+        pass
+    monkeypatch.setattr(commands, "roll_dice", roll_dice)
+    monkeypatch.undo()
+
+    # A retry at once meets the claim in flight.
+    assert roll(keeper).status_code == 409
+
+    # Fifteen seconds on (the claim once stayed in flight for two minutes), the retry runs the
+    # roll, once.
+    now = retries.clock()
+    monkeypatch.setattr(retries, "clock", lambda: now + 15)
+    again = roll(keeper)
+    assert again.status_code == 200 and "Idempotent-Replayed" not in again.headers
+    assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 1
+
+
+def test_a_slow_request_keeps_its_claim_past_the_lease(keeper, ledger, monkeypatch):
+    # A short lease, so that the request below outlives several of them.
+    monkeypatch.setattr(ledger.retries.leases, "lease", 0.3)
+    running(keeper)
+    commands = ledger.commands["coc7e"]
+    entered, release = threading.Event(), threading.Event()
+    roll_dice = commands.roll_dice
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        entered.set()
+        release.wait(10)
+        return roll_dice(*args, **kwargs)
+
+    monkeypatch.setattr(commands, "roll_dice", slow)
+    answers: list[Any] = []
+    first = threading.Thread(target=lambda: answers.append(roll(keeper)))
+    first.start()
+    assert entered.wait(10)
+
+    # Four leases later the first is still being handled: its process renewed the claim, so a
+    # duplicate is still refused in flight, not run a second time.
+    threading.Event().wait(1.2)
+    duplicate = roll(keeper)
+    release.set()
+    first.join(10)
+    assert duplicate.status_code == 409 and duplicate.get_json()["type"] == "/problems/idempotency-key-in-flight"
+    assert answers[0].status_code == 200
+    assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 1
 
 
 def test_a_duplicate_between_the_first_s_commit_and_its_answer_is_409_not_another_answer(keeper, ledger, monkeypatch):

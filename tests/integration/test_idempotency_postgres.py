@@ -17,10 +17,12 @@ import pytest
 from tests.e2e.test_idempotency import (  # noqa: F401 - collected here, on PostgreSQL
     roll,
     running,
-    test_a_command_recorded_then_answered_with_a_server_error_is_answered_from_the_chase_on_retry,
-    test_a_command_recorded_whose_answer_was_lost_is_answered_from_the_chase,
+    test_a_command_recorded_then_answered_with_a_server_error_is_told_where_to_read_it_on_retry,
+    test_a_command_recorded_whose_answer_was_lost_is_told_where_to_read_it,
     test_a_key_expires_after_its_time,
+    test_a_key_left_in_flight_by_a_dead_process_is_taken_over_within_seconds,
     test_a_roll_retried_three_times_is_recorded_once_and_answered_the_same,
+    test_a_slow_request_keeps_its_claim_past_the_lease,
     test_keys_are_scoped_to_the_token,
     test_the_same_key_with_another_request_is_refused_naming_the_header,
 )

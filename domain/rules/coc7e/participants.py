@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.errors import InvalidInput
+from domain import names
 from domain.rules.coc7e import arms
 from domain.rules.coc7e import vehicle_charts as charts
 from domain.rules.coc7e.errors import InvalidCommand
@@ -201,9 +202,7 @@ def validate(spec: dict[str, Any], vehicles: dict[str, Participant], aboard: int
     ``aboard``: how many passengers already ride in the vehicle named by ``vehicle_id``.
     """
     spec = from_chart(spec)
-    name = spec.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidParticipant("name", "is required")
+    name = names.screened_name(spec.get("name"))
     kind = spec.get("kind", "character")
     if kind not in KINDS:
         raise InvalidParticipant("kind", f"must be one of {', '.join(KINDS)}")

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from domain import names
+from domain.names import MAX_NAME  # noqa: F401 - MAX_NAME: the bound the API's schema takes from here
 from domain.rules.d6.dice import die_code
 from domain.rules.d6.errors import InvalidValue, whole
 from domain.rules.d6.movement import MOVEMENT_TYPES, base_rate, metres
@@ -16,7 +18,6 @@ ROLES = ("pursuer", "quarry", "racer")
 MAX_MOVE = 1000  # metres per round: faster than any character on foot or wing
 MAX_FATIGUE_LIMIT = 1000  # rounds
 SKILLS = (*MOVEMENT_TYPES, "stamina", "willpower")
-MAX_NAME = 200
 
 
 @dataclass
@@ -62,9 +63,7 @@ def participant_from(data: dict[str, Any]) -> D6Participant:
 
 def validate(spec: dict[str, Any], participant_id: str, joined: int) -> D6Participant:
     """A new participant from the GM's fields; a bad field is a 422 naming it."""
-    name = spec.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise InvalidValue("name", f"a name of 1 to {MAX_NAME} characters is required")
+    name = names.screened_name(spec.get("name"))
     role = spec.get("role")
     if role not in ROLES:
         raise InvalidValue("role", f"must be one of {', '.join(ROLES)}")

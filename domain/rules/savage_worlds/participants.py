@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from domain import names
 from domain.rules.savage_worlds.conditions import Conditions
 from domain.rules.savage_worlds.dice import trait_die
 from domain.rules.savage_worlds.errors import CORE, SWADE, InvalidValue
@@ -170,7 +171,7 @@ def validate(spec: dict[str, Any], existing: dict[str, SavageParticipant]) -> di
     kind = spec.get("kind", "character")
     if kind not in KINDS:
         raise InvalidValue("kind", f"must be one of {', '.join(KINDS)}")
-    out: dict[str, Any] = {"name": _text(spec, "name", required=True), "kind": kind}
+    out: dict[str, Any] = {"name": names.screened_name(spec.get("name")), "kind": kind}
     with_id = spec.get("with_id")
     if with_id is not None:
         unit = existing.get(with_id) if isinstance(with_id, str) else None
