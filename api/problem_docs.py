@@ -87,6 +87,8 @@ KINDS: dict[str, str] = {
     "precondition-required": "This command runs only with If-Match naming the chase's ETag, so that it never undoes what another client recorded since you looked.",
     "history-refused": "The record refuses: nothing to undo or redo, a version not reached, a seed not to be revealed yet.",
     "idempotency-key-reused": "This Idempotency-Key was used for another request; use a new key for a new request.",
+    "idempotency-key-recorded": "The command sent first with this Idempotency-Key was recorded but its answer was lost (the server stopped before keeping it). Read the chase at `version` (Location) and its roll history; do not send it again.",
+    "too-many-waits": "Too many `?wait=` requests are open for this token or client address; read the job without waiting, or retry after Retry-After seconds.",
     "idempotency-key-in-flight": "A request with this Idempotency-Key is still being answered; retry it shortly to get its answer.",
     "body-too-large": "The body is over CHASE_LEDGER_MAX_BODY_BYTES (`max_bytes`); it was refused before it was read.",
     "unsupported-media-type": "The body is not JSON: send Content-Type: application/json.",
