@@ -55,10 +55,7 @@ def sse_event(event: dict[str, object], data: dict[str, object], id_is: str) -> 
 
 
 CHASE_EVENT = sse_event({"type": "string", "description": "the event's name, as in /events"}, {"$ref": "#/components/schemas/Event"}, "the event's version")
-REPLAY_END = {
-    "type": "object", "required": ["status", "frames"],
-    "properties": {"status": {"type": "string"}, "frames": {"type": "integer"}, "error": {"type": ["string", "null"]}},
-}
+REPLAY_END = {"$ref": "#/components/schemas/ReplayEnd"}  # (api/stream_docs.py: the end event's data)
 REPLAY_EVENT = {"oneOf": [
     sse_event({"const": "frame"}, {"$ref": "#/components/schemas/Frame"}, "the step"),
     sse_event({"const": "end", "description": "the last event: the replay's status and its number of frames"}, REPLAY_END, "the last step"),

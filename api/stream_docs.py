@@ -1,7 +1,8 @@
 """The Server-Sent Events of the two streams (api/stream.py, api/live_streams.py), for the
 OpenAPI document (api/contract.py): each event's name and the schema of its ``data`` (JSON).
-OpenAPI 3.1 has no place for the events of a text/event-stream, so they are listed under the
-media type's ``x-sse-events`` (name: schema) and in its description."""
+The media type's schema describes one event (its ``id``, ``event`` name and JSON ``data``), as
+schemathesis and OpenAPI 3.1 read a text/event-stream; the names and their data schemas are also
+listed under ``x-sse-events`` (name: schema) and in its description."""
 from __future__ import annotations
 
 from typing import Any
@@ -36,5 +37,7 @@ def declare(path: str, operation: dict[str, Any]) -> None:
     media = operation.get("responses", {}).get("200", {}).get("content", {}).get("text/event-stream")
     if events is None or media is None:
         return
+    # The media type's schema (api/stream.py) describes each event as a client reads it (id,
+    # event, data); the names and data schemas are listed beside it for a reader and generators.
     media["x-sse-events"] = events
-    media["schema"] = {"type": "string", "description": SAID[path]}
+    media["schema"] = {**media["schema"], "description": SAID[path]}
