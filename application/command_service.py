@@ -78,10 +78,13 @@ class CommandService:
         return self._run(command, chase_id, given, request, participant_id)
 
     def _run(self, command: Command[Any, Outcome], chase_id: UUID, given: Any, request: Request, participant_id: str | None) -> Answer[Outcome]:
+        checked_before = not any(system in self.acting_for for system in command.systems)
+
         def act(chase: Any) -> tuple[Outcome, list[dict[str, Any]]]:
-            acting_for = self.acting_for.get(chase.SYSTEM)
-            if acting_for is not None:
-                permit(command, given, request.principal, participant_id, lambda: acting_for(chase))
+            if not checked_before:  # (every chase of such a command is checked here, whether its system has crews or not)
+                acting_for = self.acting_for.get(chase.SYSTEM)
+                crews = None if acting_for is None else (lambda: acting_for(chase))
+                permit(command, given, request.principal, participant_id, crews)
             return command.handler(chase, given, Acting(participant_id, request, self.dice, chase)), rolls_of(chase)
 
         done = self.runner.run(chase_id, act, expected_version=request.expected_version, systems=command.systems)

@@ -96,3 +96,49 @@ def test_a_player_acts_for_everyone_in_a_unit_where_the_system_says_so():
         permit(ATTACK, Attack("ann"), player("ann"), "bob", lambda: crews)
     # ... and chooses the response of a defender in her unit.
     permit(ATTACK, Attack("cid", response="dodge"), player("ann", "bob"), "bob", lambda: crews)
+
+
+class ChaseOf:
+    """A chase of one system, as the runner hands it to a command."""
+
+    def __init__(self, system: str) -> None:
+        self.SYSTEM = system
+        self.pending_events: list[object] = []
+
+
+class RunnerOn:
+    """The core's runner, faked: it loads one chase and runs the command on it."""
+
+    def __init__(self, chase: ChaseOf) -> None:
+        self.chase = chase
+
+    def run(self, chase_id: object, act, expected_version=None, systems=()):  # type: ignore[no-untyped-def]
+        class Done:
+            result = act(self.chase)
+            track: dict[str, object] = {}
+        return Done
+
+
+def test_a_command_for_systems_with_and_without_crews_is_checked_on_every_chase():
+    # Given an attack declared for a system whose players act for crews and for one whose don't
+    from uuid import uuid4
+
+    from application.command_service import CommandService
+    from application.declared import Request
+
+    both = Command(
+        "attack", PARTICIPANT, ("crews", "plain"), "/participants/{participant_id}/attack", PLAYER, "attack", attack, anything, Attack, Struck,
+        ("d100",), summary="An attack on another participant.",
+    )
+
+    def service_on(system: str) -> CommandService:
+        crews = {"crews": lambda chase: {"ann": {"ann"}}}
+        return CommandService(RunnerOn(ChaseOf(system)), None, None, None, {}, crews)  # type: ignore[arg-type]
+
+    # When ann's player sends bob's attack on a chase of the system without crews
+    with pytest.raises(Forbidden):
+        service_on("plain").send(both, uuid4(), Attack("cid"), Request(player("ann")), "bob")
+    # Then it is refused, as it is on the system with crews; her own attack runs on both
+    with pytest.raises(Forbidden):
+        service_on("crews").send(both, uuid4(), Attack("cid"), Request(player("ann")), "bob")
+    assert service_on("plain").send(both, uuid4(), Attack("cid"), Request(player("ann")), "ann").outcome == Struck(True)
