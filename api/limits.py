@@ -1,4 +1,4 @@
-"""Rate limits per token and per client address (issue 12 part 5), with flask-limiter.
+"""Rate limits per token and per client address, with flask-limiter.
 
 Two limits hold for every request: one per bearer token (keyed by the token's SHA-256, never the
 token itself, which would then sit in Redis or memory in clear), one per client address. A

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from limits import parse_many
 
 from infrastructure.limits_sqlite import storage_uri
-from infrastructure.settings import ConfigurationError
+from infrastructure.settings import ConfigurationError, whole_number
 
 RATE_LIMIT_FILE = "CHASE_LEDGER_RATE_LIMIT_FILE"
 
@@ -47,8 +47,8 @@ class EdgeSettings:
             address_limit=_limit(environ, "CHASE_LEDGER_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT),
             rate_limits=enabled == "on",
             storage_uri=_counts_uri(environ),
-            job_waits_per_token=_count(environ, "CHASE_LEDGER_JOB_WAITS_PER_TOKEN", cls.job_waits_per_token),
-            job_waits_per_address=_count(environ, "CHASE_LEDGER_JOB_WAITS_PER_ADDRESS", cls.job_waits_per_address),
+            job_waits_per_token=whole_number(environ, "CHASE_LEDGER_JOB_WAITS_PER_TOKEN", cls.job_waits_per_token, least=1),
+            job_waits_per_address=whole_number(environ, "CHASE_LEDGER_JOB_WAITS_PER_ADDRESS", cls.job_waits_per_address, least=1),
         )
 
 
@@ -61,12 +61,6 @@ def _limit(environ: Mapping[str, str], name: str, default: str) -> str:
         raise ConfigurationError(f"{name} must be limits such as '{default}', not {value!r} ({e})") from e
     return value
 
-
-def _count(environ: Mapping[str, str], name: str, default: int) -> int:
-    raw = environ.get(name, str(default)).strip()
-    if not raw.isdigit() or int(raw) < 1:
-        raise ConfigurationError(f"{name} must be a whole number, at least 1, not {raw!r}")
-    return int(raw)
 
 
 def _counts_uri(environ: Mapping[str, str]) -> str:

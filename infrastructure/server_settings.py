@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from infrastructure.settings import ConfigurationError
+from infrastructure.settings import ConfigurationError, whole_number
 
 
 @dataclass(frozen=True)
@@ -27,8 +27,8 @@ class ServerSettings:
         return cls(
             header_timeout=_seconds(environ, "CHASE_LEDGER_HEADER_TIMEOUT", cls.header_timeout),
             body_timeout=_seconds(environ, "CHASE_LEDGER_BODY_TIMEOUT", cls.body_timeout),
-            idle_timeout=int(_whole(environ, "CHASE_LEDGER_IDLE_TIMEOUT", cls.idle_timeout, least=1)),
-            connections_per_address=_whole(environ, "CHASE_LEDGER_CONNECTIONS_PER_ADDRESS", cls.connections_per_address, least=0),
+            idle_timeout=int(whole_number(environ, "CHASE_LEDGER_IDLE_TIMEOUT", cls.idle_timeout, least=1)),
+            connections_per_address=whole_number(environ, "CHASE_LEDGER_CONNECTIONS_PER_ADDRESS", cls.connections_per_address, least=0),
         )
 
 
@@ -42,9 +42,3 @@ def _seconds(environ: Mapping[str, str], name: str, default: float) -> float:
         raise ConfigurationError(f"{name} must be a number of seconds above 0 and at most 3600, not {raw!r}")
     return value
 
-
-def _whole(environ: Mapping[str, str], name: str, default: int, least: int) -> int:
-    raw = environ.get(name, str(default)).strip()
-    if not raw.isdigit() or int(raw) < least:
-        raise ConfigurationError(f"{name} must be a whole number, at least {least}, not {raw!r}")
-    return int(raw)

@@ -40,6 +40,14 @@ class ConfigurationError(ValueError):
     """An environment variable with a value Chase Ledger cannot use."""
 
 
+def whole_number(environ: Mapping[str, str], name: str, default: int, least: int) -> int:
+    """The setting ``name``, a whole number of at least ``least`` (``default`` when unset)."""
+    raw = environ.get(name, str(default)).strip()
+    if not raw.isdigit() or int(raw) < least:
+        raise ConfigurationError(f"{name} must be a whole number, at least {least}, not {raw!r}")
+    return int(raw)
+
+
 def persistence_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The eventsourcing environment: SQLite file by default, PostgreSQL when asked."""
     environ = os.environ if environ is None else environ
