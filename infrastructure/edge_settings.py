@@ -62,7 +62,6 @@ def _limit(environ: Mapping[str, str], name: str, default: str) -> str:
     return value
 
 
-
 def _counts_uri(environ: Mapping[str, str]) -> str:
     """Where the rate limits are counted: Redis (every server), else a SQLite file the worker
     processes of one server share (``chase serve`` makes one: api/gunicorn_conf.py), else this
