@@ -34,7 +34,7 @@ from domain.chain import GENESIS, JCS, hash_event, keeps_record
 from domain import names
 from domain.errors import HistoryRefused, InvalidInput  # noqa: F401 - HistoryRefused: where the record's refusals are imported from
 from domain.rewinding import MAX_UNDO  # noqa: F401 - the bound the API's schemas take from here
-from domain.state_schema import chained_with_sorted_json, chase_state_v1_v2, restored_as_changes, restored_schema_1
+from domain.state_schema import StateStep, chained_with_sorted_json, chase_state_v1_v2, restored_as_changes, restored_schema_1, same_changes
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
@@ -51,7 +51,7 @@ class RecordedChase(Aggregate):
     """Base of every chase: groups events into actions, chains them, undoes and redoes them."""
 
     class_version = 2  # the schema of the state a chase stores (snapshots, restored payloads); v2: chain_encoding
-    upcast_v1_v2 = staticmethod(chase_state_v1_v2)
+    upcast_v1_v2 = StateStep(state=chase_state_v1_v2, changes=same_changes)  # adds a TIMELESS key only
 
     class Event(Aggregate.Event):
         # Version of the first event of the command that produced this one: the events of one
@@ -123,7 +123,7 @@ class RecordedChase(Aggregate):
         reason: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.changes, self.restored_schema)
+            chase.restore(self.changes, self.restored_schema, f"{type(self).__name__} at version {self.originator_version}")
             chase.redo_stack.append({"undo_version": self.originator_version, "actions": list(self.actions)})
 
     class Rewound(Event):
@@ -143,7 +143,7 @@ class RecordedChase(Aggregate):
         reason: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.changes, self.restored_schema)
+            chase.restore(self.changes, self.restored_schema, f"{type(self).__name__} at version {self.originator_version}")
             chase.redo_stack.append(
                 {"undo_version": self.originator_version, "actions": list(self.actions), "restored_actions": list(self.restored_actions)}
             )
@@ -164,7 +164,7 @@ class RecordedChase(Aggregate):
         by: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.changes, self.restored_schema)
+            chase.restore(self.changes, self.restored_schema, f"{type(self).__name__} at version {self.originator_version}")
             chase.redo_stack.pop()
 
     class UndoRequested(Event):
@@ -282,11 +282,29 @@ class RecordedChase(Aggregate):
     def upcast_state(cls, state: dict[str, Any], schema: int) -> dict[str, Any]:
         """A state payload of an earlier schema in this class's: the aggregate's own
         ``upcast_vN_vN+1`` steps, the ones eventsourcing runs on an older snapshot."""
+        for step in cls.state_steps(schema):
+            step.state(state)
+        return state
+
+    @classmethod
+    def upcast_changes(cls, changes: dict[str, dict[str, Any]], schema: int) -> dict[str, dict[str, Any]]:
+        """Changes an undo, rewind or redo stored in state schema ``schema`` (domain/state_changes.py),
+        as changes to a state of this class's schema: each step's ``changes`` (domain/state_schema.py)."""
+        for step in cls.state_steps(schema):
+            step.changes(changes)
+        return changes
+
+    @classmethod
+    def state_steps(cls, schema: int) -> list[StateStep]:
+        """The steps from state schema ``schema`` to this class's, each a StateStep."""
         if schema > cls.class_version:
             raise ValueError(f"a state of schema {schema} is newer than this code's {cls.__name__} (schema {cls.class_version})")
-        for version in range(schema, cls.class_version):
-            getattr(cls, f"upcast_v{version}_v{version + 1}")(state)
-        return state
+        steps = [getattr(cls, f"upcast_v{version}_v{version + 1}") for version in range(schema, cls.class_version)]
+        for version, step in enumerate(steps, start=schema):
+            if not isinstance(step, StateStep):
+                raise TypeError(f"{cls.__name__}.upcast_v{version}_v{version + 1} must be a StateStep (domain/state_schema.py): "
+                                "it says how an older undo's stored changes are upcast too")
+        return steps
 
     # -- undo, rewind, redo (domain/rewinding.py) ----------------------------------------
 
