@@ -34,7 +34,7 @@ from domain.chain import GENESIS, JCS, hash_event, keeps_record
 from domain import names
 from domain.errors import HistoryRefused, InvalidInput  # noqa: F401 - HistoryRefused: where the record's refusals are imported from
 from domain.rewinding import MAX_UNDO  # noqa: F401 - the bound the API's schemas take from here
-from domain.state_schema import StateStep, chained_with_sorted_json, chase_state_v1_v2, restored_as_changes, restored_schema_1, same_changes
+from domain.state_schema import StateStep, chained_with_sorted_json, chase_state_v1_v2, restored_as_changes, restored_schema_1, same_changes, steps_between
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
@@ -296,15 +296,8 @@ class RecordedChase(Aggregate):
 
     @classmethod
     def state_steps(cls, schema: int) -> list[StateStep]:
-        """The steps from state schema ``schema`` to this class's, each a StateStep."""
-        if schema > cls.class_version:
-            raise ValueError(f"a state of schema {schema} is newer than this code's {cls.__name__} (schema {cls.class_version})")
-        steps = [getattr(cls, f"upcast_v{version}_v{version + 1}") for version in range(schema, cls.class_version)]
-        for version, step in enumerate(steps, start=schema):
-            if not isinstance(step, StateStep):
-                raise TypeError(f"{cls.__name__}.upcast_v{version}_v{version + 1} must be a StateStep (domain/state_schema.py): "
-                                "it says how an older undo's stored changes are upcast too")
-        return steps
+        """The steps from state schema ``schema`` to this class's (domain/state_schema.py)."""
+        return steps_between(cls, schema)
 
     # -- undo, rewind, redo (domain/rewinding.py) ----------------------------------------
 

@@ -35,6 +35,21 @@ class StateStep:
         self.state(state)
 
 
+def steps_between(aggregate: type, schema: int) -> list[StateStep]:
+    """``aggregate``'s state steps from schema ``schema`` to its ``class_version``; a step
+    declared otherwise than as a StateStep is refused, as it would forget the stored changes."""
+    today: int = getattr(aggregate, "class_version")
+    if schema > today:
+        raise ValueError(f"a state of schema {schema} is newer than this code's {aggregate.__name__} (schema {today})")
+    steps = []
+    for version in range(schema, today):
+        step = getattr(aggregate, f"upcast_v{version}_v{version + 1}")
+        if not isinstance(step, StateStep):
+            raise TypeError(f"{aggregate.__name__}.upcast_v{version}_v{version + 1} must be a StateStep (domain/state_schema.py)")
+        steps.append(step)
+    return steps
+
+
 def same_changes(changes: Changes) -> None:
     """The changes of a step that only adds keys or defaults: the same. They name the keys the
     new schema has, in their shapes; a value they set gets its defaults from the state step."""

@@ -104,3 +104,15 @@ def test_every_state_schema_step_says_how_stored_changes_are_upcast():
         for version in range(1, aggregate.class_version):
             step = getattr(aggregate, f"upcast_v{version}_v{version + 1}")
             assert isinstance(step, StateStep), f"{aggregate.__name__}.upcast_v{version}_v{version + 1}"
+
+
+def test_a_step_declared_as_a_plain_function_is_refused_when_an_older_undo_is_replayed():
+    # Given the same undo, and a next schema whose step is a plain function (no changes said),
+    _, before, undone = undone_move()
+    today = Chase.class_version
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Chase, "class_version", today + 1)
+        patch.setattr(Chase, f"upcast_v{today}_v{today + 1}", staticmethod(weather_added), raising=False)
+        # then replaying the undo says the step must be a StateStep.
+        with pytest.raises(TypeError, match="StateStep"):
+            undone.apply(before)
