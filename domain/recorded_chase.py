@@ -18,9 +18,11 @@ Eventsourcing runs them on a snapshot; ``restore`` runs the same steps on the st
 undo restores, whose events say which schema they wrote (``restored_schema``; absent, in events
 written before it was recorded, it is 1). Up to version 2 those events stored the whole state
 restored (``restored``); from version 3 they store only the changes, and their upcaster reads an
-old whole state as changes that set every key of it. An undo of an older schema restores the keys
-it changed, each as the change gives it, upcast as a part of a state: an aggregate upcaster must
-work on part of a state (no TIMELESS keys, and only the keys an undo changed).
+old whole state as changes that set every key of it. An undo of an older schema has its changes
+upcast first (each step is a ``StateStep``, domain/state_schema.py, which says how the changes
+of its version are upcast as well as the state), then restores the keys it changed, upcast as a
+part of a state: an aggregate upcaster must work on part of a state (no TIMELESS keys, and only
+the keys an undo changed, already of the step's new schema).
 """
 from __future__ import annotations
 
