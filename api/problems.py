@@ -139,7 +139,8 @@ def register(app: Flask) -> None:
     def store_busy(e: ConnectionUnavailableError) -> Response:
         # No turn at the store within its lock timeout (other writers held it): transient, and
         # raised before the command's transaction commits (infrastructure/sqlite_recorder.py).
-        return _store_refused(store_refusals.BUSY, str(e))
+        log.warning("store busy: %s", e)
+        return _store_refused(store_refusals.BUSY, store_refusals.SENTENCES["busy"])
 
     def _store_refused(kind: store_refusals.Refusal, why: str) -> Response:
         # Busy, or taking no writes now (read-only, a full disk, restarting: infrastructure/
@@ -161,6 +162,8 @@ def register(app: Flask) -> None:
         refused = store_refusals.refusal(e)
         if refused is not None:
             log.warning("store refused the request for now: %s", store_refusals.reason(e))
-            return _store_refused(refused, store_refusals.reason(e))
+            # The store's own words name hosts, ports and file paths: the log has them, the
+            # client a fixed sentence of the refusal's kind.
+            return _store_refused(refused, store_refusals.sentence(e))
         log.exception("unexpected error")
         return problem(500, "internal-error", "Internal error", "the server failed to handle this request; nothing was recorded by it unless its events show")

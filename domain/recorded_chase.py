@@ -18,9 +18,11 @@ Eventsourcing runs them on a snapshot; ``restore`` runs the same steps on the st
 undo restores, whose events say which schema they wrote (``restored_schema``; absent, in events
 written before it was recorded, it is 1). Up to version 2 those events stored the whole state
 restored (``restored``); from version 3 they store only the changes, and their upcaster reads an
-old whole state as changes that set every key of it. An undo of an older schema restores the keys
-it changed, each as the change gives it, upcast as a part of a state: an aggregate upcaster must
-work on part of a state (no TIMELESS keys, and only the keys an undo changed).
+old whole state as changes that set every key of it. An undo of an older schema has its changes
+upcast first (each step is a ``StateStep``, domain/state_schema.py, which says how the changes
+of its version are upcast as well as the state), then restores the keys it changed, upcast as a
+part of a state: an aggregate upcaster must work on part of a state (no TIMELESS keys, and only
+the keys an undo changed, already of the step's new schema).
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from domain.chain import GENESIS, JCS, hash_event, keeps_record
 from domain import names
 from domain.errors import HistoryRefused, InvalidInput  # noqa: F401 - HistoryRefused: where the record's refusals are imported from
 from domain.rewinding import MAX_UNDO  # noqa: F401 - the bound the API's schemas take from here
-from domain.state_schema import chained_with_sorted_json, chase_state_v1_v2, restored_as_changes, restored_schema_1
+from domain.state_schema import StateStep, chained_with_sorted_json, chase_state_v1_v2, restored_as_changes, restored_schema_1, same_changes, steps_between
 
 # Kept across undo, rewind and redo: the record itself is never rolled back.
 TIMELESS = frozenset(
@@ -51,7 +53,7 @@ class RecordedChase(Aggregate):
     """Base of every chase: groups events into actions, chains them, undoes and redoes them."""
 
     class_version = 2  # the schema of the state a chase stores (snapshots, restored payloads); v2: chain_encoding
-    upcast_v1_v2 = staticmethod(chase_state_v1_v2)
+    upcast_v1_v2 = StateStep(state=chase_state_v1_v2, changes=same_changes)  # adds a TIMELESS key only
 
     class Event(Aggregate.Event):
         # Version of the first event of the command that produced this one: the events of one
@@ -123,7 +125,7 @@ class RecordedChase(Aggregate):
         reason: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.changes, self.restored_schema)
+            chase.restore(self.changes, self.restored_schema, f"{type(self).__name__} at version {self.originator_version}")
             chase.redo_stack.append({"undo_version": self.originator_version, "actions": list(self.actions)})
 
     class Rewound(Event):
@@ -143,7 +145,7 @@ class RecordedChase(Aggregate):
         reason: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.changes, self.restored_schema)
+            chase.restore(self.changes, self.restored_schema, f"{type(self).__name__} at version {self.originator_version}")
             chase.redo_stack.append(
                 {"undo_version": self.originator_version, "actions": list(self.actions), "restored_actions": list(self.restored_actions)}
             )
@@ -164,7 +166,7 @@ class RecordedChase(Aggregate):
         by: str
 
         def apply(self, chase: Any) -> None:
-            chase.restore(self.changes, self.restored_schema)
+            chase.restore(self.changes, self.restored_schema, f"{type(self).__name__} at version {self.originator_version}")
             chase.redo_stack.pop()
 
     class UndoRequested(Event):
@@ -282,11 +284,22 @@ class RecordedChase(Aggregate):
     def upcast_state(cls, state: dict[str, Any], schema: int) -> dict[str, Any]:
         """A state payload of an earlier schema in this class's: the aggregate's own
         ``upcast_vN_vN+1`` steps, the ones eventsourcing runs on an older snapshot."""
-        if schema > cls.class_version:
-            raise ValueError(f"a state of schema {schema} is newer than this code's {cls.__name__} (schema {cls.class_version})")
-        for version in range(schema, cls.class_version):
-            getattr(cls, f"upcast_v{version}_v{version + 1}")(state)
+        for step in cls.state_steps(schema):
+            step.state(state)
         return state
+
+    @classmethod
+    def upcast_changes(cls, changes: dict[str, dict[str, Any]], schema: int) -> dict[str, dict[str, Any]]:
+        """Changes an undo, rewind or redo stored in state schema ``schema`` (domain/state_changes.py),
+        as changes to a state of this class's schema: each step's ``changes`` (domain/state_schema.py)."""
+        for step in cls.state_steps(schema):
+            step.changes(changes)
+        return changes
+
+    @classmethod
+    def state_steps(cls, schema: int) -> list[StateStep]:
+        """The steps from state schema ``schema`` to this class's (domain/state_schema.py)."""
+        return steps_between(cls, schema)
 
     # -- undo, rewind, redo (domain/rewinding.py) ----------------------------------------
 

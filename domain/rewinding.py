@@ -4,10 +4,11 @@ the undone events stay in the log. ``earlier`` is the chase as at the version re
 by the application. Bound as RecordedChase's methods."""
 from __future__ import annotations
 
+import copy
 from typing import Any, Protocol
 
 from domain.errors import HistoryRefused
-from domain.state_changes import MISSING, apply_change, changes_between
+from domain.state_changes import MISSING, NoBase, apply_change, changes_between
 
 MAX_UNDO = 1000
 
@@ -29,6 +30,7 @@ class RewindingChase(Protocol):
     def game_fields(self) -> dict[str, Any]: ...
     def undo_target(self, count: int) -> int: ...
     def upcast_state(self, state: dict[str, Any], schema: int) -> dict[str, Any]: ...
+    def upcast_changes(self, changes: dict[str, dict[str, Any]], schema: int) -> dict[str, dict[str, Any]]: ...
     def redo_target(self) -> int: ...
 
 
@@ -102,12 +104,21 @@ def changes_to(chase: RewindingChase, earlier: Any) -> dict[str, Any]:
     return changes_between(chase.game_fields(), earlier.game_fields())
 
 
-def restore(chase: RewindingChase, changes: dict[str, dict[str, Any]], schema: int) -> None:
+def restore(chase: RewindingChase, changes: dict[str, dict[str, Any]], schema: int, event: str = "a stored undo") -> None:
     """Change the game state by stored ``changes`` (domain/state_changes.py) written in state
-    schema ``schema``. Changes of an older schema are made on the keys they change, which
-    are then upcast as a part of a state and set (a key the step took away is dropped)."""
+    schema ``schema`` by ``event`` (named in a refusal). Changes of an older schema are first
+    upcast to today's (each schema step's ``changes``, domain/state_schema.py), since they are
+    applied to the state as today's code holds it; the keys they change are then upcast as a
+    part of a state, which gives a value they set the defaults of today's schema."""
     fields = vars(chase)
-    changed = {key: apply_change(fields.get(key, MISSING), change) for key, change in changes.items()}
+    if schema != chase.class_version:
+        changes = chase.upcast_changes(copy.deepcopy(changes), schema)  # the event's own stay as stored
+    changed: dict[str, Any] = {}
+    for key, change in changes.items():
+        try:
+            changed[key] = apply_change(fields.get(key, MISSING), change)
+        except NoBase as e:
+            raise HistoryRefused(f"{event} cannot be replayed: its stored change to {key!r} (state schema {schema}) {e}") from e
     dropped = {key for key, value in changed.items() if value is MISSING}
     state = {key: value for key, value in changed.items() if value is not MISSING}
     if schema != chase.class_version:

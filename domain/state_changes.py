@@ -22,6 +22,11 @@ from typing import Any
 MISSING: Any = object()  # a key the state does not have
 
 
+class NoBase(ValueError):
+    """A change of entries or of a list's items found no dict or list to change: the changes
+    were not computed from a state of this shape (an older schema's, not upcast)."""
+
+
 def changes_between(now: dict[str, Any], then: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The changes that turn state ``now`` into state ``then`` (values copied from ``then``)."""
     changes: dict[str, dict[str, Any]] = {}
@@ -65,6 +70,8 @@ def apply_change(old: Any, change: dict[str, Any]) -> Any:
     if "drop" in change:
         return MISSING
     if "entries" in change:
+        if not isinstance(old, dict):
+            raise NoBase(f"changes entries of a {describe(old)}, not of a dict")
         value = dict(old)
         for name, entry in change["entries"].items():
             changed = apply_change(value.get(name, MISSING), entry)
@@ -73,4 +80,11 @@ def apply_change(old: Any, change: dict[str, Any]) -> Any:
             else:
                 value[name] = changed
         return value
+    if not isinstance(old, list):
+        raise NoBase(f"keeps the first items of a {describe(old)}, not of a list")
     return list(old)[: change["keep"]] + copy.deepcopy(list(change["then"]))
+
+
+def describe(value: Any) -> str:
+    """What a change found, in a refusal's words."""
+    return "key that is not there" if value is MISSING else type(value).__name__

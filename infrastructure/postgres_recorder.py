@@ -100,7 +100,7 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         # Before eventsourcing's recorder opens the pool (to register its types).
         self.startup_options = StartupOptions.start(datastore, self.startup_settings)
-        if datastore.pool._check is None:  # (POSTGRES_PRE_PING checks every loan with a round trip already)
+        if not datastore.pre_ping:  # (POSTGRES_PRE_PING checks every loan with a round trip already)
             lend_live_connections(datastore.pool)
         # The process that found the recording function missing (an older schema): its commands
         # go straight to the pipeline, not each through a failed call and an ERROR in the server's

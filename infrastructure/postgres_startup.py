@@ -95,7 +95,10 @@ def lend_live_connections(pool: Any) -> None:
     psycopg_pool's own check). This costs one ``select`` a loan, where checking every loan
     (eventsourcing's POSTGRES_PRE_PING) costs a round trip for each of a command's several loans.
     Not the pool's ``check`` callback: after a failed check it sleeps 1, 2, 4 ... seconds before
-    the next connection, and a restart ends them all (65 s for 40 requests, measured).
+    the next connection, and a restart ends them all (65 s for 40 requests, measured). Nor a
+    ``ConnectionPool`` subclass overriding ``getconn``: eventsourcing's PostgresDatastore makes
+    its pool itself, of its own class, and takes no other; so the pool's ``getconn`` (the method
+    its ``connection()`` calls) is replaced on this one pool.
     """
     getconn = pool.getconn
 

@@ -12,22 +12,47 @@ and a full disk all answer reads. ``pg_is_in_recovery()`` or ``transaction_read_
 the first two alone; a full disk shows only when a write reaches it, which for SQLite is the
 commit (the WAL is written then, never for a write rolled back). So the probe commits, as a
 command does, and fails when a command would.
+
+``/ready`` needs no credentials, and on SQLite each probe takes the one write lock that commands
+queue for: so a process probes at most once every ``PROBE_EVERY`` seconds, and a check within
+that time (or made while a probe runs) is answered with the last probe's result.
 """
 from __future__ import annotations
 
+import logging
+import threading
 import time
 import weakref
+from dataclasses import dataclass, field
 from typing import Any
 
 from eventsourcing.postgres import PostgresDatastore
 from psycopg.sql import SQL, Literal
 
+from infrastructure import store_refusals
 from infrastructure.postgres_tables import table
+
+log = logging.getLogger(__name__)
 
 REDIS_TIMEOUT = 2.0  # seconds a PING may take before Redis counts as down
 PROBE_TIMEOUT = "2s"  # PostgreSQL: how long the probe may wait for its row's lock, or run
 
+PROBE_EVERY = 1.0  # seconds a probe's result answers the checks after it: a load balancer asks every few seconds
+
 _probed: weakref.WeakSet[Any] = weakref.WeakSet()  # the datastores whose probe table is made
+
+
+@dataclass
+class _LastProbe:
+    """A datastore's last probe: when (time.monotonic) and its answer; one probe at a time."""
+
+    at: float = float("-inf")
+    answer: str = ""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_last: weakref.WeakKeyDictionary[Any, _LastProbe] = weakref.WeakKeyDictionary()
+_last_lock = threading.Lock()  # guards _last itself
 
 
 def check(ledger: Any) -> dict[str, str]:
@@ -39,14 +64,31 @@ def check(ledger: Any) -> dict[str, str]:
 
 
 def _store(ledger: Any) -> str:
+    """The store's probe, made at most once every PROBE_EVERY seconds; concurrent checks wait
+    for the one probe under way and share its answer."""
     datastore = ledger.recorder.datastore
+    with _last_lock:
+        last = _last.setdefault(datastore, _LastProbe())
+    with last.lock:
+        if time.monotonic() - last.at >= PROBE_EVERY:
+            last.answer = _probe(datastore)
+            last.at = time.monotonic()
+        return last.answer
+
+
+def _probe(datastore: Any) -> str:
     try:
         if isinstance(datastore, PostgresDatastore):
             _probe_postgres(datastore)
         else:
             _probe_sqlite(datastore)
     except Exception as e:  # noqa: BLE001 - any failure means not ready; say which
-        return f"{type(e).__name__}: {e}"[:300]
+        # The driver's words name hosts, ports and file paths: the log has them, not the
+        # unauthenticated answer, which names the kind of refusal (api/problems.py does the same).
+        log.warning("readiness probe failed: %s", store_refusals.reason(e))
+        if store_refusals.refusal(e) is not None:
+            return store_refusals.sentence(e)
+        return f"{type(e).__name__} (the server's log says more)"
     return "ok"
 
 

@@ -79,12 +79,52 @@ def refusal(error: BaseException) -> Refusal | None:
 
 
 def reason(error: BaseException) -> str:
-    """The store's own words for the refusal (its first line), for the client and the operator."""
+    """The store's own words for the refusal (its first line), for the operator's log only: they
+    name hosts, ports and file paths, which no client is told (``sentence`` is what it is told)."""
     for e in _chain(error):
         if _one(e) is not None:
             error = e
             break
     return (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+
+
+# What a client is told of a refusal: a fixed sentence per kind, never the store's own words.
+SENTENCES = {
+    "busy": "other writers held the store past its lock timeout",
+    "read-only": "the store is read-only now (a standby, or a database set read-only)",
+    "disk-full": "the store's disk is full",
+    "connection-lost": "the connection to the store was lost or refused (a restart, or too many connections)",
+    "unavailable": "the store cannot take writes now",
+}
+
+
+def _kind(e: BaseException) -> str:
+    """Which of ``SENTENCES`` a refusal of ``refusal``'s is."""
+    if _one(e) == BUSY:
+        return "busy"
+    if isinstance(e, psycopg.Error):
+        state = e.sqlstate or ""
+        if state == "25006":
+            return "read-only"
+        if state == "53100":  # disk_full
+            return "disk-full"
+        if not state or state.startswith(("08", "57P", "53300")):  # too_many_connections: none to be had
+            return "connection-lost"
+    if isinstance(e, sqlite3.Error):
+        code = getattr(e, "sqlite_errorcode", 0) & 0xFF
+        if code == sqlite3.SQLITE_READONLY:
+            return "read-only"
+        if code == sqlite3.SQLITE_FULL:
+            return "disk-full"
+    return "unavailable"
+
+
+def sentence(error: BaseException) -> str:
+    """What the client is told of a refusal (``refusal`` is not None): its kind in fixed words."""
+    for e in _chain(error):
+        if _one(e) is not None:
+            return SENTENCES[_kind(e)]
+    return SENTENCES["unavailable"]
 
 
 TRIES = 10  # eventsourcing's own, for the errors it tries again

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from api import create_app
+from infrastructure import readiness
 from infrastructure.bootstrap import build_ledger
 from infrastructure.store_refusals import refusal
 from tests.conftest import ChaseClient
@@ -69,7 +70,9 @@ def roll(keeper: ChaseClient, face: int) -> Any:
     return keeper.post("/dice-rolls", {"expression": "1D6", "table_dice": [face]})
 
 
-def test_a_full_disk_is_answered_503_and_not_ready_and_nothing_is_lost(small_disk):
+def test_a_full_disk_is_answered_503_and_not_ready_and_nothing_is_lost(small_disk, monkeypatch):
+    # (Each /ready here probes the store: this test follows it from one check to the next.)
+    monkeypatch.setattr(readiness, "PROBE_EVERY", 0.0)
     # Given a chase being played on a SQLite file on a small disk,
     ledger = build_ledger({"SQLITE_DBNAME": str(small_disk / "chase.sqlite3")})
     try:
@@ -82,7 +85,7 @@ def test_a_full_disk_is_answered_503_and_not_ready_and_nothing_is_lost(small_dis
         filler = fill(small_disk)
         # then a roll is answered 503 with Retry-After, saying the store refuses writes,
         body = refused_for_now(roll(keeper, 5), "store-unavailable")
-        assert "full" in body["detail"]
+        assert "full" in body["detail"] and str(small_disk) not in body["detail"]
         # /ready says not ready, naming the store,
         ready = keeper.http.get("/ready")
         assert ready.status_code == 503 and "full" in ready.get_json()["checks"]["store"]

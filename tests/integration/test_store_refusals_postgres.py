@@ -17,6 +17,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from infrastructure import readiness
 from tests.e2e.record_helpers import running
 from tests.e2e.test_store_refusals import refused_for_now
 from tests.integration.conftest import connect
@@ -43,7 +44,9 @@ def events_recorded(pg: psycopg.Connection, chase_id: str) -> int:
     return count
 
 
-def test_a_read_only_store_is_answered_503_and_not_ready_and_nothing_is_lost(pg, ledger):
+def test_a_read_only_store_is_answered_503_and_not_ready_and_nothing_is_lost(pg, ledger, monkeypatch):
+    # (Each /ready here probes the store: this test follows it from one check to the next.)
+    monkeypatch.setattr(readiness, "PROBE_EVERY", 0.0)
     # Given a chase being played,
     keeper = chase_client(ledger)
     running(keeper)

@@ -27,6 +27,7 @@ import infrastructure.bootstrap  # noqa: F401  (every game system's aggregate, a
 from domain.chain import AS_RECORDED, GENESIS, JCS, SORTED_JSON, hash_event, hash_record, record_of
 from domain.dice import TableDice
 from domain.recorded_chase import RecordedChase
+from domain.state_schema import StateStep, renamed_in_changes
 from domain.rules.coc7e.chase import Chase
 from infrastructure.systems import SYSTEMS
 from infrastructure.transcodings import DataclassAsDict, RecordKeepingMapper, transcodings
@@ -179,7 +180,12 @@ def test_a_snapshot_of_state_schema_1_is_of_a_sorted_json_chain_and_an_old_undo_
 
 
 def round_renamed(state: dict[str, Any]) -> None:
-    state["round_number"] = state.pop("round")
+    if "round" in state:
+        state["round_number"] = state.pop("round")
+
+
+def round_renamed_in_changes(changes: dict[str, dict[str, Any]]) -> None:
+    renamed_in_changes(changes, "round", "round_number")
 
 
 @contextmanager
@@ -189,7 +195,7 @@ def next_schema() -> Iterator[None]:
     today = Chase.class_version
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Chase, "class_version", today + 1)
-        patch.setattr(Chase, f"upcast_v{today}_v{today + 1}", staticmethod(round_renamed), raising=False)
+        patch.setattr(Chase, f"upcast_v{today}_v{today + 1}", StateStep(state=round_renamed, changes=round_renamed_in_changes), raising=False)
         yield
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.recorded_chase import RecordedChase
+from domain.state_schema import StateStep, same_changes
 from domain.rules.coc7e import (
     boarding, chase_events, chase_setup, combat_events, conflict_procedures, damage_events, fire_procedures, firearm_events, forks, joining,
     keeper_rolls, mishaps, modes, monsters, obstacle_events, obstacle_procedures, optional_rules, pedal_procedures, pursuit_events,
@@ -30,7 +31,7 @@ class Chase(RecordedChase):
     TOPIC = "coc7e:Chase"
     SYSTEM = "coc7e"
     class_version = 3  # the stored state's schema; v3: optional_rules (optional_rules.py)
-    upcast_v2_v3 = staticmethod(optional_rules.state_v2_v3)
+    upcast_v2_v3 = StateStep(state=optional_rules.state_v2_v3, changes=same_changes)  # adds keys only
 
     class Created(RecordedChase.Created):
         TOPIC = "coc7e:Chase.Created"
