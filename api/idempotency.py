@@ -24,7 +24,7 @@ from api.compact_actions import COMPACT, FULL
 from api.problems import problem
 from api.representation import DESCRIBED, MINIMAL, MINIMAL_CHASE, MINIMAL_ETAG_SUFFIX
 from api.runtime import ledger
-from application.retries import PENDING
+from application.retries import PENDING, ClaimLost
 from domain.errors import InvalidInput
 
 HEADER = "Idempotency-Key"
@@ -147,6 +147,10 @@ def _recorded(chase_id: str, version: int) -> Response:
     return answer
 
 
+def _in_flight() -> Response:
+    return problem(409, "idempotency-key-in-flight", "Request in flight", f"a request with this {HEADER} is still being handled: retry later", header=HEADER)
+
+
 def install(app: Flask) -> None:
     """After auth.install: a request is authenticated before its key is looked at."""
 
@@ -165,10 +169,16 @@ def install(app: Flask) -> None:
             return problem(422, "idempotency-key-reused", "Idempotency-Key reused", f"this {HEADER} was used for another request: send a new key for a new request",
                            errors=[{"field": HEADER, "message": "already used for another request"}])
         if begun.outcome == "in_flight":
-            return problem(409, "idempotency-key-in-flight", "Request in flight", f"a request with this {HEADER} is still being handled: retry later", header=HEADER)
+            return _in_flight()
         g.idempotency_claim = begun.claim
         g.idempotency_token = PENDING.set(begun.claim)
         return None
+
+    @app.errorhandler(ClaimLost)
+    def taken_over(e: ClaimLost) -> Response:
+        # This request's claim lapsed and a retry took the key over: the retry's command stands,
+        # this one was rolled back; the key's answer is the retry's, for the next retry to get.
+        return _in_flight()
 
     @app.teardown_request
     def let_go(error: BaseException | None) -> None:

@@ -19,7 +19,6 @@ client hangs up ends then, and gives its place back.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import math
 import threading
 import time
@@ -30,6 +29,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 
+from api.client_keys import address_key, bearer_token, token_key
 from api.problems import problem
 from application.jobs import FINAL
 from infrastructure.edge_settings import EdgeSettings
@@ -163,11 +163,10 @@ def _watch(loop: asyncio.AbstractEventLoop, statuses: Statuses, executor: Execut
 
 
 def _caps() -> list[tuple[str, str, int]]:
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    caps = [("address:" + (request.remote_addr or "unknown"), "client address", int(current_app.config["JOB_WAITS_PER_ADDRESS"]))]
-    if scheme.lower() == "bearer" and token.strip():
-        digest = hashlib.sha256(token.strip().encode("utf-8", "surrogatepass")).hexdigest()
-        caps.insert(0, ("token:" + digest, "Authorization", int(current_app.config["JOB_WAITS_PER_TOKEN"])))
+    """Keyed as the rate limits key their counts (api/client_keys.py)."""
+    caps = [(address_key(), "client address", int(current_app.config["JOB_WAITS_PER_ADDRESS"]))]
+    if bearer_token():
+        caps.insert(0, (token_key(), "Authorization", int(current_app.config["JOB_WAITS_PER_TOKEN"])))
     return caps
 
 

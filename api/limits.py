@@ -12,7 +12,6 @@ operator's hook can change them on a running app.
 """
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 
@@ -20,6 +19,7 @@ from flask import Flask, Response, current_app, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
 
+from api.client_keys import address_key, bearer_token, token_key
 from api.job_waits import WAITED
 from api.limits_memory import make_thread_safe
 from api.problems import problem
@@ -27,19 +27,6 @@ from infrastructure import limits_sqlite  # noqa: F401 - registers its storage w
 from infrastructure.edge_settings import EdgeSettings
 
 UNLIMITED_PATHS = frozenset({"/health"})  # a load balancer's probe is never throttled
-
-
-def bearer_token() -> str | None:
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
-
-
-def token_key() -> str:
-    return "token:" + hashlib.sha256((bearer_token() or "").encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def address_key() -> str:
-    return "address:" + (request.remote_addr or "unknown")
 
 
 def install(app: Flask, settings: EdgeSettings) -> Limiter:

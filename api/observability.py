@@ -15,6 +15,7 @@ import time
 
 from flask import Flask, Response, g, request
 
+from api.job_waits import PARK
 from api.problems import problem
 from api.runtime import ledger
 from infrastructure import metrics, readiness
@@ -49,9 +50,11 @@ def install(app: Flask, metrics_token: str | None) -> None:
         request_id = state.get("request_id")
         if request_id is None:  # (a request answered before ``start``: another hook's short cut)
             return response
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        if PARK in req.environ:  # a job wait's first answer, never sent: Flask answers it again once the wait ends
+            return response
         response.headers[REQUEST_ID_HEADER] = request_id
         elapsed = time.perf_counter() - state.request_started
-        req = request._get_current_object()  # type: ignore[attr-defined]
         method, path = req.method, req.path
         route = req.url_rule.rule if req.url_rule is not None else "unmatched"
         status = response.status_code

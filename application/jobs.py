@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 
 __all__ = ["FramesRemoved", "JobRun", "JobSettings", "Jobs", "JobNotFound", "LeaseLost", "TooManyReplays", "VIEW_NAMES"]
 REBUILD, REPLAY, CHECK = "rebuild", "replay", "check"
+REPLAY_LOCKS = 64
 
 PENDING, QUEUED, RUNNING, RETRYING, DONE, FAILED = "pending", "queued", "running", "retrying", "done", "failed"
 FINAL = (DONE, FAILED)
@@ -82,6 +83,9 @@ class Jobs:
         every: dict[str, JobKind] = {**CORE_KINDS, **(kinds if kinds is not None else ledger.job_kinds)}
         self.handlers: dict[str, JobHandler] = {kind: job.handler for kind, job in every.items()}
         self.lanes: dict[str, str] = {kind: job.lane for kind, job in every.items()}
+        # The replays of a chase are asked for one at a time in this process (``replay``): a
+        # lock for each of a fixed number of stripes of chases, so that none is made per chase.
+        self.replay_locks = tuple(threading.Lock() for _ in range(REPLAY_LOCKS))
 
     # -- submitting ------------------------------------------------------------------------
 
@@ -96,12 +100,15 @@ class Jobs:
         """Replay the chase event by event into frames of fresh views, as a job; TooManyReplays
         when the chase has had its quota of replays (JobSettings) lately."""
         self.require_chase(chase_id)
-        s, now = self.settings, self.clock()
-        count, oldest = self.store.recent(REPLAY, str(chase_id), now - s.replay_window)
-        if count >= s.replays_per_window and oldest is not None:
-            raise TooManyReplays(count, s.replay_window, oldest + s.replay_window - now)
-        self.remove_old_frames(str(chase_id))
-        return self.submit(REPLAY, {"chase_id": str(chase_id)}, chase_id=str(chase_id))
+        # Counted and recorded under the chase's lock: two requests at once would otherwise both
+        # count the replays before either is recorded, and both pass the quota.
+        with self.replay_locks[hash(chase_id) % len(self.replay_locks)]:
+            s, now = self.settings, self.clock()
+            count, oldest = self.store.recent(REPLAY, str(chase_id), now - s.replay_window)
+            if count >= s.replays_per_window and oldest is not None:
+                raise TooManyReplays(count, s.replay_window, oldest + s.replay_window - now)
+            self.remove_old_frames(str(chase_id))
+            return self.submit(REPLAY, {"chase_id": str(chase_id)}, chase_id=str(chase_id))
 
     def remove_old_frames(self, chase_id: str | None = None) -> None:
         """Remove the frames of finished replays older than the retention time, and (for

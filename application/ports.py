@@ -137,7 +137,9 @@ class IdempotencyKeys(Protocol):
 
     def record_in(self, cursor: Any, scope: str, key: str, claim_id: str, chase_id: str, version: int) -> None:
         """In the transaction of the command's events (the event recorder's cursor): what the
-        claimed key recorded."""
+        claimed key recorded. Fails that transaction when the claim is no longer this one (it
+        lapsed and another request took the key over): application/retries.py ``ClaimLost``,
+        raised here or, where the write is sent ahead (PostgreSQL's pipeline), by the recorder."""
         ...
 
     def answer(self, scope: str, key: str, claim_id: str, answer: dict[str, Any]) -> None:

@@ -17,10 +17,14 @@ request (method, path, canonical body). Then:
 * the same key with another request (fingerprint) is refused (422), and while the first is
   still in flight (claimed, not answered) a duplicate is refused (409);
 * a key lives ``ttl`` seconds (CHASE_LEDGER_IDEMPOTENCY_TTL, 24 hours by default);
-* a claim is a lease of IN_FLIGHT_LEASE seconds, renewed by its process every third of that while
-  the request runs (``Leases``: one thread per process, one statement per round). A claim left
-  by a process that died is no longer renewed: a retry takes it over (nothing recorded) or is
-  told what it recorded within IN_FLIGHT_LEASE, instead of meeting 409 for minutes.
+* a claim is a lease of IN_FLIGHT_LEASE seconds, renewed by its process RENEWALS times within it
+  while the request runs (``Leases``: one thread per process, one statement per round). A claim
+  left by a process that died is no longer renewed: a retry takes it over (nothing recorded) or
+  is told what it recorded within IN_FLIGHT_LEASE, instead of meeting 409 for minutes;
+* a claim that lapsed all the same (renewals failed, the store too busy) and was taken over by a
+  retry records nothing for the first request: writing the key with its command's events fails
+  that transaction (``ClaimLost``), so the command is rolled back and answered as in flight,
+  never recorded twice.
 
 The request in hand is known through a context variable (one per thread or task), set by the
 API for the request's duration, so the command services need no parameter for it.
@@ -42,8 +46,16 @@ log = logging.getLogger(__name__)
 
 TTL = 24 * 3600.0  # seconds a key is kept (CHASE_LEDGER_IDEMPOTENCY_TTL)
 # Seconds a claim stays in flight unless its process renews it: a retry after a crash waits no
-# longer than this; a live process renews three times within it, so a slow store never loses one.
-IN_FLIGHT_LEASE = 10.0
+# longer than this. A live process renews it RENEWALS times within it (every 3 s), so
+# that a renewal waiting long for the store (SQLite's write lock, a pooled PostgreSQL connection),
+# or a few failing, does not let the claim lapse.
+IN_FLIGHT_LEASE = 30.0
+RENEWALS = 10
+
+
+class ClaimLost(Exception):
+    """The request's claim on its key lapsed and another request took the key over: its command
+    is not recorded (the key's write fails the transaction of its events)."""
 
 
 @dataclass
@@ -93,7 +105,7 @@ PENDING: ContextVar[Claim | None] = ContextVar("idempotency_claim", default=None
 
 
 class Leases:
-    """The claims this process holds for requests still running, renewed every third of the
+    """The claims this process holds for requests still running, renewed every tenth of the
     lease by one thread (started on the first claim, in each process: a thread does not survive
     a fork)."""
 
@@ -124,7 +136,7 @@ class Leases:
 
     def _renew_while_running(self) -> None:
         while True:
-            time.sleep(self.lease / 3)
+            time.sleep(self.lease / RENEWALS)
             try:
                 self.renew()
             except Exception:  # noqa: BLE001 - the store failed a round: the next one tries again

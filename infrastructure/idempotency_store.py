@@ -22,6 +22,8 @@ from eventsourcing.postgres import PostgresDatastore, PostgresRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder
 from psycopg.sql import SQL, Identifier
 
+from application.retries import ClaimLost
+
 PURGE_EVERY = 256  # claims between deletions of expired keys, per process
 
 COLUMNS = "key_hash, fingerprint, claim_id, claimed_at, expires_at, chase_id, version, answer"
@@ -36,6 +38,29 @@ CLAIM = (
 # A request still running shows its claim alive; never one answered, or left unanswered after a
 # failure (claimed_at 0: no longer in flight).
 RENEW = "UPDATE {t} SET claimed_at = {p} WHERE key_hash = {p} AND claim_id = {p} AND answer IS NULL AND claimed_at > 0"
+
+
+# PostgreSQL takes the key's write in a pipeline, its result unread until the commit: so the
+# statement itself fails when it updated no row (the claim lapsed and another request took the
+# key over), casting a text that names the fault to an integer; the recorder then raises
+# ClaimLost (``claim_lost``). The text depends on the row count, so the planner cannot fail it early.
+LOST = "idempotency claim lost"
+RECORD_IN_PG = (
+    "WITH recorded AS (UPDATE {0} SET chase_id = %s, version = %s WHERE key_hash = %s AND claim_id = %s RETURNING 1) "
+    f"SELECT CASE WHEN count(*) = 1 THEN 1 ELSE ('{LOST}: ' || count(*))::int END FROM recorded"
+)
+
+
+def claim_lost(error: BaseException) -> bool:
+    """Whether ``error`` (or what caused it) is PostgreSQL failing the key's write of RECORD_IN_PG."""
+    e: BaseException | None = error
+    for _ in range(8):
+        if e is None:
+            return False
+        if LOST in str(e):
+            return True
+        e = e.__cause__
+    return False
 
 
 def key_hash(scope: str, key: str) -> str:
@@ -105,6 +130,8 @@ class SQLiteIdempotencyKeys(SQLiteRecorder):
             "UPDATE idempotency_keys SET chase_id = ?, version = ? WHERE key_hash = ? AND claim_id = ?",
             (chase_id, version, key_hash(scope, key), claim_id),
         )
+        if cursor.sqlite_cursor.rowcount != 1:  # another request took the key over: its command stands, not this one
+            raise ClaimLost("the claim on this Idempotency-Key lapsed and another request took it over")
 
     def answer(self, scope: str, key: str, claim_id: str, answer: dict[str, Any]) -> None:
         with self.datastore.transaction(commit=True) as c:
@@ -155,10 +182,7 @@ class PostgresIdempotencyKeys(PostgresRecorder):
         return dict(row, answer=unseal(scope, key, row["answer"]))
 
     def record_in(self, cursor: Any, scope: str, key: str, claim_id: str, chase_id: str, version: int) -> None:
-        cursor.execute(
-            SQL("UPDATE {0} SET chase_id = %s, version = %s WHERE key_hash = %s AND claim_id = %s").format(self.table),
-            (chase_id, version, key_hash(scope, key), claim_id),
-        )
+        cursor.execute(SQL(RECORD_IN_PG).format(self.table), (chase_id, version, key_hash(scope, key), claim_id))
 
     def answer(self, scope: str, key: str, claim_id: str, answer: dict[str, Any]) -> None:
         with self.datastore.transaction(commit=True) as c:

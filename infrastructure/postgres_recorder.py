@@ -35,7 +35,9 @@ from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import retry
 from psycopg.sql import SQL, Composable, Identifier, Literal
 
+from application.retries import ClaimLost
 from infrastructure import store_refusals
+from infrastructure.idempotency_store import claim_lost
 from infrastructure.postgres_startup import STARTUP_SETTINGS, StartupOptions, lend_live_connections
 from infrastructure.postgres_tables import lasting, over_a_limit, table
 from infrastructure.postgres_view_sql import VIEW_TABLES, WRITE_VIEWS_WITH
@@ -178,6 +180,14 @@ class PostgresChaseRecorder(PostgresApplicationRecorder):
     # connection was lost: a COMMIT may have been made (store_refusals.retried says why).
     @store_refusals.retried
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        try:
+            return self._insert_events_along(stored_events, **kwargs)
+        except Exception as e:
+            if claim_lost(e):  # the request's idempotency key was taken over: nothing recorded
+                raise ClaimLost(str(e)) from e
+            raise
+
+    def _insert_events_along(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         along = tuple(kwargs.pop("along", None) or ())
         if not stored_events or kwargs.get("tracking") is not None or self.datastore.enable_db_functions:
             return super().insert_events(stored_events, **kwargs)

@@ -8,6 +8,7 @@ Collected again on PostgreSQL by tests/integration/test_replay_storage_postgres.
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import replace
 from typing import Any
 from uuid import UUID
@@ -17,6 +18,7 @@ import pytest
 from application import replay_frames
 from application.jobs import FramesRemoved, TooManyReplays
 from application.views import fold
+from infrastructure.bootstrap import build_ledger
 from infrastructure.systems import verify
 
 PARTICIPANTS = 40
@@ -178,6 +180,46 @@ def test_the_quota_frees_up_as_the_hour_goes_by(ledger):
     assert refused.value.retry_after == 3600
     clock[0] += 3601
     assert finished(ledger, ledger.jobs.replay(chase_id))["status"] == "done"
+
+
+def test_two_replays_asked_at_once_do_not_both_pass_the_quota(tmp_path, monkeypatch, request):
+    ledger = build_ledger({"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3")})  # (threads share a file, not one connection)
+    request.addfinalizer(ledger.close)
+    ledger.jobs.settings = replace(ledger.jobs.settings, replays_per_window=1)
+    chase_id = big_chase(ledger, 2)
+    # Each request counts the chase's recent replays, then waits (a moment at most) for the
+    # other to have counted too: the moment a busy server may leave between counting and asking.
+    both_counted = threading.Barrier(2)
+    recent = ledger.jobs.store.recent
+
+    def counted_then_slow(*args: Any) -> Any:
+        found = recent(*args)
+        try:
+            both_counted.wait(1)
+        except threading.BrokenBarrierError:  # the other request waits for this one to finish
+            pass
+        return found
+
+    monkeypatch.setattr(ledger.jobs.store, "recent", counted_then_slow)
+    accepted: list[dict[str, Any]] = []
+    refused: list[TooManyReplays] = []
+
+    def ask() -> None:
+        try:
+            accepted.append(ledger.jobs.replay(chase_id))
+        except TooManyReplays as e:
+            refused.append(e)
+
+    # Two requests for a replay of the chase arrive at once; its quota is one.
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+
+    # One is accepted, the other refused: the chase has one replay.
+    assert len(accepted) == 1 and len(refused) == 1
+    assert len([j for j in ledger.jobs.store.of_chase(str(chase_id), None, 10) if j["kind"] == "replay"]) == 1
 
 
 def test_old_replays_frames_are_removed_and_reading_them_says_to_replay_again(client, ledger):

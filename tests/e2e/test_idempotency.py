@@ -195,13 +195,51 @@ def test_a_key_left_in_flight_by_a_dead_process_is_taken_over_within_seconds(kee
     # A retry at once meets the claim in flight.
     assert roll(keeper).status_code == 409
 
-    # Fifteen seconds on (the claim once stayed in flight for two minutes), the retry runs the
-    # roll, once.
+    # Once the lease has run out (the claim once stayed in flight for two minutes), the retry runs
+    # the roll, once.
     now = retries.clock()
-    monkeypatch.setattr(retries, "clock", lambda: now + 15)
+    monkeypatch.setattr(retries, "clock", lambda: now + IN_FLIGHT_LEASE + 1)
     again = roll(keeper)
     assert again.status_code == 200 and "Idempotent-Replayed" not in again.headers
     assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 1
+
+
+def test_a_claim_that_lapsed_while_its_request_ran_and_was_taken_over_records_one_roll(keeper, ledger, monkeypatch):
+    running(keeper)
+    commands, retries = ledger.commands["coc7e"], ledger.retries
+    entered, release = threading.Event(), threading.Event()
+    roll_dice = commands.roll_dice
+    calls: list[int] = []
+
+    def first_is_slow(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:  # the first request only: it hangs until the retry has run
+            entered.set()
+            release.wait(10)
+        return roll_dice(*args, **kwargs)
+
+    monkeypatch.setattr(commands, "roll_dice", first_is_slow)
+    # Its process fails to renew the claim (the store too busy for the renewals).
+    monkeypatch.setattr(retries.leases, "renew", lambda: None)
+    answers: list[Any] = []
+    first = threading.Thread(target=lambda: answers.append(roll(keeper)))
+    first.start()
+    assert entered.wait(10)
+
+    # The lease runs out while the first is still rolling: a retry takes the key over and rolls.
+    now = retries.clock()
+    monkeypatch.setattr(retries, "clock", lambda: now + IN_FLIGHT_LEASE + 1)
+    retry = roll(keeper)
+    assert retry.status_code == 200 and "Idempotent-Replayed" not in retry.headers
+
+    # The first then finishes: it no longer holds the key, so its roll is not recorded; it is
+    # told the request is in flight (the retry's answer is the one kept).
+    release.set()
+    first.join(10)
+    assert answers[0].status_code == 409 and answers[0].get_json()["header"] == "Idempotency-Key"
+    assert [r["roll"]["purpose"] for r in keeper.rolls()].count("spot the farmer") == 1
+    again = roll(keeper)
+    assert again.get_data() == retry.get_data() and again.headers["Idempotent-Replayed"] == "true"
 
 
 def test_a_slow_request_keeps_its_claim_past_the_lease(keeper, ledger, monkeypatch):

@@ -7,6 +7,7 @@ Measured before, under `chase serve` (2 workers x 4 threads): 24 requests
 from __future__ import annotations
 
 import json
+import logging
 import os
 import select
 import socket
@@ -18,8 +19,10 @@ from pathlib import Path
 
 import pytest
 import redis
+from prometheus_client.registry import REGISTRY
 
 from tests.e2e.served_process import ROOT, ChaseServe, Client
+from tests.e2e.test_stream import Served
 
 WAITS = 24  # three times the server's threads (2 workers x 4)
 
@@ -180,3 +183,32 @@ def test_waits_beyond_the_cap_are_refused_and_a_group_s_job_route_checks_the_job
         for s in waits:
             s.close()
         server.stop()
+
+
+def test_a_job_wait_is_logged_and_counted_once(tmp_path: Path, caplog: pytest.LogCaptureFixture):
+    served = Served({
+        "SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"),
+        "REDIS_URL": redis_url(),
+        "CHASE_LEDGER_QUEUE_PREFIX": f"waits-{uuid.uuid4().hex[:8]}",
+    })
+    try:
+        # A Keeper asks for a replay that no worker takes (none runs here).
+        view, token = served.ledger.start_chase("Arkham")
+        keeper = Client(served.port)
+        keeper.token = token
+        _, accepted = keeper.request("POST", f"/chases/{view['chase_id']}/replays")
+        path = f"/chases/{view['chase_id']}/jobs/{accepted['job']['job_id']}"
+        counted = {"method": "GET", "route": "/chases/<uuid:chase_id>/jobs/<job_id>", "status": "200"}
+        before = REGISTRY.get_sample_value("chase_http_requests_total", counted) or 0
+
+        # The Keeper waits a second for it: the wait ends with the job still pending.
+        caplog.set_level(logging.INFO, logger="chase_ledger.requests")
+        status, answer = keeper.request("GET", path + "?wait=1")
+        assert status == 200 and answer["job"]["status"] in ("pending", "queued")
+
+        # The operator's log and metrics show that one request once, as it was answered.
+        logged = [r for r in caplog.records if r.name == "chase_ledger.requests" and getattr(r, "path", None) == path]
+        assert [r.status for r in logged] == [200]
+        assert REGISTRY.get_sample_value("chase_http_requests_total", counted) == before + 1
+    finally:
+        served.close()

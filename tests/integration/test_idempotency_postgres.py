@@ -17,6 +17,7 @@ import pytest
 from tests.e2e.test_idempotency import (  # noqa: F401 - collected here, on PostgreSQL
     roll,
     running,
+    test_a_claim_that_lapsed_while_its_request_ran_and_was_taken_over_records_one_roll,
     test_a_command_recorded_then_answered_with_a_server_error_is_told_where_to_read_it_on_retry,
     test_a_command_recorded_whose_answer_was_lost_is_told_where_to_read_it,
     test_a_key_expires_after_its_time,
