@@ -48,13 +48,18 @@ PARTICIPANTS_PER_EVENT = 5  # a big chase's snapshots come further apart (see sn
 
 
 def snapshot_due(chase: Any, version: int, interval: int) -> bool:
-    """Whether to snapshot ``chase`` at ``version``: every ``interval`` events, and in a chase of
-    more than ``interval * PARTICIPANTS_PER_EVENT`` participants every participants / 5 events.
-    A snapshot costs as much as the chase is big (about 4 ms at 1,000 participants); its interval
-    grows with it, so a command's share of it stays the same however big the chase (issue 12
-    part 6), while loading without one still folds a few hundred events at most."""
-    size = len(getattr(chase, "participants", ()))
-    return version % max(interval, size // PARTICIPANTS_PER_EVENT) == 0
+    """Whether to snapshot ``chase`` at ``version``: every ``interval`` events, the interval doubled
+    in a big chase until it reaches participants / 5. A snapshot costs as much as the chase is big
+    (about 4 ms at 1,000 participants), so a command's share of it stays the same however big the
+    chase, while loading one as it was (an undo) folds about an interval of events at most. Only
+    doubling: each interval is a multiple of the smaller ones, so a growing chase still meets one
+    (an interval of exactly participants / 5 moved with every participant added, and a chase grown
+    to 300 participants had its last snapshot at version 100)."""
+    wanted = len(getattr(chase, "participants", ())) // PARTICIPANTS_PER_EVENT
+    step = interval
+    while step < wanted:
+        step *= 2
+    return version % step == 0
 
 
 class ChaseLedger(Application):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from uuid import UUID
 
 
+from application.chases import PARTICIPANTS_PER_EVENT
 from application.dice import DiceChoice
 from application.views import chase_update
 from infrastructure.bootstrap import build_ledger
@@ -58,6 +59,28 @@ def test_a_long_chase_reloads_from_its_snapshot_with_the_same_state(tmp_path):
     assert vars(from_snapshot) == vars(replayed)
     writer.close()
     reader.close()
+
+
+def test_a_chase_that_grows_crowded_still_has_a_snapshot_close_behind(ledger):
+    # Given a chase that grows to 300 participants, one event each: its snapshots come further
+    # apart as it grows (a snapshot costs as much as the chase is big).
+    chase_id = UUID(ledger.create_chase("A crowd", dice="server")["chase_id"])
+    ledger.commands["coc7e"].add_participant(chase_id, {"name": "Harvey", "role": "quarry", "dex": 55, "con": 60, "mov": 6})
+    for n in range(299):
+        ledger.commands["coc7e"].add_participant(chase_id, {"name": f"Cultist {n}", "role": "pursuer", "dex": 40 + n % 50, "con": 50, "mov": 7})
+    roll, _ = ledger.commands["coc7e"].roll_dice(chase_id, "1D6", purpose="flavour")
+
+    # Then the latest snapshot is at most two of its intervals (participants / 5) behind: an undo,
+    # which loads the chase as it was, folds tens of events after it, not hundreds.
+    version = ledger.track(chase_id)["version"]
+    latest = next(ledger.snapshots.get(chase_id, desc=True, limit=1)).originator_version
+    assert version - latest <= 2 * 300 // PARTICIPANTS_PER_EVENT
+
+    # And the roll undone is marked so, the 300 participants as they were.
+    before = ledger.track(chase_id)["participants"]
+    after = ledger.history.undo(chase_id, 1)
+    assert after["participants"] == before and after["version"] == version + 1
+    assert [r["undone"] for r in ledger.rolls(chase_id) if r["sequence"] == roll["sequence"]] == [True]
 
 
 def test_another_process_reads_the_writes_of_the_first(tmp_path):
