@@ -241,8 +241,3 @@ class InlineJobQueue:
         for thread in threads:
             if thread is not threading.current_thread():
                 thread.join(timeout)
-
-
-# The worker process (RQ's worker, the webhooks lane's worker beside it, the retry scheduler)
-# is in infrastructure/rq_workers.py; its names are kept importable from here.
-from infrastructure.rq_workers import ApartWorker, ChaseWorker, ThreadScheduler, run_scheduler, run_worker  # noqa: E402,F401

@@ -14,6 +14,8 @@ from rq import Queue, SimpleWorker
 from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
+from infrastructure.queues import redis_client
+
 log = logging.getLogger(__name__)
 
 
@@ -69,8 +71,6 @@ def run_worker(
 ) -> None:
     """Run an RQ worker on ``names`` until asked to stop (SIGTERM/SIGINT), restarting it
     whenever it gives up on Redis (RQ quits its loop on some connection errors)."""
-    from infrastructure.queues import redis_client  # (queues imports this module's names back)
-
     stop = stop or threading.Event()
     backoff = 1.0
     main = threading.current_thread() is threading.main_thread()

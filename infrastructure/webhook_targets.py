@@ -155,7 +155,8 @@ class TargetPolicy:
         return host, port
 
     def resolve(self, host: str, port: int, timeout: float) -> list[str]:
-        """The addresses of ``host`` a webhook may reach, in the resolver's order; TargetRefused if none."""
+        """The addresses of ``host`` a webhook may reach, in the resolver's order; TargetRefused if none.
+        (``port`` plays no part in the lookup: one lookup serves every port of a host.)"""
         host = host.rstrip(".").lower()
         literal: Address | None = None
         try:

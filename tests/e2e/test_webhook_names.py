@@ -3,7 +3,8 @@ refused; a name at an internal address is refused without telling which kind of 
 one Keeper's names whose nameserver never answers cannot get other Keepers' webhooks switched
 off (infrastructure/webhook_targets.py, infrastructure/webhook_lookups.py).
 
-The receivers are on 127.0.0.1; the names are answered by a stand-in for the resolver.
+The receivers are on 127.0.0.1; the names are answered by a stand-in for the resolver; the
+ledger is on a SQLite file (tests/integration/test_webhook_names_postgres.py: PostgreSQL).
 """
 from __future__ import annotations
 
@@ -24,16 +25,22 @@ SETTINGS = {"CHASE_LEDGER_JOB_BACKOFF": "1", "CHASE_LEDGER_WEBHOOK_TIMEOUT": "1"
 
 
 @pytest.fixture
-def table(tmp_path) -> Iterator[tuple[Any, Any]]:
-    ledger = build_ledger({"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), **SETTINGS, **RECEIVERS_ALLOWED})
+def store(tmp_path) -> dict[str, str]:
+    """Where the ledger keeps its events (tests/integration/test_webhook_names_postgres.py: PostgreSQL)."""
+    return {"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3")}
+
+
+@pytest.fixture
+def table(store) -> Iterator[tuple[Any, Any]]:
+    ledger = build_ledger({**store, **SETTINGS, **RECEIVERS_ALLOWED})
     yield ledger, create_app(lambda: ledger).test_client()
     ledger.close()
 
 
 @pytest.fixture
-def shipped(tmp_path) -> Iterator[tuple[Any, Any]]:
+def shipped(store) -> Iterator[tuple[Any, Any]]:
     """The server as shipped: no CHASE_LEDGER_WEBHOOK_ALLOW."""
-    ledger = build_ledger({"SQLITE_DBNAME": str(tmp_path / "chase.sqlite3"), **SETTINGS})
+    ledger = build_ledger({**store, **SETTINGS})
     yield ledger, create_app(lambda: ledger).test_client()
     ledger.close()
 
