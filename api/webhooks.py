@@ -117,13 +117,13 @@ class Deliveries(Schema):
 class ChaseWebhooks(MethodView):
     @blp.arguments(NewWebhook)
     @blp.response(201, RegisteredWebhook)
-    def post(self, body: dict[str, Any], chase_id: UUID):
+    def post(self, body: dict[str, Any], chase_id: UUID) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Register a URL to be sent every event of the chase (Keeper only); the answer holds its secret."""
         hook = ledger().webhooks.register(chase_id, body["url"], principal(chase_id), body.get("after"), body.get("events"))
         return hook, 201, {"Location": url_for("webhooks.ChaseWebhook", chase_id=chase_id, webhook_id=hook["webhook_id"])}
 
     @blp.response(200, Webhooks)
-    def get(self, chase_id: UUID):
+    def get(self, chase_id: UUID) -> dict[str, list[dict[str, Any]]]:
         """The chase's webhooks, without their secrets (Keeper only)."""
         return {"webhooks": ledger().webhooks.of_chase(chase_id, principal(chase_id))}
 
@@ -131,18 +131,18 @@ class ChaseWebhooks(MethodView):
 @blp.route("/<uuid:chase_id>/webhooks/<webhook_id>")
 class ChaseWebhook(MethodView):
     @blp.response(200, Webhook)
-    def get(self, chase_id: UUID, webhook_id: str):
+    def get(self, chase_id: UUID, webhook_id: str) -> dict[str, Any]:
         """One webhook of the chase, without its secret (Keeper only)."""
         return ledger().webhooks.one(chase_id, webhook_id, principal(chase_id))
 
     @blp.arguments(WebhookChange)
     @blp.response(200, Webhook)
-    def patch(self, body: dict[str, Any], chase_id: UUID, webhook_id: str):
+    def patch(self, body: dict[str, Any], chase_id: UUID, webhook_id: str) -> dict[str, Any]:
         """Change a webhook's URL or kinds of event, or switch it off or on (Keeper only)."""
         return ledger().webhooks.change(chase_id, webhook_id, principal(chase_id), body)  # type: ignore[arg-type] - the schema's keys
 
     @blp.response(204)
-    def delete(self, chase_id: UUID, webhook_id: str):
+    def delete(self, chase_id: UUID, webhook_id: str) -> None:
         """Delete a webhook and its delivery list; nothing more is sent to it (Keeper only)."""
         ledger().webhooks.delete(chase_id, webhook_id, principal(chase_id))
         return None
@@ -151,7 +151,7 @@ class ChaseWebhook(MethodView):
 @blp.route("/<uuid:chase_id>/webhooks/<webhook_id>/secret")
 class WebhookSecret(MethodView):
     @blp.response(200, RegisteredWebhook)
-    def post(self, chase_id: UUID, webhook_id: str):
+    def post(self, chase_id: UUID, webhook_id: str) -> dict[str, Any]:
         """Give the webhook a new secret, shown this once; every message from now on is signed with it (Keeper only)."""
         return ledger().webhooks.rekey(chase_id, webhook_id, principal(chase_id))
 
@@ -160,7 +160,7 @@ class WebhookSecret(MethodView):
 class WebhookDeliveries(MethodView):
     @blp.arguments(DeliveryPage, location="query")
     @blp.response(200, Deliveries)
-    def get(self, query, chase_id: UUID, webhook_id: str):
+    def get(self, query: dict[str, Any], chase_id: UUID, webhook_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """A webhook's delivery attempts, newest first, a page at a time (``next``), with their status (Keeper only)."""
         limit = query["limit"]
         deliveries = ledger().webhooks.deliveries(chase_id, webhook_id, principal(chase_id), limit + 1, query.get("before"))

@@ -273,11 +273,21 @@ class WebhookStore(Protocol):
         ...
 
 
+class SendPostponed(Exception):
+    """The sender did not try this time, for a reason of its own and not the receiver's (its name
+    lookups were all busy with other hosts): try again later, counting no failed attempt."""
+
+
 class WebhookSender(Protocol):
     """Sends one signed webhook message (Standard Webhooks)."""
 
     def send(self, url: str, secret: str, message_id: str, timestamp: int, body: str) -> tuple[int | None, str | None]:
-        """The receiver's status code (None when none came) and what went wrong, if anything."""
+        """The receiver's status code (None when none came) and what went wrong, if anything;
+        SendPostponed when it did not try."""
+        ...
+
+    def ascii_url(self, url: str) -> str:
+        """The URL as it is stored and sent (a host name in another script in its ASCII form)."""
         ...
 
     def new_secret(self) -> str:

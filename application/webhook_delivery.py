@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from application.job_run import JobRun
-from application.ports import WebhookSender, WebhookStore
+from application.ports import SendPostponed, WebhookSender, WebhookStore
 
 BATCH = 100  # events read from the log at a time
 # Seconds a job's lease on a webhook lasts past the delivery deadline: a worker that died while
@@ -54,6 +54,10 @@ class WebhookService(Protocol):
 
 class WebhookFailed(Exception):
     """The receiver did not take an event: the job's attempt fails and is retried."""
+
+
+class WebhookPostponed(Exception):
+    """The sender did not try the event (SendPostponed): the job's attempt fails and is retried."""
 
 
 def event_id(chase_id: str, version: int) -> str:
@@ -122,7 +126,12 @@ class Delivery:
         message_id = event_id(hook["chase_id"], event["version"])
         now = int(self.clock())
         body = json.dumps({"type": f"chase.{event['name']}", "timestamp": event["recorded_at"], "data": event}, separators=(",", ":"))
-        status, error = self.sender.send(hook["url"], hook["secret"], message_id, now, body)
+        try:
+            status, error = self.sender.send(hook["url"], hook["secret"], message_id, now, body)
+        except SendPostponed as e:
+            # Nothing was tried: no attempt is listed nor counted toward switching the webhook off;
+            # the queue runs the job again after its backoff.
+            raise WebhookPostponed(f"webhook {hook['webhook_id']} did not try event {message_id} yet: {e}") from None
         ok = error is None and status is not None and 200 <= status < 300
         attempt = hook["tries"] + 1  # the attempts so far are all this event's: it is the first not taken
         self.store.record({

@@ -77,7 +77,7 @@ class Webhooks:
         """A new webhook on the chase, with its secret (shown this once). Events after version
         ``after`` are sent (by default the chase's version now: only what happens next)."""
         permit_record(by, "register_webhook")
-        self._check_url(url)
+        url = self._check_url(url)
         version = self.ledger.runner.load(chase_id).version
         hook = {
             "webhook_id": str(uuid4()), "chase_id": str(chase_id), "url": url, "secret": self.sender.new_secret(),
@@ -106,8 +106,7 @@ class Webhooks:
         hook = self.get(chase_id, webhook_id)
         changes: dict[str, Any] = {}
         if "url" in asked:
-            self._check_url(asked["url"])
-            changes.update(url=asked["url"], failures=0, retry_at=0.0)
+            changes.update(url=self._check_url(asked["url"]), failures=0, retry_at=0.0)
         if "events" in asked:
             changes["events"] = asked["events"]
         if "enabled" in asked:
@@ -137,10 +136,12 @@ class Webhooks:
         self.get(chase_id, webhook_id)
         self.store.delete(webhook_id)
 
-    def _check_url(self, url: str) -> None:
+    def _check_url(self, url: str) -> str:
+        """The URL as it is stored and sent, or InvalidInput naming ``url`` saying why it is refused."""
         refusal = self.sender.refusal(url)
         if refusal is not None:
             raise InvalidInput("url", f"the URL {refusal}")
+        return self.sender.ascii_url(url)
 
     # -- reading -----------------------------------------------------------------------------
 

@@ -34,7 +34,8 @@ import httpcore
 from httpcore import NetworkStream
 from standardwebhooks.webhooks import Webhook
 
-from infrastructure.webhook_targets import LookupFailed, TargetPolicy, TargetRefused
+from application.ports import SendPostponed
+from infrastructure.webhook_targets import LookupFailed, LookupQueued, TargetPolicy, TargetRefused, ascii_url
 
 SECRET_BYTES = 32
 USER_AGENT = "chase-ledger-webhooks/1"
@@ -127,8 +128,13 @@ class StandardWebhookSender:
             pass  # not resolvable now: checked again at every delivery
         return None
 
+    def ascii_url(self, url: str) -> str:
+        """The URL as it is stored and sent (a host name in another script in its ASCII form)."""
+        return ascii_url(url)
+
     def send(self, url: str, secret: str, message_id: str, timestamp: int, body: str) -> tuple[int | None, str | None]:
         try:
+            url = ascii_url(url)  # (a URL stored before hosts were converted at registration)
             self.policy.check_url(url)
         except TargetRefused as e:
             return None, f"refused by the server's webhook policy: the URL {e}"
@@ -148,6 +154,8 @@ class StandardWebhookSender:
                     status = response.status  # the body is left unread: closing the pool drops it
         except TargetRefused as e:
             return None, f"refused by the server's webhook policy: {e}"
+        except LookupQueued as e:
+            raise SendPostponed(str(e)) from None
         except LookupFailed as e:
             return None, str(e)
         except httpcore.TimeoutException:
@@ -156,6 +164,8 @@ class StandardWebhookSender:
             return None, _plain("could not connect", e)
         except (httpcore.NetworkError, httpcore.ProtocolError, OSError, ssl.SSLError) as e:
             return None, _plain("the connection failed", e)
+        except (TypeError, ValueError) as e:  # httpcore refusing the URL or a header: this receiver's failure all the same
+            return None, _plain("the request could not be made", e)
         return status, None if 200 <= status < 300 else f"the receiver answered {status}"
 
 

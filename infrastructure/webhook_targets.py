@@ -17,27 +17,50 @@ same (``localhost,10.0.0.0/8,bot.lan``).
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
-from urllib.parse import urlsplit
+from dataclasses import dataclass, field
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import idna
+
+from infrastructure.webhook_lookups import LOOKUPS, LookupFailed, LookupQueued, Lookups
+
+__all__ = ["LookupFailed", "LookupQueued", "TargetPolicy", "TargetRefused", "ascii_url", "is_public"]
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052: an IPv4 address in the low 32 bits
-# Name lookups run here so that a slow DNS server cannot hold a delivery past its deadline
-# (getaddrinfo itself has no timeout); a lookup given up on finishes in the background.
-_LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
 
 
 class TargetRefused(Exception):
     """The URL, or an address its host resolves to, is not one a webhook may reach."""
 
 
-class LookupFailed(Exception):
-    """The host's name did not resolve (in time); the message never names it."""
+def ascii_url(url: str) -> str:
+    """The URL as it is stored and sent: a host name in another script in its ASCII form (IDNA
+    2008 with the UTS 46 mapping, as browsers read it: ``bücher.example`` is
+    ``xn--bcher-kva.example``, the ideographic full stop a dot), other characters beyond ASCII
+    percent-encoded. HTTP sends ASCII only; TargetRefused if the host has no ASCII form."""
+    if url.isascii():
+        return url
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. a full-width colon or slash in the host
+        raise TargetRefused("has a host that is not a valid host name") from None
+    netloc = parts.netloc
+    if not netloc.isascii():
+        if "@" in netloc:
+            raise TargetRefused("must not carry a user name or password")
+        host, colon, port = netloc.partition(":")  # a host beyond ASCII is no bracketed IPv6 address
+        try:
+            host = idna.encode(host, uts46=True).decode("ascii")
+        except UnicodeError:  # idna.IDNAError is one
+            raise TargetRefused("has a host name that has no ASCII form (IDNA)") from None
+        netloc = host + colon + port
+    rest = urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    return re.sub(r"[^\x00-\x7f]+", lambda m: quote(m.group(0)), rest)
 
 
 def _inner_ipv4(ip: Address) -> Address:
@@ -80,6 +103,7 @@ class TargetPolicy:
 
     hosts: frozenset[str] = frozenset()
     networks: tuple[Network, ...] = ()
+    lookups: Lookups = field(default=LOOKUPS, compare=False)
 
     @classmethod
     def parse(cls, setting: str) -> TargetPolicy:
@@ -99,8 +123,12 @@ class TargetPolicy:
         return host in self.hosts or any(ip in n or _inner_ipv4(ip) in n for n in self.networks) or is_public(ip)
 
     def check_url(self, url: str) -> tuple[str, int]:
-        """The URL's host and port, or TargetRefused saying why (the URL itself is never repeated)."""
-        parts = urlsplit(url)
+        """The host and port of the URL's ASCII form (ascii_url), or TargetRefused saying why (the
+        URL itself is never repeated)."""
+        try:
+            parts = urlsplit(ascii_url(url))
+        except ValueError:  # an unclosed [ of an IPv6 address
+            raise TargetRefused("has a host that is not a valid host name") from None
         if parts.scheme.lower() not in ("http", "https"):
             raise TargetRefused("must be an http:// or https:// URL")
         if "@" in parts.netloc:
@@ -127,25 +155,23 @@ class TargetPolicy:
         return host, port
 
     def resolve(self, host: str, port: int, timeout: float) -> list[str]:
-        """The addresses of ``host`` a webhook may reach, in the resolver's order; TargetRefused if none."""
+        """The addresses of ``host`` a webhook may reach, in the resolver's order; TargetRefused if none.
+        (``port`` plays no part in the lookup: one lookup serves every port of a host.)"""
         host = host.rstrip(".").lower()
+        literal: Address | None = None
         try:
             literal = ipaddress.ip_address(host)
             found: list[Address] = [literal]
         except ValueError:
             if _odd_number(host):
                 raise TargetRefused("the host is a number in an odd form") from None
-            lookup = _LOOKUPS.submit(socket.getaddrinfo, host, port, 0, socket.SOCK_STREAM)
-            try:
-                infos = lookup.result(timeout=max(timeout, 0.001))
-            except FutureTimeout:
-                raise LookupFailed("the host's name did not resolve in time") from None
-            except OSError as e:
-                raise LookupFailed(f"the host's name does not resolve ({type(e).__name__})") from None
-            found = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
+            found = [ipaddress.ip_address(a) for a in self.lookups.addresses(host, timeout)]
         allowed = [str(ip) for ip in dict.fromkeys(found) if self.allows(host, ip)]
+        if not allowed and literal is None:
+            # Which kind of address a name has would let a Keeper map the server's internal DNS.
+            raise TargetRefused("the host's name resolves to an address that is not public; webhooks reach public addresses only")
         if not allowed:
-            raise TargetRefused(f"the host resolves to an address of the server's own networks ({_kind(found[0])}); webhooks reach public addresses only")
+            raise TargetRefused(f"the host is an address of the server's own networks ({_kind(found[0])}); webhooks reach public addresses only")
         return allowed
 
 

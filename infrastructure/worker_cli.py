@@ -47,13 +47,8 @@ def worker(args: argparse.Namespace) -> int:
 
     from infrastructure.bootstrap import build_ledger
     from infrastructure.process import use_as_process_ledger
-    from infrastructure.queues import (
-        APART,
-        queue_names,
-        redis_client,
-        run_scheduler,
-        run_worker,
-    )
+    from infrastructure.queues import APART, queue_names, redis_client
+    from infrastructure.rq_workers import run_scheduler, run_worker
     from infrastructure.runner import Sweeper, ViewFollower, start
 
     if args.health:

@@ -12,7 +12,8 @@ import pytest
 
 from api import create_app
 from infrastructure import process
-from infrastructure.queues import queue_names, run_worker
+from infrastructure.queues import queue_names
+from infrastructure.rq_workers import run_worker
 from tests.conftest import ChaseClient
 from tests.integration.workers_support import (  # noqa: F401 - fixtures
     clean_jobs,
@@ -135,7 +136,7 @@ def test_a_failed_attempt_is_retried_by_rq_with_backoff(postgres_env, redis_url,
         queue = Queue(names[1], connection=ledger.jobs.queue.connection)
         assert ScheduledJobRegistry(queue=queue).get_job_ids() == [f"{job['job_id']}-1"]  # RQ Retry, not at once
 
-        from infrastructure.queues import ThreadScheduler
+        from infrastructure.rq_workers import ThreadScheduler
 
         wait_until(lambda: ScheduledJobRegistry(queue=queue).get_jobs_to_schedule(), 5)
         scheduler = ThreadScheduler([queue], connection=ledger.jobs.queue.connection)
