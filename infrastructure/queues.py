@@ -233,11 +233,12 @@ class InlineJobQueue:
         self._closed.set()
         with self._lock:
             timers, self._timers = list(self._timers), set()
-            threads, queues = list(self._threads), list(self._queues.values())
+            threads, lanes = list(self._threads), dict(self._queues)
         for timer in timers:
             timer.cancel()
-        for jobs in queues:
-            jobs.put(None)
+        for lane, jobs in lanes.items():
+            for _ in range(INLINE_THREADS.get(lane, 1)):  # one end for each of the lane's threads
+                jobs.put(None)
         for thread in threads:
             if thread is not threading.current_thread():
                 thread.join(timeout)
