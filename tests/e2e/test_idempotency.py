@@ -73,7 +73,9 @@ def test_keys_are_scoped_to_the_token(keeper):
     assert len([r for r in keeper.rolls() if r["roll"]["purpose"] == "spot the farmer"]) == 2
 
 
-def test_a_duplicate_arriving_while_the_first_is_in_flight_is_409(keeper, ledger, monkeypatch):
+def a_roll_held_in_flight(keeper: Any, ledger: Any, monkeypatch: Any) -> tuple[threading.Thread, threading.Event, list[Any]]:
+    """A roll sent on a running chase and held inside its command until ``release`` is set: the
+    thread sending it, the release, and the list its answer is appended to."""
     running(keeper)
     commands = ledger.commands["coc7e"]
     entered, release = threading.Event(), threading.Event()
@@ -89,6 +91,11 @@ def test_a_duplicate_arriving_while_the_first_is_in_flight_is_409(keeper, ledger
     first = threading.Thread(target=lambda: answers.append(roll(keeper)))
     first.start()
     assert entered.wait(10)
+    return first, release, answers
+
+
+def test_a_duplicate_arriving_while_the_first_is_in_flight_is_409(keeper, ledger, monkeypatch):
+    first, release, answers = a_roll_held_in_flight(keeper, ledger, monkeypatch)
 
     # While the first is still being handled, its duplicate is refused with 409 naming the header.
     duplicate = roll(keeper)
@@ -245,21 +252,7 @@ def test_a_claim_that_lapsed_while_its_request_ran_and_was_taken_over_records_on
 def test_a_slow_request_keeps_its_claim_past_the_lease(keeper, ledger, monkeypatch):
     # A short lease, so that the request below outlives several of them.
     monkeypatch.setattr(ledger.retries.leases, "lease", 0.3)
-    running(keeper)
-    commands = ledger.commands["coc7e"]
-    entered, release = threading.Event(), threading.Event()
-    roll_dice = commands.roll_dice
-
-    def slow(*args: Any, **kwargs: Any) -> Any:
-        entered.set()
-        release.wait(10)
-        return roll_dice(*args, **kwargs)
-
-    monkeypatch.setattr(commands, "roll_dice", slow)
-    answers: list[Any] = []
-    first = threading.Thread(target=lambda: answers.append(roll(keeper)))
-    first.start()
-    assert entered.wait(10)
+    first, release, answers = a_roll_held_in_flight(keeper, ledger, monkeypatch)
 
     # Four leases later the first is still being handled: its process renewed the claim, so a
     # duplicate is still refused in flight, not run a second time.
